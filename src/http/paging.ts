@@ -1,0 +1,43 @@
+import type { Paging } from './query.ts';
+
+/** IndexResult of spec 2.1. */
+export interface IndexResult<T> {
+  pageNumber: number;
+  pageSize?: number;
+  totalPages: number;
+  totalCount: number;
+  data: T[];
+}
+
+/** Which slice of a result of `total` items a request asks for: a page past the end is the last page. */
+export function pageWindow(total: number, p: Paging): { pageNumber: number; offset: number; limit: number | null; totalPages: number } {
+  if (p.pageSize === null) return { pageNumber: 1, offset: 0, limit: null, totalPages: total === 0 ? 0 : 1 };
+  const totalPages = Math.ceil(total / p.pageSize);
+  const pageNumber = totalPages === 0 ? 1 : Math.min(p.page, totalPages);
+  return { pageNumber, offset: (pageNumber - 1) * p.pageSize, limit: p.pageSize, totalPages };
+}
+
+export function indexResult<T>(total: number, p: Paging, data: T[]): IndexResult<T> {
+  const w = pageWindow(total, p);
+  const out: IndexResult<T> = { pageNumber: w.pageNumber, totalPages: w.totalPages, totalCount: total, data };
+  if (p.pageSize !== null) out.pageSize = p.pageSize;
+  return out;
+}
+
+/** Paged slice of an in-memory list. */
+export function paginate<T>(items: readonly T[], p: Paging): IndexResult<T> {
+  const w = pageWindow(items.length, p);
+  const data = w.limit === null ? items.slice() : items.slice(w.offset, w.offset + w.limit);
+  return indexResult(items.length, p, data);
+}
+
+/**
+ * The stream-style result (unknown totals): -1 totals while data is non-empty, and all four
+ * fields 0 at the first empty page after the end.
+ */
+export function streamResult<T>(p: Paging, data: T[]): IndexResult<T> {
+  if (data.length === 0) return { pageNumber: 0, pageSize: 0, totalPages: 0, totalCount: 0, data };
+  const out: IndexResult<T> = { pageNumber: p.page, totalPages: -1, totalCount: -1, data };
+  if (p.pageSize !== null) out.pageSize = p.pageSize;
+  return out;
+}

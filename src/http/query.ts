@@ -1,0 +1,87 @@
+import { apiError } from '../errors.ts';
+import type { ReadOptions } from '../services/context.ts';
+
+/**
+ * Parsing of the query parameters every endpoint may carry (spec 4.1). Bad values answer
+ * 1018 ("value {0} invalid for parameter {1}"); nothing else is guessed.
+ */
+export type Query = Record<string, string | string[] | undefined>;
+
+export function one(q: Query, name: string): string | undefined {
+  const v = q[name];
+  if (Array.isArray(v)) return v[v.length - 1];
+  return v;
+}
+
+export function bool(q: Query, name: string, dflt = false): boolean {
+  const v = one(q, name);
+  if (v === undefined || v === '') return dflt;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw apiError(1018, v, name);
+}
+
+export function int(q: Query, name: string, opts: { min?: number; max?: number } = {}): number | undefined {
+  const v = one(q, name);
+  if (v === undefined || v === '') return undefined;
+  if (!/^-?\d+$/.test(v)) throw apiError(1018, v, name);
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw apiError(1018, v, name);
+  if (opts.min !== undefined && opts.max !== undefined && (n < opts.min || n > opts.max)) {
+    throw apiError(1229, v, name, opts.min, opts.max);
+  }
+  if (opts.min !== undefined && n < opts.min) throw apiError(1018, v, name);
+  if (opts.max !== undefined && n > opts.max) throw apiError(1018, v, name);
+  return n;
+}
+
+/** Comma-separated list (include=a,b or include=a&include=b). */
+export function list(q: Query, name: string): string[] {
+  const v = q[name];
+  if (v === undefined) return [];
+  const parts = Array.isArray(v) ? v : [v];
+  return parts.flatMap((p) => p.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/** A comma-separated list of ids (rowIds=1,2,3). */
+export function idList(q: Query, name: string): number[] {
+  return list(q, name).map((s) => {
+    if (!/^\d+$/.test(s)) throw apiError(1018, s, name);
+    const n = Number(s);
+    if (!Number.isSafeInteger(n)) throw apiError(1018, s, name);
+    return n;
+  });
+}
+
+export function readOptions(q: Query): ReadOptions {
+  return {
+    include: new Set(list(q, 'include')),
+    exclude: new Set(list(q, 'exclude')),
+    numericDates: bool(q, 'numericDates'),
+    level: int(q, 'level', { min: 0 }) ?? 0,
+    accessApiLevel: int(q, 'accessApiLevel', { min: 0 }) ?? 0,
+  };
+}
+
+export interface Paging {
+  page: number;
+  /** null when includeAll=true (no limit) */
+  pageSize: number | null;
+}
+
+export const DEFAULT_PAGE_SIZE = 100;
+
+export function paging(q: Query, defaultPageSize = DEFAULT_PAGE_SIZE): Paging {
+  if (bool(q, 'includeAll')) return { page: 1, pageSize: null };
+  const page = int(q, 'page', { min: 1 }) ?? 1;
+  const pageSize = int(q, 'pageSize', { min: 1 }) ?? defaultPageSize;
+  return { page, pageSize };
+}
+
+/** Path parameters are numeric ids; anything else is an unknown object. */
+export function pathId(v: string | undefined): number {
+  if (v === undefined || !/^\d{1,16}$/.test(v)) throw apiError(1006);
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw apiError(1006);
+  return n;
+}

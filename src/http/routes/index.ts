@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import { serverInfoRoutes } from './serverinfo.ts';
+import { userRoutes } from './users.ts';
+
+/** Every resource family, mounted under /2.0. */
+export async function registerRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(serverInfoRoutes);
+  await app.register(userRoutes);
+}

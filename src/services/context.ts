@@ -1,0 +1,29 @@
+import type { Selectable } from 'kysely';
+import type { OrgTable, UserTable } from '../store/schema.ts';
+import type { Scope } from './scopes.ts';
+
+export type UserRow = Selectable<UserTable>;
+export type OrgRow = Selectable<OrgTable>;
+
+/** Who is asking: built once per request by the auth layer, passed to every service call. */
+export interface Actor {
+  /** The user the request acts as (the assumed user under Assume-User). */
+  user: UserRow;
+  /** The user whose token made the request (differs from `user` under Assume-User). */
+  requestUser: UserRow;
+  org: OrgRow;
+  tokenId: number;
+  tokenName: string;
+  scopes: Set<Scope> | 'ALL';
+  /** OAuth app id when the token came from OAuth, else null. */
+  apiClientId: number | null;
+}
+
+/** Options every read can carry (query parameters of spec 4.1). */
+export interface ReadOptions {
+  include: Set<string>;
+  exclude: Set<string>;
+  numericDates: boolean;
+  level: number;
+  accessApiLevel: number;
+}

@@ -1,0 +1,57 @@
+import type { Queryable } from '../store/db.ts';
+import { appendEvents } from '../store/events.ts';
+import { randomString } from '../ids.ts';
+import type { Actor } from './context.ts';
+
+/**
+ * A change event. Every mutation appends its events in the transaction that makes the change,
+ * so the log is the one source for GET /events, webhooks, cell history and cache invalidation.
+ */
+export interface ChangeEvent {
+  objectType: string;
+  action: string;
+  objectId: number;
+  details?: Record<string, unknown>;
+  sheetId?: number | null;
+  workspaceId?: number | null;
+}
+
+/** Who did it, as the event log records it (an actor, or the system / command line). */
+export interface EventAuthor {
+  orgId: number;
+  userId: number | null;
+  requestUserId: number | null;
+  accessTokenName: string | null;
+  source: string;
+}
+
+export function authorOf(actor: Actor): EventAuthor {
+  return {
+    orgId: actor.org.id,
+    userId: actor.user.id,
+    requestUserId: actor.requestUser.id,
+    accessTokenName: actor.tokenName,
+    source: 'API',
+  };
+}
+
+export async function recordEvents(db: Queryable, author: EventAuthor, events: ChangeEvent[], now = Date.now()): Promise<void> {
+  await appendEvents(
+    db,
+    events.map((e) => ({
+      event_id: randomString(24),
+      org_id: author.orgId,
+      object_type: e.objectType,
+      action: e.action,
+      object_id: e.objectId,
+      user_id: author.userId,
+      request_user_id: author.requestUserId,
+      access_token_name: author.accessTokenName,
+      source: author.source,
+      additional_details: JSON.stringify(e.details ?? {}),
+      event_ts: now,
+      sheet_id: e.sheetId ?? null,
+      workspace_id: e.workspaceId ?? null,
+    })),
+  );
+}

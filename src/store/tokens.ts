@@ -1,0 +1,28 @@
+import type { Insertable } from 'kysely';
+import type { Queryable } from './db.ts';
+import type { ApiTokenTable } from './schema.ts';
+
+export async function insertToken(db: Queryable, row: Insertable<ApiTokenTable>): Promise<void> {
+  await db.insertInto('api_tokens').values(row).execute();
+}
+
+/** The token with its user and organization, in one query (the hot path of every request). */
+export async function findTokenWithUser(db: Queryable, tokenHash: string) {
+  return db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .innerJoin('orgs as o', 'o.id', 'u.org_id')
+    .select([
+      't.id as token_id', 't.name as token_name', 't.kind', 't.scopes', 't.expires_at', 't.revoked_at',
+      'u.id', 'u.org_id', 'u.email', 'u.first_name', 'u.last_name', 'u.admin', 'u.licensed_sheet_creator',
+      'u.group_admin', 'u.resource_viewer', 'u.status', 'u.locale', 'u.time_zone', 'u.company', 'u.department',
+      'u.role', 'u.title', 'u.mobile_phone', 'u.work_phone', 'u.last_login', 'u.created_at', 'u.modified_at',
+      'o.name as org_name', 'o.plan as org_plan', 'o.created_at as org_created_at',
+    ])
+    .where('t.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function revokeToken(db: Queryable, tokenId: number, at: number): Promise<void> {
+  await db.updateTable('api_tokens').set({ revoked_at: at }).where('id', '=', tokenId).execute();
+}
