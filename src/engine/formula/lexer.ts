@@ -1,0 +1,146 @@
+/** Splits formula text (after the leading '=') into tokens with their source offsets. */
+
+export type TokenType =
+  | 'number' // 12, 1.5, .5
+  | 'string' // "text"
+  | 'bracket' // [Column Title]
+  | 'word' // letters and underscores: function names, bare column titles, true/false
+  | 'xref' // {Reference Name}
+  | 'dollar'
+  | 'at' // @row, @cell (value is the lower-case word)
+  | 'op' // + - * / ^ = <> < > <= >=
+  | 'lparen'
+  | 'rparen'
+  | 'comma'
+  | 'colon'
+  | 'errorLiteral' // #REF
+  | 'eof';
+
+export interface Token {
+  readonly type: TokenType;
+  readonly value: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+export class LexError extends Error {
+  constructor(
+    message: string,
+    readonly imbalanced = false,
+  ) {
+    super(message);
+  }
+}
+
+const WORD = /[A-Za-z_]/;
+const DIGIT = /[0-9]/;
+
+export function tokenize(text: string, from: number): Token[] {
+  const out: Token[] = [];
+  let i = from;
+  const push = (type: TokenType, value: string, start: number): void => {
+    out.push({ type, value, start, end: i });
+  };
+  while (i < text.length) {
+    const c = text[i] as string;
+    const start = i;
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+      i++;
+      continue;
+    }
+    if (DIGIT.test(c) || (c === '.' && DIGIT.test(text[i + 1] ?? ''))) {
+      while (i < text.length && DIGIT.test(text[i] as string)) i++;
+      if (text[i] === '.' && DIGIT.test(text[i + 1] ?? '')) {
+        i++;
+        while (i < text.length && DIGIT.test(text[i] as string)) i++;
+      } else if (text[i] === '.') {
+        i++;
+      }
+      push('number', text.slice(start, i), start);
+      continue;
+    }
+    if (c === '"') {
+      const close = text.indexOf('"', i + 1);
+      if (close < 0) throw new LexError('unterminated string');
+      i = close + 1;
+      push('string', text.slice(start + 1, close), start);
+      continue;
+    }
+    if (c === '[') {
+      const close = text.indexOf(']', i + 1);
+      if (close < 0) throw new LexError('unterminated column name');
+      i = close + 1;
+      push('bracket', text.slice(start + 1, close), start);
+      continue;
+    }
+    if (c === '{') {
+      const close = text.indexOf('}', i + 1);
+      if (close < 0) throw new LexError('unterminated cross-sheet reference');
+      i = close + 1;
+      push('xref', text.slice(start + 1, close), start);
+      continue;
+    }
+    if (WORD.test(c)) {
+      while (i < text.length && WORD.test(text[i] as string)) i++;
+      push('word', text.slice(start, i), start);
+      continue;
+    }
+    if (c === '@') {
+      i++;
+      while (i < text.length && WORD.test(text[i] as string)) i++;
+      const w = text.slice(start + 1, i).toLowerCase();
+      if (w !== 'row' && w !== 'cell') throw new LexError(`unknown @${w}`);
+      push('at', w, start);
+      continue;
+    }
+    if (c === '#') {
+      const m = /^#REF\b/i.exec(text.slice(i));
+      if (!m) throw new LexError('unexpected #');
+      i += m[0].length;
+      push('errorLiteral', '#REF', start);
+      continue;
+    }
+    if (c === '<' || c === '>') {
+      i++;
+      if (text[i] === '=' || (c === '<' && text[i] === '>')) i++;
+      push('op', text.slice(start, i), start);
+      continue;
+    }
+    i++;
+    switch (c) {
+      case '+':
+      case '-':
+      case '*':
+      case '/':
+      case '^':
+      case '=':
+        push('op', c, start);
+        break;
+      case '$':
+        push('dollar', c, start);
+        break;
+      case '(':
+        push('lparen', c, start);
+        break;
+      case ')':
+        push('rparen', c, start);
+        break;
+      case ',':
+        push('comma', c, start);
+        break;
+      case ':':
+        push('colon', c, start);
+        break;
+      default:
+        throw new LexError(`unexpected character ${c}`);
+    }
+  }
+  out.push({ type: 'eof', value: '', start: i, end: i });
+  let depth = 0;
+  for (const t of out) {
+    if (t.type === 'lparen') depth++;
+    else if (t.type === 'rparen' && --depth < 0) break;
+  }
+  if (depth !== 0) throw new LexError('parentheses do not balance', true);
+  return out;
+}

@@ -1,0 +1,267 @@
+/**
+ * Formula values: what a cell holds while formulas are evaluated, and the conversions between
+ * the sheet's stored cell values (by column type) and formula values.
+ *
+ * Numbers, text and booleans are plain JS primitives (cheap to compare and store); blank is
+ * `null`; dates and errors are small tagged objects so that a date is never confused with a
+ * number and an error is never confused with text that happens to start with '#'.
+ */
+
+/** The error texts a formula cell may show (the service writes them verbatim as the cell value). */
+export const ERROR_CODES = [
+  '#UNPARSEABLE',
+  '#CIRCULAR REFERENCE',
+  '#DIVIDE BY ZERO',
+  '#INVALID DATA TYPE',
+  '#INVALID VALUE',
+  '#INVALID REF',
+  '#INVALID OPERATION',
+  '#INCORRECT ARGUMENT SET',
+  '#NO MATCH',
+  '#BLOCKED',
+  '#REF',
+  '#UNSUPPORTED CROSS-SHEET FORMULA',
+  '#DATE EXPECTED',
+  '#CONTACT EXPECTED',
+  '#BOOLEAN EXPECTED',
+  '#NUMBER EXPECTED',
+  '#INVALID COLUMN VALUE',
+  '#IMBALANCED',
+  '#NESTED CRITERIA',
+  '#TOO BIG',
+  '#OVERFLOW',
+  '#PERMISSION ERROR',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorValue {
+  readonly kind: 'error';
+  readonly code: ErrorCode;
+}
+
+/** A date (integer `days`) or date-time (fractional `days`), counted from 1970-01-01 UTC. */
+export interface DateValue {
+  readonly kind: 'date';
+  readonly days: number;
+}
+
+/** Items of a MULTI_PICKLIST or MULTI_CONTACT_LIST cell. */
+export interface MultiValue {
+  readonly kind: 'multi';
+  readonly items: readonly string[];
+}
+
+/** One cell's value during evaluation. `null` is blank. */
+export type Scalar = number | string | boolean | null | DateValue | ErrorValue | MultiValue;
+
+/** A rectangular block of cell values (row-major), e.g. `[A]1:[B]5`, CHILDREN(), COLLECT(). */
+export interface RangeValue {
+  readonly kind: 'range';
+  readonly width: number;
+  readonly height: number;
+  readonly cells: readonly Scalar[];
+}
+
+/** What an expression evaluates to. */
+export type Value = Scalar | RangeValue;
+
+const ERRORS = new Map<ErrorCode, ErrorValue>(ERROR_CODES.map((code) => [code, Object.freeze({ kind: 'error', code })]));
+
+/** The (shared, frozen) error value for a code. */
+export function err(code: ErrorCode): ErrorValue {
+  return ERRORS.get(code) as ErrorValue;
+}
+
+export function isErrorCode(s: string): s is ErrorCode {
+  return ERRORS.has(s as ErrorCode);
+}
+
+export function isError(v: Value): v is ErrorValue {
+  return v !== null && typeof v === 'object' && v.kind === 'error';
+}
+export function isDate(v: Value): v is DateValue {
+  return v !== null && typeof v === 'object' && v.kind === 'date';
+}
+export function isRange(v: Value): v is RangeValue {
+  return v !== null && typeof v === 'object' && v.kind === 'range';
+}
+export function isMulti(v: Value): v is MultiValue {
+  return v !== null && typeof v === 'object' && v.kind === 'multi';
+}
+/** Blank: no value, or empty text. */
+export function isBlank(v: Value): boolean {
+  return v === null || v === '';
+}
+
+export function dateValue(days: number): DateValue {
+  return { kind: 'date', days };
+}
+
+export function range(width: number, height: number, cells: readonly Scalar[]): RangeValue {
+  return { kind: 'range', width, height, cells };
+}
+
+// ---------------------------------------------------------------- dates
+
+const MS_PER_DAY = 86_400_000;
+
+/** Days from 1970-01-01 for a calendar date; month and day may overflow (DATE(2024, 13, 1)). */
+export function daysFromYmd(year: number, month: number, day: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day);
+  d.setUTCHours(0, 0, 0, 0);
+  return Math.round(d.getTime() / MS_PER_DAY);
+}
+
+export function ymdFromDays(days: number): { year: number; month: number; day: number } {
+  const d = new Date(Math.floor(days) * MS_PER_DAY);
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+}
+
+/** 0 = Sunday ... 6 = Saturday. */
+export function weekdayOfDays(days: number): number {
+  return (((Math.floor(days) + 4) % 7) + 7) % 7;
+}
+
+export function daysFromEpochMs(ms: number): number {
+  return ms / MS_PER_DAY;
+}
+
+/** Today's date (whole days) for a clock reading, in UTC shifted by `offsetMinutes`. */
+export function todayDays(now: Date, offsetMinutes = 0): number {
+  return Math.floor((now.getTime() + offsetMinutes * 60_000) / MS_PER_DAY);
+}
+
+function pad(n: number, w = 2): string {
+  return String(n).padStart(w, '0');
+}
+
+/** 'YYYY-MM-DD' for a whole day, 'YYYY-MM-DDTHH:MM:SSZ' when there is a time part. */
+export function formatDate(v: DateValue): string {
+  const { year, month, day } = ymdFromDays(v.days);
+  const ymd = `${year < 0 ? '-' : ''}${pad(Math.abs(year), 4)}-${pad(month)}-${pad(day)}`;
+  const frac = v.days - Math.floor(v.days);
+  if (frac === 0) return ymd;
+  const secs = Math.round(frac * 86_400);
+  return `${ymd}T${pad(Math.floor(secs / 3600))}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}Z`;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATETIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Parses 'YYYY-MM-DD' (and, when `allowTime`, an ISO date-time); undefined when it is not one. */
+export function parseIsoDate(s: string, allowTime: boolean): DateValue | undefined {
+  const m = ISO_DATE.exec(s);
+  if (m) {
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (mo < 1 || mo > 12 || d < 1 || d > 31) return undefined;
+    const days = daysFromYmd(y, mo, d);
+    const back = ymdFromDays(days);
+    return back.month === mo && back.day === d ? dateValue(days) : undefined;
+  }
+  if (!allowTime || !ISO_DATETIME.test(s)) return undefined;
+  const ms = Date.parse(/[Zz]|[+-]\d{2}:?\d{2}$/.test(s) ? s : `${s}Z`);
+  return Number.isNaN(ms) ? undefined : dateValue(daysFromEpochMs(ms));
+}
+
+// ---------------------------------------------------------------- cell inputs
+
+/** The column types of the API. */
+export type ColumnType =
+  | 'TEXT_NUMBER'
+  | 'DATE'
+  | 'DATETIME'
+  | 'ABSTRACT_DATETIME'
+  | 'CHECKBOX'
+  | 'PICKLIST'
+  | 'CONTACT_LIST'
+  | 'MULTI_PICKLIST'
+  | 'MULTI_CONTACT_LIST'
+  | 'DURATION'
+  | 'PREDECESSOR';
+
+/**
+ * A cell's stored value as the service holds it: number, text, boolean, null/undefined (blank),
+ * or a list of strings for MULTI_* columns (contacts by email). Dates are 'YYYY-MM-DD' text in
+ * DATE columns; DATETIME / ABSTRACT_DATETIME take ISO text or epoch milliseconds.
+ */
+export type RawCellValue = string | number | boolean | null | undefined | readonly string[];
+
+/** A cell value with the type of its column (the input to formulas). */
+export interface CellInput {
+  readonly value: RawCellValue;
+  readonly type: ColumnType;
+}
+
+function isStringList(raw: RawCellValue): raw is readonly string[] {
+  return Array.isArray(raw);
+}
+
+/** Converts a stored cell value to a formula value according to its column type. */
+export function inputToScalar(raw: RawCellValue, type: ColumnType): Scalar {
+  if (raw === null || raw === undefined || raw === '') return null;
+  if (isStringList(raw)) {
+    const items = raw.filter((s) => s !== '');
+    if (type === 'MULTI_PICKLIST' || type === 'MULTI_CONTACT_LIST') return items.length === 0 ? null : { kind: 'multi', items };
+    return items.length === 0 ? null : items.join(', ');
+  }
+  switch (type) {
+    case 'CHECKBOX':
+      if (typeof raw === 'boolean') return raw;
+      if (raw === 'true' || raw === 1) return true;
+      if (raw === 'false' || raw === 0) return false;
+      return raw as string | number;
+    case 'DATE':
+      if (typeof raw === 'string') return parseIsoDate(raw, true) ?? raw;
+      return raw;
+    case 'DATETIME':
+    case 'ABSTRACT_DATETIME':
+      if (typeof raw === 'number') return dateValue(daysFromEpochMs(raw));
+      if (typeof raw === 'string') return parseIsoDate(raw, true) ?? raw;
+      return raw;
+    case 'MULTI_PICKLIST':
+    case 'MULTI_CONTACT_LIST':
+      return typeof raw === 'string' ? { kind: 'multi', items: [raw] } : raw;
+    default:
+      return raw as string | number | boolean;
+  }
+}
+
+// ---------------------------------------------------------------- results
+
+/** How the service should store a computed value. */
+export type ResultType = 'NUMBER' | 'TEXT' | 'BOOLEAN' | 'DATE' | 'DATETIME' | 'BLANK' | 'ERROR';
+
+export interface FormulaResult {
+  /** The value to write into the cell: error texts are strings such as "#DIVIDE BY ZERO". */
+  readonly value: string | number | boolean | null;
+  readonly type: ResultType;
+}
+
+/** Converts a computed value to what the service writes into the cell. */
+export function toFormulaResult(v: Scalar): FormulaResult {
+  if (v === null || v === '') return { value: null, type: 'BLANK' };
+  if (typeof v === 'number') return { value: v, type: 'NUMBER' };
+  if (typeof v === 'string') return { value: v, type: 'TEXT' };
+  if (typeof v === 'boolean') return { value: v, type: 'BOOLEAN' };
+  switch (v.kind) {
+    case 'error':
+      return { value: v.code, type: 'ERROR' };
+    case 'date':
+      return { value: formatDate(v), type: v.days === Math.floor(v.days) ? 'DATE' : 'DATETIME' };
+    case 'multi':
+      return { value: v.items.join(', '), type: 'TEXT' };
+  }
+}
+
+/** Same value (used to report only cells whose value changed). */
+export function sameScalar(a: Scalar, b: Scalar): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
+    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+  }
+  if (a.kind === 'date' && b.kind === 'date') return a.days === b.days;
+  if (a.kind === 'error' && b.kind === 'error') return a.code === b.code;
+  if (a.kind === 'multi' && b.kind === 'multi') return a.items.length === b.items.length && a.items.every((x, i) => x === b.items[i]);
+  return false;
+}
