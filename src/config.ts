@@ -8,6 +8,8 @@ export interface Config {
   /** postgres://... when set; otherwise SQLite in dataDir/sheetd.db */
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of every Redis key sheetd writes (several deployments may share one Redis). */
+  redisPrefix: string;
   adminEmail: string;
   tlsCert: string | undefined;
   tlsKey: string | undefined;
@@ -44,6 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.SHEETD_DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.SHEETD_REDIS_PREFIX || 'sheetd:',
     adminEmail: (env.SHEETD_ADMIN_EMAIL || 'admin@example.com').trim().toLowerCase(),
     tlsCert,
     tlsKey,

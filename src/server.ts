@@ -27,7 +27,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   if (bootstrap.created && logger) {
     logger.info({ tokenFile: bootstrap.tokenFile }, `created the organization and its admin ${config.adminEmail}; the admin's API token is in ${bootstrap.tokenFile}`);
   }
-  const limiter = createRateLimiter(config.redisUrl);
+  const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
   const app = await buildApp({ store, config, limiter }, { logger: logger || false });
   const address = await app.listen({ host: config.host, port: config.port });
   const port = (app.server.address() as { port: number }).port;

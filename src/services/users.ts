@@ -2,7 +2,7 @@ import type { Queryable } from '../store/db.ts';
 import { findUserByEmail, insertUser } from '../store/users.ts';
 import { newId } from '../ids.ts';
 import { apiError } from '../errors.ts';
-import { recordEvents, type EventAuthor } from './events.ts';
+import { authorOf, recordEvents, type EventAuthor } from './events.ts';
 import type { UserRow } from './context.ts';
 
 export interface NewUser {
@@ -53,4 +53,28 @@ export async function createUser(db: Queryable, author: EventAuthor, orgId: numb
   await insertUser(db, row);
   await recordEvents(db, author, [{ objectType: 'USER', action: 'ADD_TO_ACCOUNT', objectId: row.id, details: { email } }], now);
   return row;
+}
+
+/** Add User (POST /users): system admins only; the body is the User object of the reference. */
+export async function addUser(db: Queryable, actor: import('./context.ts').Actor, body: unknown): Promise<UserRow> {
+  if (!actor.user.admin) throw apiError(1004);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(1008, 'expected a User object');
+  const b = body as Record<string, unknown>;
+  if (b.email === undefined || b.email === null || b.email === '') throw apiError(1012, 'email');
+  if (!isValidEmail(b.email)) throw apiError(1156);
+  for (const k of ['firstName', 'lastName'] as const) {
+    if (b[k] !== undefined && b[k] !== null && typeof b[k] !== 'string') throw apiError(1031, String(b[k]), k);
+  }
+  for (const k of ['admin', 'licensedSheetCreator', 'groupAdmin', 'resourceViewer'] as const) {
+    if (b[k] !== undefined && typeof b[k] !== 'boolean') throw apiError(1031, String(b[k]), k);
+  }
+  return createUser(db, authorOf(actor), actor.org.id, {
+    email: b.email,
+    firstName: (b.firstName as string | undefined) ?? null,
+    lastName: (b.lastName as string | undefined) ?? null,
+    admin: b.admin === true,
+    licensedSheetCreator: b.licensedSheetCreator === true,
+    groupAdmin: b.groupAdmin === true,
+    resourceViewer: b.resourceViewer === true,
+  });
 }

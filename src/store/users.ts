@@ -21,3 +21,18 @@ export async function findOrgById(db: Queryable, id: number) {
 export async function firstOrg(db: Queryable) {
   return db.selectFrom('orgs').selectAll().orderBy('created_at').limit(1).executeTakeFirst();
 }
+
+export async function countOrgUsers(db: Queryable, orgId: number, emails?: string[]): Promise<number> {
+  let q = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId);
+  if (emails && emails.length > 0) q = q.where('email', 'in', emails);
+  const r = await q.executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function listOrgUsers(db: Queryable, orgId: number, opts: { emails?: string[]; offset: number; limit: number | null }) {
+  let q = db.selectFrom('users').selectAll().where('org_id', '=', orgId);
+  if (opts.emails && opts.emails.length > 0) q = q.where('email', 'in', opts.emails);
+  q = q.orderBy('email').orderBy('id');
+  if (opts.limit !== null) q = q.limit(opts.limit).offset(opts.offset);
+  return q.execute();
+}

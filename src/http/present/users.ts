@@ -6,6 +6,27 @@ export function fullName(u: Pick<UserRow, 'first_name' | 'last_name' | 'email'>)
   return n === '' ? u.email : n;
 }
 
+/** The User object of List Users and Add User. */
+export function user(u: UserRow, ro: ReadOptions) {
+  const out: Record<string, unknown> = {
+    id: u.id,
+    email: u.email,
+    name: fullName(u),
+    firstName: u.first_name ?? undefined,
+    lastName: u.last_name ?? undefined,
+    admin: !!u.admin,
+    licensedSheetCreator: !!u.licensed_sheet_creator,
+    groupAdmin: !!u.group_admin,
+    resourceViewer: !!u.resource_viewer,
+    status: u.status,
+  };
+  if (ro.include.has('lastLoginTime')) {
+    const last = optTs(u.last_login, ro.numericDates);
+    if (last !== undefined) out.lastLogin = last;
+  }
+  return out;
+}
+
 /** The UserProfile object of Get Current User / Get User. */
 export function userProfile(u: UserRow, org: OrgRow, ro: ReadOptions, opts: { viewerIsAdmin: boolean }) {
   const out: Record<string, unknown> = {

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { serverInfoRoutes } from './serverinfo.ts';
 import { userRoutes } from './users.ts';
+import { eventRoutes } from './events.ts';
 
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
   await app.register(userRoutes);
+  await app.register(eventRoutes);
 }

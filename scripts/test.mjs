@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// Runs every test file under test/ with node:test (TypeScript via tsx), files in parallel.
+// Extra arguments are file or directory filters: `npm test -- test/api`.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const filters = process.argv.slice(2).map((f) => path.resolve(f));
+
+function walk(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...walk(p));
+    else if (e.name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+
+let files = walk(path.join(root, 'test')).sort();
+if (filters.length > 0) files = files.filter((f) => filters.some((x) => f === x || f.startsWith(x + path.sep)));
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+// Tests wait on I/O (HTTP, the database) much of the time: run more files than cores.
+const concurrency = process.env.SHEETD_TEST_CONCURRENCY || String(Math.max(2, os.availableParallelism() * 2));
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
+  stdio: 'inherit',
+  cwd: root,
+});
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,105 @@
+/**
+ * The stored form of cells: compact, JSON-serialisable, one object per row keyed by column id.
+ *
+ *   StoredRowCells = { "<columnId>": StoredCell, ... }     (blank cells are simply absent)
+ *   StoredCell     = { v?: StoredValue, f?: format, fx?: formula, h?: hyperlink,
+ *                      li?: linkInFromCell, img?: image }
+ *   StoredValue    = string                      free text (any column type)
+ *                  | number                      number (TEXT_NUMBER, PICKLIST)
+ *                  | boolean                     checkbox state (CHECKBOX)
+ *                  | { d: 'YYYY-MM-DD' }         calendar day (DATE)
+ *                  | { t: epochMs }              instant (DATETIME, ABSTRACT_DATETIME)
+ *                  | { c: {email, name?} }       one contact (CONTACT_LIST)
+ *                  | { mc: [{email, name?}] }    contacts (MULTI_CONTACT_LIST)
+ *                  | { mp: [string] }            options (MULTI_PICKLIST)
+ *                  | { du: Duration }            duration (DURATION)
+ *                  | { p: [{rowId, type, lag?}] } predecessors by row id (PREDECESSOR)
+ *
+ * A value keeps its kind when the column type changes only if the new type takes it
+ * (see convert.ts); otherwise it becomes free text.
+ */
+import type { StoredContact } from './contacts.ts';
+import type { Duration } from './duration.ts';
+import type { StoredPredecessor } from './predecessors.ts';
+
+export type StoredValue =
+  | string
+  | number
+  | boolean
+  | { d: string }
+  | { t: number }
+  | { c: StoredContact }
+  | { mc: StoredContact[] }
+  | { mp: string[] }
+  | { du: Duration }
+  | { p: StoredPredecessor[] };
+
+export interface StoredHyperlink {
+  url?: string;
+  sheetId?: number;
+  reportId?: number;
+  sightId?: number;
+}
+
+export const CELL_LINK_STATUSES = ['OK', 'BROKEN', 'INACCESSIBLE', 'NOT_SHARED', 'BLOCKED', 'CIRCULAR', 'DISABLED', 'INVALID'] as const;
+export type CellLinkStatus = (typeof CELL_LINK_STATUSES)[number];
+
+export interface StoredCellLink {
+  sheetId: number;
+  rowId: number;
+  columnId: number;
+  sheetName?: string;
+  status?: CellLinkStatus;
+}
+
+export interface StoredImage {
+  id: string;
+  height?: number;
+  width?: number;
+  altText?: string;
+}
+
+export interface StoredCell {
+  v?: StoredValue;
+  /** Non-default format descriptor (17 positions). */
+  f?: string;
+  /** Formula text as written (owned by the formula engine; `v` then holds its result). */
+  fx?: string;
+  h?: StoredHyperlink;
+  li?: StoredCellLink;
+  img?: StoredImage;
+}
+
+export type StoredRowCells = Record<string, StoredCell>;
+
+/** Discriminate the object kinds of StoredValue. */
+export function valueKind(v: StoredValue | undefined): 'blank' | 'text' | 'number' | 'boolean' | 'date' | 'instant' | 'contact' | 'contacts' | 'options' | 'duration' | 'predecessors' {
+  if (v === undefined) return 'blank';
+  if (typeof v === 'string') return 'text';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'boolean';
+  if ('d' in v) return 'date';
+  if ('t' in v) return 'instant';
+  if ('c' in v) return 'contact';
+  if ('mc' in v) return 'contacts';
+  if ('mp' in v) return 'options';
+  if ('du' in v) return 'duration';
+  return 'predecessors';
+}
+
+/** A cell counts as holding data when it has a value, formula, link or image. */
+export function cellHasData(c: StoredCell | undefined): boolean {
+  return c !== undefined && (c.v !== undefined || c.fx !== undefined || c.li !== undefined || c.img !== undefined);
+}
+
+/** A row has data when any of its cells does (the 1185 rule uses this). */
+export function rowHasData(cells: StoredRowCells | undefined): boolean {
+  if (cells === undefined) return false;
+  for (const k in cells) if (cellHasData(cells[k])) return true;
+  return false;
+}
+
+/** True when nothing at all is stored for the cell (it can be dropped from the row). */
+export function isEmptyCell(c: StoredCell): boolean {
+  return c.v === undefined && c.f === undefined && c.fx === undefined && c.h === undefined && c.li === undefined && c.img === undefined;
+}

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { readEvents } from '../../services/eventReports.ts';
+import { int, one, type Query } from '../query.ts';
+import { parseTimestamp, ts } from '../present.ts';
+
+export async function eventRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/events', { config: { scope: 'READ_EVENTS' } }, async (req) => {
+    const q = req.query as Query;
+    const nd = req.ro.numericDates;
+    const sinceRaw = one(q, 'since');
+    const toRaw = one(q, 'to');
+    const r = await readEvents(app.ctx.store.db, req.actor, {
+      since: sinceRaw !== undefined ? parseTimestamp(sinceRaw, nd, 'since') : undefined,
+      to: toRaw !== undefined ? parseTimestamp(toRaw, nd, 'to') : undefined,
+      streamPosition: one(q, 'streamPosition'),
+      maxCount: int(q, 'maxCount', { min: 1, max: 10000 }) ?? 1000,
+    });
+    return {
+      nextStreamPosition: r.nextStreamPosition,
+      moreAvailable: r.moreAvailable,
+      data: r.events.map((e) => ({
+        eventId: e.event_id,
+        objectType: e.object_type,
+        action: e.action,
+        objectId: e.object_id,
+        eventTimeStamp: ts(e.event_ts, nd),
+        userId: e.user_id ?? undefined,
+        requestUserId: e.request_user_id ?? undefined,
+        accessTokenName: e.access_token_name ?? undefined,
+        source: e.source,
+        additionalDetails: JSON.parse(e.additional_details) as unknown,
+      })),
+    };
+  });
+}

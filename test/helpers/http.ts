@@ -1,0 +1,47 @@
+/** A small HTTP client for black-box tests: returns status, headers and the parsed JSON body. */
+export interface Res<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface ReqOpts {
+  token?: string | null;
+  body?: unknown;
+  /** Sent as-is (no JSON encoding). */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export function client(base: string, defaultToken: string) {
+  async function call(method: string, path: string, o: ReqOpts = {}): Promise<Res> {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    const token = o.token === undefined ? defaultToken : o.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: string | Buffer | undefined;
+    if (o.raw !== undefined) body = o.raw;
+    else if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    }
+    const res = await fetch(base + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+  return {
+    call,
+    get: (p: string, o?: ReqOpts) => call('GET', p, o),
+    post: (p: string, body?: unknown, o?: ReqOpts) => call('POST', p, { ...o, body }),
+    put: (p: string, body?: unknown, o?: ReqOpts) => call('PUT', p, { ...o, body }),
+    del: (p: string, o?: ReqOpts) => call('DELETE', p, o),
+  };
+}
+
+export type Client = ReturnType<typeof client>;
