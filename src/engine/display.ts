@@ -1,0 +1,160 @@
+/**
+ * Reading cells: the API Cell object of a stored cell, per the displayValue table of spec 2.2,
+ * the `level` gate of spec 9 (MULTI_* read as TEXT_NUMBER text below their version),
+ * numericDates, include=objectValue / format / columnType.
+ */
+import type { StoredCell, StoredCellLink, StoredValue } from './cells.ts';
+import { typeAtLevel, type ColumnDef, type ColumnType } from './columns.ts';
+import { contactDisplay, contactObject, type ContactObject, type StoredContact } from './contacts.ts';
+import { dayToEpochMs, formatProjectDateTime, formatTimestamp } from './dates.ts';
+import { formatDuration, type Duration } from './duration.ts';
+import { formatNumber, isDefaultFormat } from './format.ts';
+import { formatPredecessors, presentPredecessorList, type PredecessorList } from './predecessors.ts';
+
+export interface PresentCellOptions {
+  level?: number;
+  numericDates?: boolean;
+  /** include=objectValue */
+  includeObjectValue?: boolean;
+  /** include=format */
+  includeFormat?: boolean;
+  /** include=columnType */
+  includeColumnType?: boolean;
+  /** Row of the cell (predecessor validity keys). */
+  rowId?: number;
+  /** Current row number of a row id (predecessor text); undefined when not in the sheet. */
+  rowNumberOf?: (rowId: number) => number | undefined;
+  /** Invalid predecessor edges of the sheet (findInvalidPredecessors). */
+  invalidPredecessors?: ReadonlySet<string>;
+  /** Conditional format that applies to this cell, when include=format. */
+  conditionalFormat?: string;
+}
+
+export type ApiObjectValue =
+  | string | number | boolean
+  | ContactObject
+  | { objectType: 'MULTI_CONTACT'; values: ContactObject[] }
+  | { objectType: 'MULTI_PICKLIST'; values: string[] }
+  | { objectType: 'DATE' | 'DATETIME' | 'ABSTRACT_DATETIME'; value: string | number }
+  | Duration
+  | PredecessorList;
+
+export interface ApiCell {
+  columnId: number;
+  columnType?: ColumnType;
+  value?: string | number | boolean;
+  displayValue?: string;
+  objectValue?: ApiObjectValue;
+  format?: string;
+  conditionalFormat?: string;
+  formula?: string;
+  hyperlink?: { url?: string; sheetId?: number; reportId?: number; sightId?: number };
+  linkInFromCell?: StoredCellLink;
+  image?: { id: string; height?: number; width?: number; altText?: string };
+}
+
+/** Column types whose cells carry a displayValue (spec 2.2 table). */
+const HAS_DISPLAY: ReadonlySet<ColumnType> = new Set<ColumnType>([
+  'TEXT_NUMBER', 'PICKLIST', 'CONTACT_LIST', 'MULTI_CONTACT_LIST', 'MULTI_PICKLIST', 'DURATION', 'PREDECESSOR',
+]);
+
+function joinContacts(cs: readonly StoredContact[]): string {
+  return cs.map(contactDisplay).join(', ');
+}
+
+/**
+ * The text the grid shows for a stored value (numbers formatted with `format`). Used for
+ * displayValue, for MULTI_* values, for sorting text and for type conversion to text.
+ */
+export function valueText(column: Pick<ColumnDef, 'type'>, v: StoredValue, format: string | undefined, opts: Pick<PresentCellOptions, 'rowNumberOf'> = {}): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return formatNumber(v, format);
+  if (typeof v === 'boolean') return String(v);
+  if ('d' in v) return v.d;
+  if ('t' in v) return column.type === 'ABSTRACT_DATETIME' ? formatProjectDateTime(v.t) : formatTimestamp(v.t);
+  if ('c' in v) return contactDisplay(v.c);
+  if ('mc' in v) return joinContacts(v.mc);
+  if ('mp' in v) return v.mp.join(', ');
+  if ('du' in v) return formatDuration(v.du);
+  return formatPredecessors(v.p, opts.rowNumberOf ?? (() => undefined));
+}
+
+function rawValue(type: ColumnType, v: StoredValue, text: string, opts: PresentCellOptions): string | number | boolean {
+  if (typeof v !== 'object') return v;
+  if ('d' in v) return opts.numericDates === true ? dayToEpochMs(v.d) : v.d;
+  if ('t' in v) {
+    if (opts.numericDates === true) return v.t;
+    return type === 'ABSTRACT_DATETIME' ? formatProjectDateTime(v.t) : formatTimestamp(v.t);
+  }
+  if ('c' in v) return v.c.email;
+  return text;
+}
+
+function objectValueOf(column: ColumnDef, v: StoredValue, opts: PresentCellOptions): ApiObjectValue {
+  if (typeof v !== 'object') return v;
+  if ('d' in v) return { objectType: 'DATE', value: opts.numericDates === true ? dayToEpochMs(v.d) : v.d };
+  if ('t' in v) {
+    const abstract = column.type === 'ABSTRACT_DATETIME';
+    const when = opts.numericDates === true ? v.t : abstract ? formatProjectDateTime(v.t) : formatTimestamp(v.t);
+    return { objectType: abstract ? 'ABSTRACT_DATETIME' : 'DATETIME', value: when };
+  }
+  if ('c' in v) return contactObject(v.c);
+  if ('mc' in v) return { objectType: 'MULTI_CONTACT', values: v.mc.map(contactObject) };
+  if ('mp' in v) return { objectType: 'MULTI_PICKLIST', values: [...v.mp] };
+  if ('du' in v) return { ...v.du };
+  return presentPredecessorList(opts.rowId ?? 0, v.p, opts.rowNumberOf ?? (() => undefined), opts.invalidPredecessors);
+}
+
+/**
+ * The API Cell of `cell` in `column`. A blank cell is `{ columnId }` (plus format/columnType
+ * when asked). Hyperlink, linkInFromCell, image and formula are returned when present.
+ */
+export function presentCell(column: ColumnDef, cell: StoredCell | undefined, opts: PresentCellOptions = {}): ApiCell {
+  const type = typeAtLevel(column, opts.level);
+  const out: ApiCell = { columnId: column.id };
+  if (opts.includeColumnType === true) out.columnType = type;
+  const format = cell?.f ?? column.format;
+  const v = cell?.v;
+  if (v !== undefined) {
+    const text = valueText(column, v, format, opts);
+    const degraded = type !== column.type;
+    const value = degraded ? text : rawValue(column.type, v, text, opts);
+    out.value = value;
+    if (HAS_DISPLAY.has(type)) out.displayValue = typeof v === 'boolean' || degraded ? text : valueTextForDisplay(v, text);
+    if (opts.includeObjectValue === true) out.objectValue = degraded ? text : objectValueOf(column, v, opts);
+  }
+  if (cell === undefined) return out;
+  if (opts.includeFormat === true && cell.f !== undefined && !isDefaultFormat(cell.f)) out.format = cell.f;
+  if (opts.includeFormat === true && opts.conditionalFormat !== undefined && !isDefaultFormat(opts.conditionalFormat)) out.conditionalFormat = opts.conditionalFormat;
+  if (cell.fx !== undefined) out.formula = cell.fx;
+  if (cell.h !== undefined) out.hyperlink = { ...cell.h };
+  if (cell.li !== undefined) out.linkInFromCell = { ...cell.li, status: cell.li.status ?? 'OK' };
+  if (cell.img !== undefined) out.image = { ...cell.img };
+  return out;
+}
+
+function valueTextForDisplay(_v: StoredValue, text: string): string {
+  return text;
+}
+
+/** Cell values the system fills in: created/modified date and user of the row. */
+export interface RowSystemInfo {
+  createdAt: number;
+  modifiedAt: number;
+  createdBy?: StoredContact;
+  modifiedBy?: StoredContact;
+}
+
+/**
+ * The stored value of a system column's cell, derived from the row (AUTO_NUMBER cells are
+ * stored like any other cell: the service writes the number when the row is created).
+ */
+export function systemCellValue(column: ColumnDef, row: RowSystemInfo, stored?: StoredCell): StoredValue | undefined {
+  switch (column.systemColumnType) {
+    case 'CREATED_DATE': return { t: row.createdAt };
+    case 'MODIFIED_DATE': return { t: row.modifiedAt };
+    case 'CREATED_BY': return row.createdBy === undefined ? undefined : { c: { ...row.createdBy } };
+    case 'MODIFIED_BY': return row.modifiedBy === undefined ? undefined : { c: { ...row.modifiedBy } };
+    default: return stored?.v;
+  }
+}
