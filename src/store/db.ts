@@ -40,11 +40,32 @@ export async function openStore(opts: { databaseUrl?: string | undefined; dataDi
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
     store = { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   await migrate(store);
   return store;
+}
+
+/**
+ * better-sqlite3 compiles a statement on every prepare(); Kysely prepares on every query.
+ * Keeping the prepared statements of the most recent SQL texts halves the cost of small queries.
+ */
+function cachingStatements(sqlite: Database.Database) {
+  const cache = new Map<string, Database.Statement>();
+  const MAX = 500;
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      let stmt = cache.get(sqlText);
+      if (stmt === undefined) {
+        stmt = sqlite.prepare(sqlText);
+        if (cache.size >= MAX) cache.delete(cache.keys().next().value!);
+        cache.set(sqlText, stmt);
+      }
+      return stmt;
+    },
+  };
 }
 
 export async function migrate(store: Store): Promise<void> {

@@ -1,5 +1,6 @@
-import type { Insertable } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import type { Queryable } from './db.ts';
+import type { DB } from './schema.ts';
 import type { ApiTokenTable } from './schema.ts';
 
 export async function insertToken(db: Queryable, row: Insertable<ApiTokenTable>): Promise<void> {
@@ -8,6 +9,20 @@ export async function insertToken(db: Queryable, row: Insertable<ApiTokenTable>)
 
 /** The token with its user and organization, in one query (the hot path of every request). */
 export async function findTokenWithUser(db: Queryable, tokenHash: string) {
+  // Built and compiled once per database; each request only binds the hash.
+  let compiled = compiledLookups.get(db as Kysely<DB>);
+  if (!compiled) {
+    compiled = tokenLookup(db, '?').compile();
+    compiledLookups.set(db as Kysely<DB>, compiled);
+  }
+  const res = await db.executeQuery<TokenWithUser>(CompiledQuery.raw(compiled.sql, [tokenHash]));
+  return res.rows[0];
+}
+
+type TokenWithUser = NonNullable<Awaited<ReturnType<ReturnType<typeof tokenLookup>['executeTakeFirst']>>>;
+const compiledLookups = new WeakMap<Kysely<DB>, CompiledQuery>();
+
+function tokenLookup(db: Queryable, tokenHash: string) {
   return db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
@@ -19,8 +34,7 @@ export async function findTokenWithUser(db: Queryable, tokenHash: string) {
       'u.role', 'u.title', 'u.mobile_phone', 'u.work_phone', 'u.last_login', 'u.created_at', 'u.modified_at',
       'o.name as org_name', 'o.plan as org_plan', 'o.created_at as org_created_at',
     ])
-    .where('t.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('t.token_hash', '=', tokenHash);
 }
 
 export async function revokeToken(db: Queryable, tokenId: number, at: number): Promise<void> {

@@ -1,0 +1,102 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openStore, type Store } from '../../src/store/db.ts';
+import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
+import { ensureBootstrap } from '../../src/services/bootstrap.ts';
+import { recordEvents } from '../../src/services/events.ts';
+import { newId } from '../../src/ids.ts';
+
+let dataDir: string;
+let databaseUrl: string | undefined;
+let drop: (() => Promise<void>) | null = null;
+let store: Store;
+
+before(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-store-'));
+  if (TEST_PG_URL) {
+    const db = await createPgDatabase(TEST_PG_URL);
+    databaseUrl = db.url;
+    drop = db.drop;
+  }
+  store = await openStore({ databaseUrl, dataDir });
+});
+after(async () => {
+  await store.close();
+  if (drop) await drop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('opening an up-to-date database again applies nothing and keeps the data', async () => {
+  const boot = await ensureBootstrap(store, { adminEmail: 'a@example.com', dataDir });
+  assert.equal(boot.created, true);
+  const again = await openStore({ databaseUrl, dataDir });
+  try {
+    const orgs = await again.db.selectFrom('orgs').selectAll().execute();
+    assert.equal(orgs.length, 1);
+    const second = await ensureBootstrap(again, { adminEmail: 'other@example.com', dataDir });
+    assert.equal(second.created, false);
+    assert.equal(second.orgId, boot.orgId);
+    const users = await again.db.selectFrom('users').select('email').execute();
+    assert.deepEqual(users.map((u) => u.email), ['a@example.com']);
+  } finally {
+    await again.close();
+  }
+});
+
+test('ids and times survive the round trip as JSON-safe numbers', async () => {
+  const org = await store.db.selectFrom('orgs').selectAll().executeTakeFirstOrThrow();
+  assert.equal(typeof org.id, 'number');
+  assert.ok(Number.isSafeInteger(org.id) && org.id > 2 ** 40);
+  assert.equal(typeof org.created_at, 'number');
+  assert.ok(Math.abs(org.created_at - Date.now()) < 60_000);
+});
+
+test('events written in a transaction that fails are not committed (nothing announced that was not committed)', async () => {
+  const org = await store.db.selectFrom('orgs').selectAll().executeTakeFirstOrThrow();
+  const author = { orgId: org.id, userId: null, requestUserId: null, accessTokenName: null, source: 'TEST' };
+  const marker = newId();
+  await assert.rejects(
+    store.db.transaction().execute(async (tx) => {
+      await recordEvents(tx, author, [{ objectType: 'SHEET', action: 'CREATE', objectId: marker }]);
+      throw new Error('rollback');
+    }),
+  );
+  const none = await store.db.selectFrom('events').selectAll().where('object_id', '=', marker).execute();
+  assert.equal(none.length, 0);
+  await store.db.transaction().execute((tx) => recordEvents(tx, author, [{ objectType: 'SHEET', action: 'CREATE', objectId: marker }]));
+  const one = await store.db.selectFrom('events').selectAll().where('object_id', '=', marker).execute();
+  assert.equal(one.length, 1);
+  const seqs = (await store.db.selectFrom('events').select('seq').orderBy('seq').execute()).map((r) => r.seq);
+  assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
+});
+
+// Several processes share one database only on PostgreSQL (SQLite is the one-process mode).
+test('two concurrent bootstraps of one empty database make one organization', { skip: !TEST_PG_URL && 'PostgreSQL only' }, async () => {
+  const dir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-store2-'));
+  let url2: string | undefined;
+  let drop2: (() => Promise<void>) | null = null;
+  if (TEST_PG_URL) {
+    const db = await createPgDatabase(TEST_PG_URL);
+    url2 = db.url;
+    drop2 = db.drop;
+  }
+  const s1 = await openStore({ databaseUrl: url2, dataDir: dir2 });
+  const s2 = await openStore({ databaseUrl: url2, dataDir: dir2 });
+  try {
+    const [a, b] = await Promise.all([
+      ensureBootstrap(s1, { adminEmail: 'first@example.com', dataDir: dir2 }),
+      ensureBootstrap(s2, { adminEmail: 'first@example.com', dataDir: dir2 }),
+    ]);
+    assert.equal(a.orgId, b.orgId);
+    assert.equal([a.created, b.created].filter(Boolean).length, 1);
+    assert.equal((await s1.db.selectFrom('orgs').selectAll().execute()).length, 1);
+  } finally {
+    await s1.close();
+    await s2.close();
+    if (drop2) await drop2();
+    fs.rmSync(dir2, { recursive: true, force: true });
+  }
+});
