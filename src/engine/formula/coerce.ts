@@ -53,11 +53,9 @@ export function toInteger(v: Scalar): number | ErrorValue {
   return typeof n === 'number' ? Math.trunc(n) : n;
 }
 
-/** A date argument: dates, and text in ISO form; blank and others are #DATE EXPECTED... see dateArg. */
+/** A date argument: a date (or an error passed through); anything else is #INVALID DATA TYPE. */
 export function toDate(v: Scalar): DateValue | ErrorValue {
-  if (v !== null && typeof v === 'object') {
-    if (v.kind === 'date' || v.kind === 'error') return v;
-  }
+  if (v !== null && typeof v === 'object' && (v.kind === 'date' || v.kind === 'error')) return v;
   return err('#INVALID DATA TYPE');
 }
 
@@ -165,11 +163,16 @@ export function kindOf(v: Scalar): ValueKind {
   }
 }
 
-/** Equality as `=` and criteria see it: same kind and equal (text case-insensitively); blank equals "" and 0? no: blank equals only blank. */
+/** Equality as `=` and criteria see it: same kind and equal (text case-insensitively); blank equals only blank (or ""). */
 export function valuesEqual(a: Scalar, b: Scalar): boolean {
   const ka = kindOf(a);
   const kb = kindOf(b);
   if (ka === 'blank' || kb === 'blank') return ka === kb;
   if (ka !== kb) return false;
   return compareValues(a, b) === 0;
+}
+
+/** A condition from an argument that may be a one-cell range (IF, AND, ...). */
+export function truthy(v: Value): boolean | ErrorValue {
+  return toBoolean(toScalar(v));
 }

@@ -76,8 +76,8 @@ export function isErrorCode(s: string): s is ErrorCode {
   return ERRORS.has(s as ErrorCode);
 }
 
-export function isError(v: Value): v is ErrorValue {
-  return v !== null && typeof v === 'object' && v.kind === 'error';
+export function isError(v: unknown): v is ErrorValue {
+  return v !== null && typeof v === 'object' && (v as { kind?: unknown }).kind === 'error';
 }
 export function isDate(v: Value): v is DateValue {
   return v !== null && typeof v === 'object' && v.kind === 'date';

@@ -1,0 +1,361 @@
+/**
+ * Evaluates a parsed formula for one host cell. Pure: everything about the sheet comes through
+ * EvalContext, so the same tree serves every row of a column formula (`@row` is the host row).
+ * Errors are values (ErrorValue), never exceptions. A referenced cell that holds an error reads
+ * as #BLOCKED.
+ */
+import type { ColumnId, Formula, Node, RowId, RowRef } from './ast.ts';
+import {
+  checkNumber, compareValues, kindOf, MAX_TEXT, toScalar, toText, valuesEqual,
+} from './coerce.ts';
+import { FUNCTIONS } from './functions/index.ts';
+import { dateValue, err, isError, isRange, type ErrorValue, type RangeValue, type Scalar, type Value } from './values.ts';
+
+/** What the evaluator may ask of the sheet. */
+export interface EvalContext {
+  /** The row and column of the cell being computed (`@row`; CHILDREN() without arguments). */
+  readonly hostRow: RowId | null;
+  readonly hostCol: ColumnId | null;
+  /** TODAY() as whole days from 1970-01-01. */
+  readonly today: number;
+  /** A cell's current value (computed value for formula cells). */
+  cell(rowId: RowId, colId: ColumnId): Scalar;
+  hasColumn(colId: ColumnId): boolean;
+  /** 0-based position in display order; undefined for a deleted row. */
+  rowIndex(rowId: RowId): number | undefined;
+  /** Row ids in display order. */
+  rowIds(): readonly RowId[];
+  /** Column ids from a to b inclusive in sheet order (either direction); undefined if either is gone. */
+  columnsBetween(a: ColumnId, b: ColumnId): readonly ColumnId[] | undefined;
+  children(rowId: RowId): readonly RowId[];
+  parent(rowId: RowId): RowId | null;
+  /** A cross-sheet reference's cells, or the error to show (#REF, #PERMISSION ERROR, ...). */
+  crossSheet(name: string): RangeValue | ErrorValue;
+}
+
+/** A criterion argument turned into a test of one cell. */
+export type Matcher = (cell: Scalar) => boolean;
+
+/** What a library function sees of its call. Arguments are evaluated on demand (IF, IFERROR). */
+export interface Call {
+  readonly name: string;
+  readonly nodes: readonly Node[];
+  readonly ctx: EvalContext;
+  /** Whether argument i was given (and not left empty). */
+  has(i: number): boolean;
+  /** Argument i evaluated: a range stays a range. */
+  value(i: number): Value;
+  /** Argument i as one value (a one-cell range is its cell; a larger range is #INVALID DATA TYPE). */
+  scalar(i: number): Scalar;
+  /** Argument i as a criterion: `> 5`, `@cell > 5`, or a plain value (equality). */
+  matcher(i: number): Matcher | ErrorValue;
+  /** The cell a reference argument points at (hierarchy functions); undefined argument = host cell. */
+  cellRef(i: number): { rowId: RowId; colId: ColumnId } | ErrorValue;
+}
+
+export type FnImpl = (call: Call) => Value;
+
+export interface FnDef {
+  readonly min: number;
+  readonly max: number;
+  readonly impl: FnImpl;
+  /** Rejects cross-sheet references in its arguments (#UNSUPPORTED CROSS-SHEET FORMULA). */
+  readonly noCrossSheet?: boolean;
+}
+
+/** Evaluates a formula for a host cell; the result is one cell value (never a range). */
+export function evaluate(formula: Formula, ctx: EvalContext): Scalar {
+  if (!formula.ok) return err(formula.code);
+  return finish(new Evaluator(ctx).eval(formula.root));
+}
+
+/** Final checks on a cell result: ranges collapse or fail, long text and huge numbers fail. */
+function finish(v: Value): Scalar {
+  let s: Scalar;
+  if (isRange(v)) s = v.cells.length === 1 ? (v.cells[0] as Scalar) : err('#INVALID OPERATION');
+  else s = v;
+  if (typeof s === 'number') return checkNumber(s);
+  if (typeof s === 'string' && s.length > MAX_TEXT) return err('#TOO BIG');
+  return s;
+}
+
+class Evaluator {
+  /** The value `@cell` stands for, innermost criterion last. */
+  private readonly atCells: Scalar[] = [];
+
+  constructor(private readonly ctx: EvalContext) {}
+
+  eval(node: Node): Value {
+    switch (node.type) {
+      case 'number':
+      case 'string':
+      case 'boolean':
+        return node.value;
+      case 'empty':
+        return null;
+      case 'error':
+        return err(node.code);
+      case 'atcell':
+        return this.atCells.length === 0 ? err('#INVALID OPERATION') : (this.atCells[this.atCells.length - 1] as Scalar);
+      case 'cell':
+        return this.cell(node);
+      case 'range':
+        return this.range(node);
+      case 'xref':
+        return this.ctx.crossSheet(node.name);
+      case 'unary':
+        return unary(node.op, toScalar(this.eval(node.arg)));
+      case 'binary':
+        return binary(node.op, toScalar(this.eval(node.left)), toScalar(this.eval(node.right)));
+      case 'criterion':
+        // a bare criterion outside a criteria argument
+        return err('#INVALID OPERATION');
+      case 'call':
+        return this.call(node.name, node.args);
+    }
+  }
+
+  private resolveRow(row: (Node & { type: 'cell' })['row']): RowId | ErrorValue {
+    switch (row.kind) {
+      case 'at':
+        return this.ctx.hostRow ?? err('#INVALID REF');
+      case 'missing':
+        return err('#INVALID REF');
+      case 'id':
+        return this.ctx.rowIndex(row.rowId) === undefined ? err('#REF') : row.rowId;
+    }
+  }
+
+  private cell(node: Node & { type: 'cell' }): Scalar {
+    if (!this.ctx.hasColumn(node.col.colId)) return err('#REF');
+    const rowId = this.resolveRow(node.row);
+    if (isError(rowId)) return rowId;
+    const v = this.ctx.cell(rowId, node.col.colId);
+    return isError(v) ? err('#BLOCKED') : v;
+  }
+
+  private range(node: Node & { type: 'range' }): RangeValue | ErrorValue {
+    const cols = this.ctx.columnsBetween(node.c1.colId, node.c2.colId);
+    if (cols === undefined) return err('#REF');
+    let rows: readonly RowId[];
+    const all = this.ctx.rowIds();
+    if (node.r1 === null || node.r2 === null) {
+      rows = all;
+    } else {
+      const a = this.resolveRow(node.r1);
+      if (isError(a)) return a;
+      const b = this.resolveRow(node.r2);
+      if (isError(b)) return b;
+      const ia = this.ctx.rowIndex(a) as number;
+      const ib = this.ctx.rowIndex(b) as number;
+      rows = all.slice(Math.min(ia, ib), Math.max(ia, ib) + 1);
+    }
+    const cells: Scalar[] = new Array<Scalar>(rows.length * cols.length);
+    let k = 0;
+    for (const r of rows) {
+      for (const c of cols) {
+        const v = this.ctx.cell(r, c);
+        cells[k++] = isError(v) ? err('#BLOCKED') : v;
+      }
+    }
+    return { kind: 'range', width: cols.length, height: rows.length, cells };
+  }
+
+  private call(name: string, args: readonly Node[]): Value {
+    const def = FUNCTIONS.get(name);
+    if (def === undefined) return err('#UNPARSEABLE');
+    if (args.length < def.min || args.length > def.max) return err('#INCORRECT ARGUMENT SET');
+    if (def.noCrossSheet && args.some(containsCrossSheet)) return err('#UNSUPPORTED CROSS-SHEET FORMULA');
+    const call: Call = {
+      name,
+      nodes: args,
+      ctx: this.ctx,
+      has: (i) => i < args.length && args[i]?.type !== 'empty',
+      value: (i) => (i < args.length ? this.eval(args[i] as Node) : null),
+      scalar: (i) => (i < args.length ? toScalar(this.eval(args[i] as Node)) : null),
+      matcher: (i) => this.matcher(args[i] as Node),
+      cellRef: (i) => this.cellRef(args[i]),
+    };
+    return def.impl(call);
+  }
+
+  private matcher(node: Node): Matcher | ErrorValue {
+    if (node.type === 'criterion') {
+      const rhs = toScalar(this.eval(node.arg));
+      if (isError(rhs)) return rhs;
+      const op = node.op;
+      return (cell) => criterionHolds(op, cell, rhs);
+    }
+    if (usesAtCell(node)) {
+      return (cell) => {
+        this.atCells.push(cell);
+        try {
+          return toScalar(this.eval(node)) === true;
+        } finally {
+          this.atCells.pop();
+        }
+      };
+    }
+    const v = toScalar(this.eval(node));
+    if (isError(v)) return v;
+    return (cell) => valuesEqual(cell, v);
+  }
+
+  private cellRef(node: Node | undefined): { rowId: RowId; colId: ColumnId } | ErrorValue {
+    if (node === undefined || node.type === 'empty') {
+      if (this.ctx.hostRow === null || this.ctx.hostCol === null) return err('#INVALID REF');
+      return { rowId: this.ctx.hostRow, colId: this.ctx.hostCol };
+    }
+    if (node.type === 'xref') return err('#UNSUPPORTED CROSS-SHEET FORMULA');
+    if (node.type === 'error') return err(node.code);
+    let colRef;
+    let rowRef;
+    if (node.type === 'cell') {
+      colRef = node.col;
+      rowRef = node.row;
+    } else if (node.type === 'range' && node.r1 !== null && node.c1.colId === node.c2.colId && sameRow(node.r1, node.r2)) {
+      // a one-cell range such as [A]1:[A]1
+      colRef = node.c1;
+      rowRef = node.r1;
+    } else {
+      return err('#INVALID DATA TYPE');
+    }
+    if (!this.ctx.hasColumn(colRef.colId)) return err('#REF');
+    const rowId = this.resolveRow(rowRef);
+    if (isError(rowId)) return rowId;
+    return { rowId, colId: colRef.colId };
+  }
+}
+
+function sameRow(a: RowRef, b: RowRef | null): boolean {
+  if (b === null || a.kind !== b.kind) return false;
+  if (a.kind === 'id' && b.kind === 'id') return a.rowId === b.rowId;
+  return a.kind === 'at';
+}
+
+function containsCrossSheet(n: Node): boolean {
+  switch (n.type) {
+    case 'xref':
+      return true;
+    case 'unary':
+    case 'criterion':
+      return containsCrossSheet(n.arg);
+    case 'binary':
+      return containsCrossSheet(n.left) || containsCrossSheet(n.right);
+    default:
+      return false;
+  }
+}
+
+/** Whether `@cell` occurs in an expression (outside nested criteria functions' own arguments it binds here). */
+function usesAtCell(n: Node): boolean {
+  switch (n.type) {
+    case 'atcell':
+      return true;
+    case 'unary':
+    case 'criterion':
+      return usesAtCell(n.arg);
+    case 'binary':
+      return usesAtCell(n.left) || usesAtCell(n.right);
+    case 'call':
+      return n.args.some(usesAtCell);
+    default:
+      return false;
+  }
+}
+
+/** `COUNTIF(range, > 5)`: cells of another type (text against a number) simply do not match. */
+export function criterionHolds(op: string, cell: Scalar, rhs: Scalar): boolean {
+  if (isError(cell)) return false;
+  if (op === '=') return valuesEqual(cell, rhs);
+  if (op === '<>') return !valuesEqual(cell, rhs);
+  const kc = kindOf(cell);
+  if (kc === 'blank' || kc !== kindOf(rhs)) return false;
+  const c = compareValues(cell, rhs);
+  if (c === undefined) return false;
+  switch (op) {
+    case '<':
+      return c < 0;
+    case '>':
+      return c > 0;
+    case '<=':
+      return c <= 0;
+    default:
+      return c >= 0;
+  }
+}
+
+// ---------------------------------------------------------------- operators
+
+function unary(op: '-' | '+', v: Scalar): Scalar {
+  if (isError(v)) return v;
+  const k = kindOf(v);
+  if (k === 'blank') return 0;
+  if (k !== 'number') return op === '+' && k !== 'boolean' ? v : err('#INVALID OPERATION');
+  return op === '-' ? -(v as number) : v;
+}
+
+function binary(op: string, a: Scalar, b: Scalar): Scalar {
+  if (isError(a)) return a;
+  if (isError(b)) return b;
+  switch (op) {
+    case '=':
+      return valuesEqual(a, b);
+    case '<>':
+      return !valuesEqual(a, b);
+    case '<':
+    case '>':
+    case '<=':
+    case '>=': {
+      const c = compareValues(a, b);
+      if (c === undefined) return err('#INVALID OPERATION');
+      return op === '<' ? c < 0 : op === '>' ? c > 0 : op === '<=' ? c <= 0 : c >= 0;
+    }
+    case '+':
+      return plus(a, b);
+    case '-':
+      return minus(a, b);
+    default:
+      return arithmetic(op, a, b);
+  }
+}
+
+function plus(a: Scalar, b: Scalar): Scalar {
+  const ka = kindOf(a);
+  const kb = kindOf(b);
+  if (ka === 'text' || kb === 'text') return toText(a) + toText(b);
+  if (ka === 'date' && (kb === 'number' || kb === 'blank')) return dateValue((a as { days: number }).days + ((b as number | null) ?? 0));
+  if (kb === 'date' && (ka === 'number' || ka === 'blank')) return dateValue((b as { days: number }).days + ((a as number | null) ?? 0));
+  if ((ka === 'number' || ka === 'blank') && (kb === 'number' || kb === 'blank')) {
+    return checkNumber(((a as number | null) ?? 0) + ((b as number | null) ?? 0));
+  }
+  return err('#INVALID OPERATION');
+}
+
+function minus(a: Scalar, b: Scalar): Scalar {
+  const ka = kindOf(a);
+  const kb = kindOf(b);
+  if (ka === 'date' && kb === 'date') return (a as { days: number }).days - (b as { days: number }).days;
+  if (ka === 'date' && (kb === 'number' || kb === 'blank')) return dateValue((a as { days: number }).days - ((b as number | null) ?? 0));
+  if ((ka === 'number' || ka === 'blank') && (kb === 'number' || kb === 'blank')) {
+    return checkNumber(((a as number | null) ?? 0) - ((b as number | null) ?? 0));
+  }
+  return err('#INVALID OPERATION');
+}
+
+function arithmetic(op: string, a: Scalar, b: Scalar): Scalar {
+  const ka = kindOf(a);
+  const kb = kindOf(b);
+  if ((ka !== 'number' && ka !== 'blank') || (kb !== 'number' && kb !== 'blank')) return err('#INVALID OPERATION');
+  const x = (a as number | null) ?? 0;
+  const y = (b as number | null) ?? 0;
+  switch (op) {
+    case '*':
+      return checkNumber(x * y);
+    case '/':
+      return y === 0 ? err('#DIVIDE BY ZERO') : checkNumber(x / y);
+    default:
+      if (x === 0 && y < 0) return err('#DIVIDE BY ZERO');
+      return checkNumber(x ** y);
+  }
+}
