@@ -5,7 +5,7 @@ import { Migrator } from 'kysely/migration';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DB } from './schema.ts';
-import { migrationProvider } from './migrations.ts';
+import { migrationProvider } from './migrations/index.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 

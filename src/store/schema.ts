@@ -71,9 +71,70 @@ export interface EventTable {
   workspace_id: number | null;
 }
 
-export interface DB {
+export interface SheetTable {
+  id: number;
+  org_id: number;
+  owner_id: number;
+  name: string;
+  folder_id: number | null;
+  workspace_id: number | null;
+  version: number;
+  is_template: number;
+  source: string | null;
+  settings: string;
+  created_at: number;
+  modified_at: number;
+}
+
+export interface ColumnTable {
+  id: number;
+  sheet_id: number;
+  position: number;
+  title: string;
+  type: string;
+  is_primary: number;
+  spec: string;
+}
+
+export interface RowTable {
+  id: number;
+  sheet_id: number;
+  parent_id: number | null;
+  sort_key: number;
+  expanded: number;
+  locked: number;
+  format: string | null;
+  cells: string;
+  created_at: number;
+  created_by: number | null;
+  modified_at: number;
+  modified_by: number | null;
+}
+
+export interface CellHistoryTable {
+  seq: Generated<number>;
+  sheet_id: number;
+  row_id: number;
+  column_id: number;
+  cell: string;
+  modified_at: number;
+  modified_by: number | null;
+}
+
+/** Tables of the foundation and the sheet engine. */
+export interface CoreTables {
   orgs: OrgTable;
   users: UserTable;
   api_tokens: ApiTokenTable;
   events: EventTable;
+  sheets: SheetTable;
+  columns: ColumnTable;
+  rows: RowTable;
+  cell_history: CellHistoryTable;
 }
+
+/**
+ * Every table. Each domain declares its tables in its own interface (in its own file) and
+ * adds it here, so parallel work on separate domains does not collide.
+ */
+export interface DB extends CoreTables {}

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import type { Dialect } from './types.ts';
+import * as m0001 from './0001_foundation.ts';
+import * as m0002 from './0002_sheets.ts';
+
+/**
+ * Migrations, applied in name order at start: one file per step, each taking the dialect so
+ * the few type names that differ are chosen in types.ts and nowhere else. Add a step by adding
+ * a file and a line here; never edit a step that has shipped.
+ */
+const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void> }]> = [
+  ['0001_foundation', m0001],
+  ['0002_sheets', m0002],
+];
+
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      const out: Record<string, Migration> = {};
+      for (const [name, step] of steps) out[name] = { up: (db) => step.up(db, dialect) };
+      return out;
+    },
+  };
+}
