@@ -76,3 +76,27 @@ export function allocateAutoNumbers(fmt: AutoNumberFormat, next: number | undefi
   for (let i = 0; i < count; i++) numbers.push(n++);
   return { numbers, next: n };
 }
+
+/** The part of a column the auto-number assignment needs. */
+export interface AutoNumberColumn {
+  id: number;
+  systemColumnType?: string;
+  autoNumberFormat?: AutoNumberFormat;
+  nextAutoNumber?: number;
+}
+
+/**
+ * Values of the AUTO_NUMBER columns for `rowCount` new rows (in display order of creation):
+ * per column id, the rendered text of each row, and the counter to persist
+ * (column.nextAutoNumber). Rows get these as ordinary stored text values.
+ */
+export function assignAutoNumbers(columns: readonly AutoNumberColumn[], rowCount: number, atMs: number): Map<number, { values: string[]; next: number }> {
+  const out = new Map<number, { values: string[]; next: number }>();
+  for (const c of columns) {
+    if (c.systemColumnType !== 'AUTO_NUMBER') continue;
+    const fmt = c.autoNumberFormat ?? {};
+    const { numbers, next } = allocateAutoNumbers(fmt, c.nextAutoNumber, rowCount);
+    out.set(c.id, { values: numbers.map((n) => renderAutoNumber(fmt, n, atMs)), next });
+  }
+  return out;
+}

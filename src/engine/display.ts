@@ -158,3 +158,24 @@ export function systemCellValue(column: ColumnDef, row: RowSystemInfo, stored?: 
     default: return stored?.v;
   }
 }
+
+/**
+ * The `cells` array of an API Row: one Cell per column in column order (blank cells as
+ * `{ columnId }`), system columns filled from the row's creation/modification info.
+ * `columns` must be sorted by index.
+ */
+export function presentRowCells(
+  columns: readonly ColumnDef[],
+  cells: Readonly<Record<string, StoredCell>> | undefined,
+  opts: PresentCellOptions & { system?: RowSystemInfo; conditionalFormats?: ReadonlyMap<number, string> } = {},
+): ApiCell[] {
+  return columns.map((c) => {
+    let cell = cells?.[String(c.id)];
+    if (c.systemColumnType !== undefined && c.systemColumnType !== 'AUTO_NUMBER' && opts.system !== undefined) {
+      const v = systemCellValue(c, opts.system, cell);
+      cell = v === undefined ? cell : { ...cell, v };
+    }
+    const cf = opts.conditionalFormats?.get(c.id);
+    return presentCell(c, cell, cf === undefined ? opts : { ...opts, conditionalFormat: cf });
+  });
+}
