@@ -120,7 +120,8 @@ class Evaluator {
       case 'at':
         return this.ctx.hostRow ?? err('#INVALID REF');
       case 'missing':
-        return err('#INVALID REF');
+        // a row number the sheet did not have when the formula was written: by position
+        return this.ctx.rowIds()[row.rowNumber - 1] ?? err('#INVALID REF');
       case 'id':
         return this.ctx.rowIndex(row.rowId) === undefined ? err('#REF') : row.rowId;
     }

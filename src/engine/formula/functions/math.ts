@@ -178,7 +178,10 @@ export const MATH: Record<string, FnDef> = {
     impl: (c) => {
       let n = 0;
       for (let i = 0; i < c.nodes.length; i++) {
-        for (const v of cellsOf(c.value(i))) if (kindOf(v) !== 'blank') n++;
+        for (const v of cellsOf(c.value(i))) {
+          if (isError(v)) return v;
+          if (kindOf(v) !== 'blank') n++;
+        }
       }
       return n;
     },
@@ -190,6 +193,7 @@ export const MATH: Record<string, FnDef> = {
       let n = 0;
       for (let i = 0; i < c.nodes.length; i++) {
         for (const v of cellsOf(c.value(i))) {
+          if (isError(v)) return v;
           if (isMulti(v)) n += v.items.length;
           else if (kindOf(v) !== 'blank') n++;
         }
