@@ -34,97 +34,108 @@ export const NO_DEPS: Deps = { cells: [], ranges: [], crossSheets: [], structura
 
 export function collectDeps(formula: Formula, hostRow: RowId, hostCol: ColumnId, ctx: DepsContext): Deps {
   if (!formula.ok) return NO_DEPS;
-  const cells: [ColumnId, RowId][] = [];
-  const ranges: RangeDep[] = [];
-  const crossSheets: string[] = [];
-  let structural = false;
-  let usesToday = false;
+  const c = new Collector(hostRow, hostCol, ctx);
+  c.visit(formula.root);
+  return { cells: c.cells, ranges: c.ranges, crossSheets: c.crossSheets, structural: c.structural, usesToday: c.usesToday };
+}
 
-  const row = (r: RowRef): RowId | undefined => {
+/** One walk over a tree (a class rather than closures: this runs for every formula cell on load). */
+class Collector {
+  readonly cells: [ColumnId, RowId][] = [];
+  readonly ranges: RangeDep[] = [];
+  readonly crossSheets: string[] = [];
+  structural = false;
+  usesToday = false;
+
+  constructor(
+    private readonly hostRow: RowId,
+    private readonly hostCol: ColumnId,
+    private readonly ctx: DepsContext,
+  ) {}
+
+  private row(r: RowRef): RowId | undefined {
     switch (r.kind) {
       case 'at':
-        return hostRow;
+        return this.hostRow;
       case 'missing':
-        structural = true;
-        return ctx.rows.ids[r.rowNumber - 1];
+        this.structural = true;
+        return this.ctx.rows.ids[r.rowNumber - 1];
       case 'id':
-        return ctx.rows.has(r.rowId) ? r.rowId : undefined;
+        return this.ctx.rows.has(r.rowId) ? r.rowId : undefined;
     }
-  };
+  }
 
-  const visit = (n: Node): void => {
+  visit(n: Node): void {
     switch (n.type) {
       case 'cell': {
-        const r = row(n.row);
-        if (r !== undefined && ctx.hasColumn(n.col.colId)) cells.push([n.col.colId, r]);
+        const r = this.row(n.row);
+        if (r !== undefined && this.ctx.hasColumn(n.col.colId)) this.cells.push([n.col.colId, r]);
         return;
       }
       case 'range': {
-        const cols = ctx.columnsBetween(n.c1.colId, n.c2.colId);
+        const cols = this.ctx.columnsBetween(n.c1.colId, n.c2.colId);
         if (cols === undefined) return;
-        structural = true;
+        this.structural = true;
         if (n.r1 === null || n.r2 === null) {
-          for (const c of cols) ranges.push({ colId: c, start: null, end: null });
+          for (const c of cols) this.ranges.push({ colId: c, start: null, end: null });
           return;
         }
-        const a = row(n.r1);
-        const b = row(n.r2);
+        const a = this.row(n.r1);
+        const b = this.row(n.r2);
         if (a === undefined || b === undefined) return;
-        for (const c of cols) ranges.push({ colId: c, start: a, end: b });
+        for (const c of cols) this.ranges.push({ colId: c, start: a, end: b });
         return;
       }
       case 'xref':
-        crossSheets.push(n.name);
+        this.crossSheets.push(n.name);
         return;
       case 'unary':
       case 'criterion':
-        visit(n.arg);
+        this.visit(n.arg);
         return;
       case 'binary':
-        visit(n.left);
-        visit(n.right);
+        this.visit(n.left);
+        this.visit(n.right);
         return;
       case 'call':
-        if (n.name === 'TODAY') usesToday = true;
+        if (n.name === 'TODAY') this.usesToday = true;
         if (HIERARCHY.has(n.name)) {
-          structural = true;
-          hierarchyDeps(n.name, n.args[0]);
+          this.structural = true;
+          this.hierarchy(n.name, n.args[0]);
           return;
         }
-        for (const a of n.args) visit(a);
+        for (const a of n.args) this.visit(a);
         return;
       default:
         return;
     }
-  };
+  }
 
   /** CHILDREN/PARENT/ANCESTORS read the related rows' cells, not the referenced cell itself. */
-  const hierarchyDeps = (name: string, arg: Node | undefined): void => {
+  private hierarchy(name: string, arg: Node | undefined): void {
     let colId: ColumnId;
     let r: RowId | undefined;
     if (arg === undefined || arg.type === 'empty') {
-      colId = hostCol;
-      r = hostRow;
+      colId = this.hostCol;
+      r = this.hostRow;
     } else if (arg.type === 'cell') {
       colId = arg.col.colId;
-      r = row(arg.row);
+      r = this.row(arg.row);
     } else if (arg.type === 'range' && arg.r1 !== null) {
       colId = arg.c1.colId;
-      r = row(arg.r1);
+      r = this.row(arg.r1);
     } else {
-      visit(arg);
+      this.visit(arg);
       return;
     }
-    if (r === undefined || !ctx.hasColumn(colId)) return;
+    if (r === undefined || !this.ctx.hasColumn(colId)) return;
+    const rows = this.ctx.rows;
     if (name === 'CHILDREN') {
-      for (const c of ctx.rows.children(r)) cells.push([colId, c]);
+      for (const c of rows.children(r)) this.cells.push([colId, c]);
     } else {
-      for (let p = ctx.rows.parentOf(r); p !== null; p = name === 'PARENT' ? null : ctx.rows.parentOf(p)) cells.push([colId, p]);
+      for (let p = rows.parentOf(r); p !== null; p = name === 'PARENT' ? null : rows.parentOf(p)) this.cells.push([colId, p]);
     }
-  };
-
-  visit(formula.root);
-  return { cells, ranges, crossSheets, structural, usesToday };
+  }
 }
 
 /** Whether a formula calls TODAY() (the service recomputes these when the day changes). */

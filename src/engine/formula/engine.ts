@@ -6,7 +6,7 @@
  */
 import type { ColumnId, Formula, RowId } from './ast.ts';
 import { collectDeps, isTimeDependent, type DepsContext } from './deps.ts';
-import { evaluate, type EvalContext } from './evaluator.ts';
+import { FormulaEvaluator, type EvalContext } from './evaluator.ts';
 import { fitColumn } from './fit.ts';
 import { DependencyGraph, type FormulaNode } from './graph.ts';
 import { parseFormula } from './parser.ts';
@@ -65,10 +65,6 @@ export interface FormulaCellInfo {
   readonly value: Scalar;
 }
 
-function key(rowId: RowId, colId: ColumnId): string {
-  return `${rowId}:${colId}`;
-}
-
 export class FormulaEngine {
   private readonly columns = new Map<ColumnId, { title: string; type: ColumnType }>();
   private columnOrder: ColumnId[] = [];
@@ -86,6 +82,7 @@ export class FormulaEngine {
   private readonly crossSheet: ((name: string) => CrossSheetData) | undefined;
   private today: number;
   private readonly ctx: EngineContext;
+  private readonly evaluator: FormulaEvaluator;
   private readonly depsCtx: DepsContext;
 
   /** Column titles and row numbers as the parser and renderer see them. */
@@ -101,9 +98,9 @@ export class FormulaEngine {
     this.crossSheet = options.crossSheet;
     this.today = todayDays(this.now(), this.offset);
     this.ctx = new EngineContext(this);
-    const titles = (): Iterable<readonly [ColumnId, string]> => [...this.columns].map(([id, c]) => [id, c.title] as const);
+    this.evaluator = new FormulaEvaluator(this.ctx);
     this.schema = {
-      columnIdByTitle: (title) => findColumnByTitle(titles(), title),
+      columnIdByTitle: (title) => this.columnIdByTitle(title),
       columnTitle: (id) => this.columns.get(id)?.title,
       rowIdByNumber: (n) => this.rows.ids[n - 1],
       rowNumber: (id) => {
@@ -119,6 +116,16 @@ export class FormulaEngine {
   }
 
   // ------------------------------------------------------------ reads
+
+  private titleIndex: Map<string, ColumnId> | null = null;
+
+  private columnIdByTitle(title: string): ColumnId | undefined {
+    if (this.titleIndex === null) {
+      this.titleIndex = new Map();
+      for (const [id, c] of this.columns) this.titleIndex.set(c.title, id);
+    }
+    return this.titleIndex.get(title) ?? findColumnByTitle([...this.columns].map(([id, c]) => [id, c.title] as const), title);
+  }
 
   /** The value a cell shows: computed for formula cells, the input otherwise. */
   value(rowId: RowId, colId: ColumnId): Scalar {
@@ -215,7 +222,11 @@ export class FormulaEngine {
     this.storeInput(rowId, colId, raw);
     const n = this.nodes.get(colId)?.get(rowId);
     if (n && n.fromColumn) return [];
-    if (n) this.dropNode(n);
+    if (n) {
+      this.dropNode(n);
+      const restored = this.restoreColumnFormula(rowId, colId, before);
+      if (restored) return this.recompute([restored], changes);
+    }
     const after = this.value(rowId, colId);
     if (sameScalar(before, after)) return [];
     changes.add(rowId, colId, after);
@@ -238,13 +249,8 @@ export class FormulaEngine {
     this.storeInput(rowId, colId, raw);
     this.dropNode(n);
     const changes = new Changes();
-    const cf = this.columnFormulas.get(colId);
-    if (cf) {
-      const m = this.upsertNode(rowId, colId, cf, true);
-      m.value = before;
-      this.attach(m);
-      return this.recompute([m], changes);
-    }
+    const restored = this.restoreColumnFormula(rowId, colId, before);
+    if (restored) return this.recompute([restored], changes);
     const after = this.value(rowId, colId);
     if (!sameScalar(before, after)) changes.add(rowId, colId, after);
     return this.recompute(this.readers(colId, rowId), changes);
@@ -348,6 +354,7 @@ export class FormulaEngine {
   addColumn(column: EngineColumn, beforeColumnId: ColumnId | null = null): CellChange[] {
     if (this.columns.has(column.id)) return [];
     this.columns.set(column.id, { title: column.title, type: column.type });
+    this.titleIndex = null;
     const at = beforeColumnId === null ? -1 : this.columnOrder.indexOf(beforeColumnId);
     if (at < 0) this.columnOrder.push(column.id);
     else this.columnOrder.splice(at, 0, column.id);
@@ -357,6 +364,7 @@ export class FormulaEngine {
   renameColumn(colId: ColumnId, title: string): CellChange[] {
     const c = this.columns.get(colId);
     if (c) c.title = title;
+    this.titleIndex = null;
     return [];
   }
 
@@ -389,6 +397,7 @@ export class FormulaEngine {
     this.raw.delete(colId);
     this.inputs.delete(colId);
     this.columns.delete(colId);
+    this.titleIndex = null;
     this.columnOrder = this.columnOrder.filter((c) => c !== colId);
     for (const n of affected) this.attach(n);
     return this.recompute([...affected, ...this.reattachStructural()], new Changes());
@@ -494,6 +503,16 @@ export class FormulaEngine {
     return n;
   }
 
+  /** When a cell loses its own formula in a column that has one, the column formula applies again. */
+  private restoreColumnFormula(rowId: RowId, colId: ColumnId, shown: Scalar): FormulaNode | undefined {
+    const cf = this.columnFormulas.get(colId);
+    if (!cf) return undefined;
+    const m = this.upsertNode(rowId, colId, cf, true);
+    m.value = shown;
+    this.attach(m);
+    return m;
+  }
+
   /** (Re)computes a node's dependencies and registers them. */
   private attach(n: FormulaNode): void {
     const deps = collectDeps(n.formula, n.rowId, n.colId, this.depsCtx);
@@ -539,9 +558,11 @@ export class FormulaEngine {
         ctx.hostRow = n.rowId;
         ctx.hostCol = n.colId;
         ctx.today = this.today;
-        v = fitColumn(evaluate(n.formula, ctx), this.columns.get(n.colId)?.type ?? 'TEXT_NUMBER');
+        v = this.evaluator.evaluate(n.formula);
+        const type = this.columns.get(n.colId)?.type ?? 'TEXT_NUMBER';
+        if (type !== 'TEXT_NUMBER' && type !== 'PICKLIST') v = fitColumn(v, type);
       }
-      if (!sameScalar(n.value, v)) changes.add(n.rowId, n.colId, v);
+      if (n.value !== v && !sameScalar(n.value, v)) changes.addComputed(n.rowId, n.colId, v);
       n.value = v;
     }
     return changes.list();
@@ -587,17 +608,46 @@ class EngineContext implements EvalContext {
   }
 }
 
-/** Changed cells of one operation, last value wins, first-change order kept. */
+/** A changed cell; `result` is worked out when first read. */
+class Change implements CellChange {
+  private cached: FormulaResult | undefined;
+
+  constructor(
+    readonly rowId: RowId,
+    readonly columnId: ColumnId,
+    readonly value: Scalar,
+  ) {}
+
+  get result(): FormulaResult {
+    return (this.cached ??= toFormulaResult(this.value));
+  }
+}
+
+/**
+ * Changed cells of one operation in the order they changed. Cells changed directly (`add`,
+ * few) may later be recomputed (`addComputed`, each cell at most once per pass): the last wins.
+ */
 class Changes {
-  private readonly map = new Map<string, CellChange>();
+  private readonly direct: Change[] = [];
+  private readonly computed: Change[] = [];
 
   add(rowId: RowId, columnId: ColumnId, value: Scalar): void {
-    const k = key(rowId, columnId);
-    this.map.delete(k);
-    this.map.set(k, { rowId, columnId, value, result: toFormulaResult(value) });
+    this.direct.push(new Change(rowId, columnId, value));
+  }
+
+  addComputed(rowId: RowId, columnId: ColumnId, value: Scalar): void {
+    this.computed.push(new Change(rowId, columnId, value));
   }
 
   list(): CellChange[] {
-    return [...this.map.values()];
+    if (this.direct.length === 0) return this.computed;
+    // direct changes are few: keep the last of each cell unless a recomputation came later
+    const direct: Change[] = [];
+    for (let i = this.direct.length - 1; i >= 0; i--) {
+      const c = this.direct[i] as Change;
+      const same = (o: Change): boolean => o.rowId === c.rowId && o.columnId === c.columnId;
+      if (!direct.some(same) && !this.computed.some(same)) direct.unshift(c);
+    }
+    return [...direct, ...this.computed];
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { ColumnId, Formula, Node, RowId, RowRef } from './ast.ts';
 import {
-  checkNumber, compareValues, kindOf, MAX_TEXT, toScalar, toText, valuesEqual,
+  checkNumber, compareValues, kindOf, MAX_NUMBER, MAX_TEXT, toScalar, toText, valuesEqual,
 } from './coerce.ts';
 import { FUNCTIONS } from './functions/index.ts';
 import { dateValue, err, isError, isRange, type ErrorValue, type RangeValue, type Scalar, type Value } from './values.ts';
@@ -65,12 +65,26 @@ export interface FnDef {
 
 /** Evaluates a formula for a host cell; the result is one cell value (never a range). */
 export function evaluate(formula: Formula, ctx: EvalContext): Scalar {
-  if (!formula.ok) return err(formula.code);
-  return finish(new Evaluator(ctx).eval(formula.root));
+  return new FormulaEvaluator(ctx).evaluate(formula);
+}
+
+/** A reusable evaluator bound to one context (the engine re-points the context at each host cell). */
+export class FormulaEvaluator {
+  private readonly inner: Evaluator;
+
+  constructor(ctx: EvalContext) {
+    this.inner = new Evaluator(ctx);
+  }
+
+  evaluate(formula: Formula): Scalar {
+    if (!formula.ok) return err(formula.code);
+    return finish(this.inner.eval(formula.root));
+  }
 }
 
 /** Final checks on a cell result: ranges collapse or fail, long text and huge numbers fail. */
 function finish(v: Value): Scalar {
+  if (typeof v === 'number' && Math.abs(v) <= MAX_NUMBER) return v === 0 ? 0 : v;
   let s: Scalar;
   if (isRange(v)) s = v.cells.length === 1 ? (v.cells[0] as Scalar) : err('#INVALID OPERATION');
   else s = v;
@@ -105,8 +119,16 @@ class Evaluator {
         return this.ctx.crossSheet(node.name);
       case 'unary':
         return unary(node.op, toScalar(this.eval(node.arg)));
-      case 'binary':
-        return binary(node.op, toScalar(this.eval(node.left)), toScalar(this.eval(node.right)));
+      case 'binary': {
+        const a = this.eval(node.left);
+        const b = this.eval(node.right);
+        // fast path for plain numbers (the bulk of sheet arithmetic)
+        if (typeof a === 'number' && typeof b === 'number') {
+          const r = node.op === '+' ? a + b : node.op === '-' ? a - b : node.op === '*' ? a * b : undefined;
+          if (r !== undefined && Math.abs(r) <= MAX_NUMBER) return r;
+        }
+        return binary(node.op, toScalar(a), toScalar(b));
+      }
       case 'criterion':
         // a bare criterion outside a criteria argument
         return err('#INVALID OPERATION');
@@ -129,10 +151,10 @@ class Evaluator {
 
   private cell(node: Node & { type: 'cell' }): Scalar {
     if (!this.ctx.hasColumn(node.col.colId)) return err('#REF');
-    const rowId = this.resolveRow(node.row);
-    if (isError(rowId)) return rowId;
+    const rowId = node.row.kind === 'at' && this.ctx.hostRow !== null ? this.ctx.hostRow : this.resolveRow(node.row);
+    if (typeof rowId !== 'number') return rowId;
     const v = this.ctx.cell(rowId, node.col.colId);
-    return isError(v) ? err('#BLOCKED') : v;
+    return v !== null && typeof v === 'object' && v.kind === 'error' ? err('#BLOCKED') : v;
   }
 
   private range(node: Node & { type: 'range' }): RangeValue | ErrorValue {

@@ -30,7 +30,8 @@ interface RangeEntry {
 }
 
 export class DependencyGraph {
-  private readonly cellReaders = new Map<ColumnId, Map<RowId, Set<FormulaNode>>>();
+  /** Readers of single cells: one node, or several (most cells have one reader, so no Set each). */
+  private readonly cellReaders = new Map<ColumnId, Map<RowId, FormulaNode | FormulaNode[]>>();
   private readonly rangeReaders = new Map<ColumnId, Set<RangeEntry>>();
   private readonly wholeColumnReaders = new Map<ColumnId, Set<FormulaNode>>();
   private readonly crossReaders = new Map<string, Set<FormulaNode>>();
@@ -45,9 +46,11 @@ export class DependencyGraph {
     for (const [c, r] of deps.cells) {
       let byRow = this.cellReaders.get(c);
       if (!byRow) this.cellReaders.set(c, (byRow = new Map()));
-      let set = byRow.get(r);
-      if (!set) byRow.set(r, (set = new Set()));
-      set.add(node);
+      const cur = byRow.get(r);
+      if (cur === undefined) byRow.set(r, node);
+      else if (Array.isArray(cur)) {
+        if (!cur.includes(node)) cur.push(node);
+      } else if (cur !== node) byRow.set(r, [cur, node]);
     }
     const entries: RangeEntry[] = [];
     for (const dep of deps.ranges) {
@@ -73,7 +76,17 @@ export class DependencyGraph {
 
   unregister(node: FormulaNode): void {
     const deps = node.deps;
-    for (const [c, r] of deps.cells) this.cellReaders.get(c)?.get(r)?.delete(node);
+    for (const [c, r] of deps.cells) {
+      const byRow = this.cellReaders.get(c);
+      const cur = byRow?.get(r);
+      if (cur === undefined || byRow === undefined) continue;
+      if (cur === node) byRow.delete(r);
+      else if (Array.isArray(cur)) {
+        const i = cur.indexOf(node);
+        if (i >= 0) cur.splice(i, 1);
+        if (cur.length === 0) byRow.delete(r);
+      }
+    }
     for (const dep of deps.ranges) {
       if (dep.start === null || dep.end === null) this.wholeColumnReaders.get(dep.colId)?.delete(node);
     }
@@ -85,10 +98,20 @@ export class DependencyGraph {
 
   /** Formula cells that read cell (colId, rowId). */
   readersOf(colId: ColumnId, rowId: RowId, out: (n: FormulaNode) => void): void {
+    const list: FormulaNode[] = [];
+    this.readersInto(colId, rowId, list);
+    for (const n of list) out(n);
+  }
+
+  /** The same, appended to `out` (no callback: this runs once per node in every recalculation). */
+  readersInto(colId: ColumnId, rowId: RowId, out: FormulaNode[]): void {
     const direct = this.cellReaders.get(colId)?.get(rowId);
-    if (direct) for (const n of direct) out(n);
+    if (direct !== undefined) {
+      if (Array.isArray(direct)) for (const n of direct) out.push(n);
+      else out.push(direct);
+    }
     const whole = this.wholeColumnReaders.get(colId);
-    if (whole) for (const n of whole) out(n);
+    if (whole) for (const n of whole) out.push(n);
     const ranged = this.rangeReaders.get(colId);
     if (ranged && ranged.size > 0) {
       const at = this.rows.indexOf(rowId);
@@ -97,14 +120,17 @@ export class DependencyGraph {
         const a = this.rows.indexOf(e.dep.start as RowId);
         const b = this.rows.indexOf(e.dep.end as RowId);
         if (a === undefined || b === undefined) continue;
-        if (at >= Math.min(a, b) && at <= Math.max(a, b)) out(e.node);
+        if (a <= b ? at >= a && at <= b : at >= b && at <= a) out.push(e.node);
       }
     }
   }
 
   /** Every formula cell reading anything in a column (used when the column goes away). */
   readersOfColumn(colId: ColumnId, out: (n: FormulaNode) => void): void {
-    for (const set of this.cellReaders.get(colId)?.values() ?? []) for (const n of set) out(n);
+    for (const r of this.cellReaders.get(colId)?.values() ?? []) {
+      if (Array.isArray(r)) for (const n of r) out(n);
+      else out(r);
+    }
     for (const n of this.wholeColumnReaders.get(colId) ?? []) out(n);
     for (const e of this.rangeReaders.get(colId) ?? []) out(e.node);
   }
@@ -124,26 +150,30 @@ export class DependencyGraph {
    */
   order(roots: Iterable<FormulaNode>): { order: FormulaNode[]; cyclic: Set<FormulaNode> } {
     const pass = ++this.pass;
-    const sccs: FormulaNode[][] = [];
+    const emitted: FormulaNode[] = [];
     const cyclic = new Set<FormulaNode>();
     const stack: FormulaNode[] = [];
     let counter = 0;
-    const frames: { node: FormulaNode; next: FormulaNode[]; i: number }[] = [];
+    // The DFS stack as parallel arrays: each open node's readers sit in `succ` from frameStart
+    // to the end (or the next frame's start); frameNext is the next one to visit.
+    const succ: FormulaNode[] = [];
+    const frameNode: FormulaNode[] = [];
+    const frameStart: number[] = [];
+    const frameNext: number[] = [];
+    const frameEnd: number[] = [];
 
-    const readers = (n: FormulaNode): FormulaNode[] => {
-      const out: FormulaNode[] = [];
-      this.readersOf(n.colId, n.rowId, (m) => {
-        out.push(m);
-        if (m === n) cyclic.add(n);
-      });
-      return out;
-    };
     const open = (n: FormulaNode): void => {
       n.mark = pass;
       n.index = n.low = counter++;
       n.onStack = true;
       stack.push(n);
-      frames.push({ node: n, next: readers(n), i: 0 });
+      const from = succ.length;
+      this.readersInto(n.colId, n.rowId, succ);
+      for (let i = from; i < succ.length; i++) if (succ[i] === n) cyclic.add(n);
+      frameNode.push(n);
+      frameStart.push(from);
+      frameNext.push(from);
+      frameEnd.push(succ.length);
     };
 
     // Visit roots last-to-first so that, after the final reversal, unrelated cells keep the roots' order.
@@ -152,34 +182,38 @@ export class DependencyGraph {
       const root = rootList[ri] as FormulaNode;
       if (root.mark === pass) continue;
       open(root);
-      while (frames.length > 0) {
-        const f = frames[frames.length - 1] as { node: FormulaNode; next: FormulaNode[]; i: number };
-        if (f.i < f.next.length) {
-          const m = f.next[f.i++] as FormulaNode;
+      while (frameNode.length > 0) {
+        const top = frameNode.length - 1;
+        const node = frameNode[top] as FormulaNode;
+        const next = frameNext[top] as number;
+        if (next < (frameEnd[top] as number)) {
+          frameNext[top] = next + 1;
+          const m = succ[next] as FormulaNode;
           if (m.mark !== pass) open(m);
-          else if (m.onStack) f.node.low = Math.min(f.node.low, m.index);
+          else if (m.onStack && m.index < node.low) node.low = m.index;
           continue;
         }
-        frames.pop();
-        const n = f.node;
-        const parent = frames[frames.length - 1];
-        if (parent) parent.node.low = Math.min(parent.node.low, n.low);
-        if (n.low === n.index) {
-          const scc: FormulaNode[] = [];
+        succ.length = frameStart[top] as number;
+        frameNode.pop();
+        frameStart.pop();
+        frameNext.pop();
+        frameEnd.pop();
+        const parent = frameNode[frameNode.length - 1];
+        if (parent && node.low < parent.low) parent.low = node.low;
+        if (node.low === node.index) {
+          // pop the component; more than one node means a cycle
+          const from = emitted.length;
           let m: FormulaNode;
           do {
             m = stack.pop() as FormulaNode;
             m.onStack = false;
-            scc.push(m);
-          } while (m !== n);
-          if (scc.length > 1) for (const x of scc) cyclic.add(x);
-          sccs.push(scc);
+            emitted.push(m);
+          } while (m !== node);
+          if (emitted.length - from > 1) for (let i = from; i < emitted.length; i++) cyclic.add(emitted[i] as FormulaNode);
         }
       }
     }
     // Tarjan emits a component after every component reachable from it: reverse for precedents first.
-    const order: FormulaNode[] = [];
-    for (let i = sccs.length - 1; i >= 0; i--) for (const n of sccs[i] as FormulaNode[]) order.push(n);
-    return { order, cyclic };
+    return { order: emitted.reverse(), cyclic };
   }
 }
