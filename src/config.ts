@@ -20,7 +20,7 @@ export interface Config {
   logLevel: string;
   /** Path segments of API versions that are retired (410/4005); any other unknown version is 404/1007. */
   retiredVersions: string[];
-  /** Base URL clients see (used in permalinks); defaults from host and port. */
+  /** Base URL clients see (used in permalinks); when unset, the address the server listens on. */
   publicUrl: string;
 }
 
@@ -39,7 +39,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((tlsCert && !tlsKey) || (!tlsCert && tlsKey)) {
     throw new Error('SHEETD_TLS_CERT and SHEETD_TLS_KEY must be set together');
   }
-  const scheme = tlsCert ? 'https' : 'http';
   return {
     host,
     port,
@@ -54,6 +53,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: int(env.SHEETD_BODY_LIMIT, 10 * 1024 * 1024, 'SHEETD_BODY_LIMIT'),
     logLevel: env.SHEETD_LOG_LEVEL || env.LOG_LEVEL || 'info',
     retiredVersions: (env.SHEETD_RETIRED_VERSIONS ?? '1.1').split(',').map((s) => s.trim()).filter(Boolean),
-    publicUrl: (env.SHEETD_PUBLIC_URL || `${scheme}://${host}:${port}`).replace(/\/+$/, ''),
+    publicUrl: (env.SHEETD_PUBLIC_URL || '').replace(/\/+$/, ''),
   };
 }

@@ -33,13 +33,15 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const port = (app.server.address() as { port: number }).port;
   const scheme = address.startsWith('https') ? 'https' : 'http';
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `${scheme}://${host}:${port}`;
+  if (config.publicUrl === '') config.publicUrl = url;
   let closing: Promise<void> | null = null;
   return {
     app,
     store,
     limiter,
     bootstrap,
-    url: `${scheme}://${host}:${port}`,
+    url,
     close() {
       closing ??= (async () => {
         await app.close();

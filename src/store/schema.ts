@@ -105,6 +105,7 @@ export interface RowTable {
   locked: number;
   format: string | null;
   cells: string;
+  cell_meta: string;
   created_at: number;
   created_by: number | null;
   modified_at: number;
@@ -137,4 +138,5 @@ export interface CoreTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the union of the domains' tables
 export interface DB extends CoreTables {}

@@ -36,3 +36,8 @@ export async function listOrgUsers(db: Queryable, orgId: number, opts: { emails?
   if (opts.limit !== null) q = q.limit(opts.limit).offset(opts.offset);
   return q.execute();
 }
+
+export async function findUsersByIds(db: Queryable, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('id', 'in', ids).execute();
+}

@@ -2,10 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { serverInfoRoutes } from './serverinfo.ts';
 import { userRoutes } from './users.ts';
 import { eventRoutes } from './events.ts';
+import { cellHistoryRoutes } from './cellHistory.ts';
+import { columnRoutes } from './columns.ts';
+import { rowRoutes } from './rows.ts';
+import { sheetDataRoutes } from './sheetData.ts';
 
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
   await app.register(userRoutes);
   await app.register(eventRoutes);
+  await app.register(rowRoutes);
+  await app.register(columnRoutes);
+  await app.register(cellHistoryRoutes);
+  await app.register(sheetDataRoutes);
 }

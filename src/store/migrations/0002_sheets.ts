@@ -54,6 +54,8 @@ export async function up(db: Kysely<unknown>, d: Dialect): Promise<void> {
     .addColumn('format', 'text')
     /** JSON StoredRowCells */
     .addColumn('cells', 'text', (c) => c.notNull().defaultTo('{}'))
+    /** JSON {columnId: [modifiedAtMs, modifiedByUserId]}: who last wrote each cell (cell history) */
+    .addColumn('cell_meta', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('created_at', t.ms, (c) => c.notNull())
     .addColumn('created_by', t.id)
     .addColumn('modified_at', t.ms, (c) => c.notNull())
@@ -67,7 +69,7 @@ export async function up(db: Kysely<unknown>, d: Dialect): Promise<void> {
     .addColumn('sheet_id', t.id, (c) => c.notNull().references('sheets.id').onDelete('cascade'))
     .addColumn('row_id', t.id, (c) => c.notNull())
     .addColumn('column_id', t.id, (c) => c.notNull())
-    /** JSON StoredCell as it became (empty object = cleared) */
+    /** JSON StoredCell as it was before it was overwritten (empty object = it was blank) */
     .addColumn('cell', 'text', (c) => c.notNull())
     .addColumn('modified_at', t.ms, (c) => c.notNull())
     .addColumn('modified_by', t.id)

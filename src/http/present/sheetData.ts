@@ -1,0 +1,92 @@
+import { presentColumn, type ApiColumn, type ColumnDef } from '../../engine/columns.ts';
+import { presentRowCells, type ApiCell } from '../../engine/display.ts';
+import type { StoredContact } from '../../engine/contacts.ts';
+import { isDefaultFormat } from '../../engine/format.ts';
+import { atLeast, presentAccessLevel, type AccessLevel } from '../../services/access.ts';
+import type { ReadOptions } from '../../services/context.ts';
+import type { RowState, SheetModel } from '../../services/sheetModel.ts';
+import type { SheetRow } from '../../store/sheets.ts';
+import { ts } from '../present.ts';
+
+/** Users referenced by rows (created/modified by), for system columns and writerInfo. */
+export type UserLookup = (id: number | null) => StoredContact | undefined;
+
+export interface RowPresentOptions {
+  ro: ReadOptions;
+  level: AccessLevel;
+  users: UserLookup;
+  permalinkBase: string;
+  /** Present these columns only (columnIds filter), sorted by index. */
+  columns?: ColumnDef[];
+}
+
+/** Row positions of the whole sheet, computed once per response. */
+export function positionsOf(model: SheetModel) {
+  return new Map(model.tree.positions().map((p) => [p.id, p]));
+}
+
+export function presentRow(model: SheetModel, row: RowState, pos: ReturnType<typeof positionsOf>, o: RowPresentOptions) {
+  const p = pos.get(row.id)!;
+  const ro = o.ro;
+  const isAdmin = atLeast(o.level, 'ADMIN');
+  const out: Record<string, unknown> = {
+    id: row.id,
+    sheetId: model.sheetId,
+    rowNumber: p.rowNumber,
+  };
+  if (p.parentId !== undefined) out.parentId = p.parentId;
+  if (p.siblingId !== undefined) out.siblingId = p.siblingId;
+  out.expanded = p.expanded;
+  if (p.locked) {
+    out.locked = true;
+    out.lockedForUser = !isAdmin;
+  }
+  out.accessLevel = presentAccessLevel(o.level, ro.accessApiLevel);
+  out.createdAt = ts(row.createdAt, ro.numericDates);
+  out.modifiedAt = ts(row.modifiedAt, ro.numericDates);
+  if (ro.include.has('format') && row.format !== undefined && !isDefaultFormat(row.format)) out.format = row.format;
+  if (ro.include.has('writerInfo')) {
+    const cb = o.users(row.createdBy);
+    const mb = o.users(row.modifiedBy);
+    if (cb) out.createdBy = { email: cb.email, name: cb.name ?? cb.email };
+    if (mb) out.modifiedBy = { email: mb.email, name: mb.name ?? mb.email };
+  }
+  if (ro.include.has('rowPermalink')) out.permalink = `${o.permalinkBase}/sheets/${model.sheetId.toString(36)}?rowId=${row.id.toString(36)}`;
+  if (ro.include.has('discussions')) out.discussions = [];
+  if (ro.include.has('attachments')) out.attachments = [];
+  out.cells = rowCells(model, row, o);
+  return out;
+}
+
+export function rowCells(model: SheetModel, row: RowState, o: RowPresentOptions): ApiCell[] {
+  const ro = o.ro;
+  const cols = o.columns ?? model.columns;
+  const cells = presentRowCells(cols, row.cells, {
+    level: ro.level,
+    numericDates: ro.numericDates,
+    includeObjectValue: ro.include.has('objectValue'),
+    includeFormat: ro.include.has('format'),
+    includeColumnType: ro.include.has('columnType'),
+    rowId: row.id,
+    rowNumberOf: (id) => model.tree.rowNumberOf(id),
+    system: { createdAt: row.createdAt, modifiedAt: row.modifiedAt, createdBy: o.users(row.createdBy), modifiedBy: o.users(row.modifiedBy) },
+  });
+  if (ro.exclude.has('nonexistentCells')) return cells.filter((c) => Object.keys(c).some((k) => k !== 'columnId' && k !== 'columnType'));
+  return cells;
+}
+
+export function presentColumns(model: SheetModel, ro: ReadOptions, level: AccessLevel, only?: ColumnDef[]): ApiColumn[] {
+  return (only ?? model.columns).map((c) => presentColumn(c, { level: ro.level, includeFormat: ro.include.has('format'), isSheetAdmin: atLeast(level, 'ADMIN') }));
+}
+
+export function sheetSummary(sheet: SheetRow, level: AccessLevel, ro: ReadOptions, permalinkBase: string) {
+  return {
+    id: sheet.id,
+    name: sheet.name,
+    version: sheet.version,
+    accessLevel: presentAccessLevel(level, ro.accessApiLevel),
+    permalink: `${permalinkBase}/sheets/${sheet.id.toString(36)}`,
+    createdAt: ts(sheet.created_at, ro.numericDates),
+    modifiedAt: ts(sheet.modified_at, ro.numericDates),
+  };
+}

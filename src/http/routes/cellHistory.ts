@@ -1,0 +1,59 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { apiError } from '../../errors.ts';
+import { presentCell } from '../../engine/display.ts';
+import type { StoredCell } from '../../engine/cells.ts';
+import { readSheet } from '../../services/sheetModel.ts';
+import { findUsersByIds } from '../../store/users.ts';
+import { paging, pathId, type Query } from '../query.ts';
+import { paginate } from '../paging.ts';
+import { ts } from '../present.ts';
+import { fullName } from '../present/users.ts';
+
+type P = FastifyRequest<{ Params: { sheetId: string; rowId: string; columnId: string } }>;
+
+/**
+ * Cell history, newest first: the cell as it is now (when it was ever written), then each
+ * earlier state kept when it was overwritten. Costs 10 toward the rate limit.
+ */
+export async function cellHistoryRoutes(app: FastifyInstance): Promise<void> {
+  const db = () => app.ctx.store.db;
+  app.get('/sheets/:sheetId/rows/:rowId/columns/:columnId/history', { config: { scope: 'READ_SHEETS', cost: 10 } }, async (req: P) => {
+    const sheetId = pathId(req.params.sheetId);
+    const rowId = pathId(req.params.rowId);
+    const columnId = pathId(req.params.columnId);
+    const { model } = await readSheet(db(), req.actor, sheetId);
+    const row = model.rows.get(rowId);
+    const column = model.columnsById.get(columnId);
+    if (!row || !column) throw apiError(1006);
+    const past = await db()
+      .selectFrom('cell_history')
+      .selectAll()
+      .where('sheet_id', '=', sheetId)
+      .where('row_id', '=', rowId)
+      .where('column_id', '=', columnId)
+      .orderBy('seq', 'desc')
+      .execute();
+    const entries: Array<{ cell: StoredCell | undefined; at: number; by: number | null }> = [];
+    const meta = row.meta[String(columnId)];
+    if (meta) entries.push({ cell: row.cells[String(columnId)], at: meta[0], by: meta[1] });
+    for (const h of past) {
+      const cell = JSON.parse(h.cell) as StoredCell;
+      entries.push({ cell: Object.keys(cell).length === 0 ? undefined : cell, at: h.modified_at, by: h.modified_by });
+    }
+    const users = await findUsersByIds(db(), [...new Set(entries.map((e) => e.by).filter((b): b is number => b !== null))]);
+    const byId = new Map(users.map((u) => [u.id, { email: u.email, name: fullName(u) }]));
+    const ro = req.ro;
+    const all = entries.map((e) => {
+      const c: Record<string, unknown> = { ...presentCell(column, e.cell, {
+        level: ro.level, numericDates: ro.numericDates,
+        includeObjectValue: ro.include.has('objectValue'), includeColumnType: ro.include.has('columnType'), includeFormat: ro.include.has('format'),
+        rowId, rowNumberOf: (id) => model.tree.rowNumberOf(id),
+      }) };
+      c.modifiedAt = ts(e.at, ro.numericDates);
+      const u = e.by === null ? undefined : byId.get(e.by);
+      if (u) c.modifiedBy = u;
+      return c;
+    });
+    return paginate(all, paging(req.query as Query));
+  });
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { addRows, deleteRows, sortSheet, updateRows, type RowFailure, type RowWriteOptions } from '../../services/rows.ts';
+import { bool, idList, pathId, type Query } from '../query.ts';
+import { bulkResult, success, type BulkItemFailure } from '../present.ts';
+import { errorBody } from '../errors.ts';
+import { positionsOf, presentRow } from '../present/sheetData.ts';
+import { userLookup } from './sheetData.ts';
+
+type SheetParams = FastifyRequest<{ Params: { sheetId: string } }>;
+
+function writeOptions(req: FastifyRequest): RowWriteOptions {
+  const q = req.query as Query;
+  return {
+    allowPartialSuccess: bool(q, 'allowPartialSuccess'),
+    overrideValidation: bool(q, 'overrideValidation'),
+    numericDates: req.ro.numericDates,
+    level: req.ro.level,
+  };
+}
+
+function failures(list: RowFailure[]): BulkItemFailure[] {
+  return list.map((f) => ({ index: f.index, rowId: f.rowId, error: errorBody(f.error) }));
+}
+
+export async function rowRoutes(app: FastifyInstance): Promise<void> {
+  const store = () => app.ctx.store;
+  const base = () => app.ctx.config.publicUrl;
+
+  async function rowsResult(req: FastifyRequest, out: Awaited<ReturnType<typeof addRows>>) {
+    const { result, version, model, level } = out;
+    const users = await userLookup(store().db, result.rows);
+    const pos = positionsOf(model);
+    const presented = result.rows.map((r) => presentRow(model, r, pos, { ro: req.ro, level, users, permalinkBase: base() }));
+    return bulkResult(result.single ? { result: presented[0] } : { result: presented as unknown as Record<string, unknown> }, failures(result.failures), version);
+  }
+
+  app.post('/sheets/:sheetId/rows', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams) => {
+    const out = await addRows(store(), req.actor, pathId(req.params.sheetId), req.body, writeOptions(req));
+    return rowsResult(req, out);
+  });
+
+  app.put('/sheets/:sheetId/rows', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams) => {
+    const out = await updateRows(store(), req.actor, pathId(req.params.sheetId), req.body, writeOptions(req));
+    return rowsResult(req, out);
+  });
+
+  app.delete('/sheets/:sheetId/rows', { config: { scope: 'WRITE_SHEETS' } }, async (req: SheetParams) => {
+    const q = req.query as Query;
+    const out = await deleteRows(store(), req.actor, pathId(req.params.sheetId), idList(q, 'ids'), bool(q, 'ignoreRowsNotFound'));
+    return { ...success(undefined, out.version), result: out.result };
+  });
+
+  app.post('/sheets/:sheetId/sort', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams) => {
+    const out = await sortSheet(store(), req.actor, pathId(req.params.sheetId), req.body);
+    const users = await userLookup(store().db, out.model.rows.values());
+    const pos = positionsOf(out.model);
+    return {
+      id: out.sheet.id,
+      name: out.sheet.name,
+      version: out.version,
+      totalRowCount: out.model.rows.size,
+      rows: out.model.tree.displayOrder().map((id) => presentRow(out.model, out.model.rows.get(id)!, pos, { ro: req.ro, level: out.level, users, permalinkBase: base() })),
+    };
+  });
+}

@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { apiError } from '../../errors.ts';
+import { readSheet, type RowState, type SheetModel } from '../../services/sheetModel.ts';
+import { createSheetFromColumns } from '../../services/sheets.ts';
+import { findUsersByIds } from '../../store/users.ts';
+import type { Queryable } from '../../store/db.ts';
+import type { StoredContact } from '../../engine/contacts.ts';
+import { idList, int, one, paging, pathId, type Query } from '../query.ts';
+import { success } from '../present.ts';
+import { positionsOf, presentColumns, presentRow, sheetSummary, type UserLookup } from '../present/sheetData.ts';
+import { pageWindow } from '../paging.ts';
+import { presentColumn } from '../../engine/columns.ts';
+import { fullName } from '../present/users.ts';
+
+/** Name and email of every user that created or last modified a row of the model. */
+export async function userLookup(db: Queryable, rows: Iterable<RowState>): Promise<UserLookup> {
+  const ids = new Set<number>();
+  for (const r of rows) {
+    if (r.createdBy !== null) ids.add(r.createdBy);
+    if (r.modifiedBy !== null) ids.add(r.modifiedBy);
+  }
+  const users = await findUsersByIds(db, [...ids]);
+  const byId = new Map<number, StoredContact>(users.map((u) => [u.id, { email: u.email, name: fullName(u) }]));
+  return (id) => (id === null ? undefined : byId.get(id));
+}
+
+function selectedRows(model: SheetModel, q: Query): RowState[] {
+  const order = model.tree.displayOrder();
+  let ids: readonly number[] = order;
+  const rowIds = idList(q, 'rowIds');
+  const rowNumbers = idList(q, 'rowNumbers');
+  if (rowIds.length > 0) {
+    const want = new Set(rowIds);
+    ids = order.filter((id) => want.has(id));
+  } else if (rowNumbers.length > 0) {
+    ids = rowNumbers.map((n) => model.tree.rowIdAt(n)).filter((id): id is number => id !== undefined).sort((a, b) => model.tree.rowNumberOf(a)! - model.tree.rowNumberOf(b)!);
+  }
+  return ids.map((id) => model.rows.get(id)!);
+}
+
+export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
+  const db = () => app.ctx.store.db;
+  const base = () => app.ctx.config.publicUrl;
+
+  // Create Sheet in home belongs to the sheet-object routes; this is its fallback form (from
+  // columns only) for when those are not registered before this plugin.
+  if (!app.hasRoute({ method: 'POST', url: `${app.prefix}/sheets` })) {
+    app.post('/sheets', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req) => {
+      const { sheet, columns } = await db().transaction().execute((tx) => createSheetFromColumns(tx, req.actor, { type: 'home' }, req.body, { level: req.ro.level }));
+      return success({ ...sheetSummary(sheet, 'OWNER', req.ro, base()), columns: columns.map((c) => presentColumn(c, { level: req.ro.level })) });
+    });
+  }
+
+  // Get Sheet: the whole sheet, or the rows asked for, with include/exclude.
+  app.get('/sheets/:sheetId', { config: { scope: 'READ_SHEETS' } }, async (req: FastifyRequest<{ Params: { sheetId: string } }>, reply) => {
+    const q = req.query as Query;
+    const sheetId = pathId(req.params.sheetId);
+    const ifVersionAfter = int(q, 'ifVersionAfter');
+    const { sheet, level, model } = await readSheet(db(), req.actor, sheetId);
+    if (ifVersionAfter !== undefined && sheet.version <= ifVersionAfter) {
+      return reply.send({ id: sheet.id, version: sheet.version });
+    }
+    const columnIds = idList(q, 'columnIds');
+    const cols = columnIds.length > 0 ? model.columns.filter((c) => columnIds.includes(c.id)) : undefined;
+    let rows = selectedRows(model, q);
+    const hasPaging = one(q, 'page') !== undefined || one(q, 'pageSize') !== undefined;
+    if (hasPaging) {
+      const p = paging(q);
+      const w = pageWindow(rows.length, p);
+      rows = w.limit === null ? rows : rows.slice(w.offset, w.offset + w.limit);
+    }
+    const users = await userLookup(db(), rows);
+    const pos = positionsOf(model);
+    const opts = { ro: req.ro, level, users, permalinkBase: base(), columns: cols };
+    const out: Record<string, unknown> = {
+      ...sheetSummary(sheet, level, req.ro, base()),
+      totalRowCount: model.rows.size,
+      effectiveAttachmentOptions: ['FILE', 'LINK'],
+      ganttEnabled: false,
+      dependenciesEnabled: false,
+      resourceManagementEnabled: false,
+      cellImageUploadEnabled: true,
+      userSettings: { criticalPathEnabled: false, displaySummaryTasks: true },
+      userPermissions: { summaryPermissions: level === 'OWNER' || level === 'ADMIN' ? 'ADMIN' : level === 'VIEWER' || level === 'COMMENTER' ? 'READ_ONLY' : 'READ_WRITE' },
+      columns: presentColumns(model, req.ro, level, cols),
+      rows: rows.map((r) => presentRow(model, r, pos, opts)),
+    };
+    if (req.ro.include.has('ownerInfo')) {
+      const owner = await findUsersByIds(db(), [sheet.owner_id]);
+      if (owner[0]) {
+        out.owner = owner[0].email;
+        out.ownerId = owner[0].id;
+      }
+    }
+    if (req.ro.include.has('source') && sheet.source) out.source = JSON.parse(sheet.source) as unknown;
+    if (req.ro.include.has('discussions')) out.discussions = [];
+    if (req.ro.include.has('attachments')) out.attachments = [];
+    if (req.ro.include.has('crossSheetReferences')) out.crossSheetReferences = [];
+    if (req.ro.include.has('filterDefinitions') || req.ro.include.has('filters')) out.filters = [];
+    return out;
+  });
+
+  app.get('/sheets/:sheetId/rows/:rowId', { config: { scope: 'READ_SHEETS' } }, async (req: FastifyRequest<{ Params: { sheetId: string; rowId: string } }>) => {
+    const sheetId = pathId(req.params.sheetId);
+    const rowId = pathId(req.params.rowId);
+    const { level, model } = await readSheet(db(), req.actor, sheetId);
+    const row = model.rows.get(rowId);
+    if (!row) throw apiError(1006);
+    const users = await userLookup(db(), [row]);
+    const out = presentRow(model, row, positionsOf(model), { ro: req.ro, level, users, permalinkBase: base() });
+    if (req.ro.include.has('columns')) out.columns = presentColumns(model, req.ro, level);
+    return out;
+  });
+}

@@ -1,0 +1,101 @@
+import { apiError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Store } from '../store/db.ts';
+import {
+  assertColumnDeletable, insertColumnIds, validateAddColumns, validateColumnUpdate,
+  type ColumnDef, type ColumnInput,
+} from '../engine/columns.ts';
+import { convertCell } from '../engine/convert.ts';
+import { assertCellsPerSheet } from '../engine/limits.ts';
+import type { Actor } from './context.ts';
+import { indexColumns, writeSheet, type SheetModel } from './sheetModel.ts';
+
+/** Re-number column indexes 0..n-1 after an insert, move or delete. */
+function reindex(m: SheetModel, orderedIds: readonly number[]): void {
+  const byId = m.columnsById;
+  m.columns = orderedIds.map((id, i) => {
+    const c = byId.get(id)!;
+    c.index = i;
+    return c;
+  });
+  m.columnsById = indexColumns(m.columns);
+}
+
+function inputList(body: unknown): { list: ColumnInput[]; single: boolean } {
+  if (Array.isArray(body)) return { list: body as ColumnInput[], single: false };
+  if (typeof body === 'object' && body !== null) return { list: [body as ColumnInput], single: true };
+  throw apiError(1008, 'expected a Column object or an array of Column objects');
+}
+
+/** Add Columns (POST /sheets/{id}/columns): one or many at one index. Structure: ADMIN. */
+export async function addColumns(store: Store, actor: Actor, sheetId: number, body: unknown, level: number) {
+  const { list, single } = inputList(body);
+  return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
+    const m = ctx.model;
+    const valid = validateAddColumns(m.columns, list, { level });
+    assertCellsPerSheet(m.rows.size, m.columns.length + valid.length);
+    const added: ColumnDef[] = valid.map((c) => ({ ...c, id: newId() }));
+    for (const c of added) m.columnsById.set(c.id, c);
+    const at = added[0]!.index;
+    reindex(m, insertColumnIds(m.columns.map((c) => c.id), at, added.map((c) => c.id)));
+    ctx.dirtyColumns = true;
+    for (const c of added) ctx.events.push({ objectType: 'COLUMN', action: 'CREATE', objectId: c.id, details: { title: c.title } });
+    return { columns: added, single };
+  });
+}
+
+/** Update Column (PUT /sheets/{id}/columns/{columnId}): existing values convert on type change. */
+export async function updateColumn(store: Store, actor: Actor, sheetId: number, columnId: number, body: unknown, level: number) {
+  return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
+    const m = ctx.model;
+    const old = m.columnsById.get(columnId);
+    if (!old) throw apiError(1006);
+    const { column, typeChanged, moved } = validateColumnUpdate(m.columns, columnId, body as ColumnInput, { level });
+    if (typeChanged) {
+      const key = String(columnId);
+      for (const row of m.rows.values()) {
+        const cell = row.cells[key];
+        if (cell === undefined) continue;
+        const converted = convertCell(cell, old, column, { rowIdOfNumber: (n) => m.tree.rowIdAt(n), rowNumberOf: (id) => m.tree.rowNumberOf(id) });
+        if (JSON.stringify(converted) !== JSON.stringify(cell)) {
+          row.cells = { ...row.cells, [key]: converted };
+          ctx.dirtyRows.add(row.id);
+        }
+      }
+    }
+    m.columnsById.set(columnId, column);
+    const ids = m.columns.map((c) => c.id);
+    if (moved) {
+      const without = ids.filter((id) => id !== columnId);
+      reindex(m, insertColumnIds(without, column.index, [columnId]));
+    } else {
+      reindex(m, ids);
+    }
+    ctx.dirtyColumns = true;
+    ctx.events.push({ objectType: 'COLUMN', action: 'UPDATE', objectId: columnId, details: { title: column.title } });
+    return column;
+  });
+}
+
+/** Delete Column: its cells go with it; the primary and the last visible column stay. */
+export async function deleteColumn(store: Store, actor: Actor, sheetId: number, columnId: number) {
+  return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
+    const m = ctx.model;
+    if (!m.columnsById.has(columnId)) throw apiError(1006);
+    assertColumnDeletable(m.columns, columnId);
+    const key = String(columnId);
+    for (const row of m.rows.values()) {
+      if (row.cells[key] !== undefined || row.meta[key] !== undefined) {
+        const { [key]: _gone, ...rest } = row.cells;
+        const { [key]: _m, ...meta } = row.meta;
+        row.cells = rest;
+        row.meta = meta;
+        ctx.dirtyRows.add(row.id);
+      }
+    }
+    m.columnsById.delete(columnId);
+    reindex(m, m.columns.map((c) => c.id).filter((id) => id !== columnId));
+    ctx.dirtyColumns = true;
+    ctx.events.push({ objectType: 'COLUMN', action: 'DELETE', objectId: columnId });
+  });
+}

@@ -1,0 +1,223 @@
+import { apiError, isApiError, type ApiError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Store } from '../store/db.ts';
+import { parseRowCells, type CellWriteContext } from '../engine/values.ts';
+import { readRowLocation, type RowLocation, type RowLocationInput } from '../engine/rows.ts';
+import { assertCellsPerSheet, assertRowsPerRequest } from '../engine/limits.ts';
+import { normaliseFormat } from '../engine/format.ts';
+import { rowHasData, type StoredRowCells } from '../engine/cells.ts';
+import { assignAutoNumbers } from '../engine/autonumber.ts';
+import { readSortSpecifier, sortRows } from '../engine/sort.ts';
+import { atLeast } from './access.ts';
+import type { Actor } from './context.ts';
+import { writeSheet, type RowState, type WriteContext } from './sheetModel.ts';
+
+/** Options of the row write operations (query parameters). */
+export interface RowWriteOptions {
+  allowPartialSuccess: boolean;
+  overrideValidation: boolean;
+  numericDates: boolean;
+  level: number;
+}
+
+export interface RowFailure {
+  index: number;
+  rowId: number | null;
+  error: ApiError;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A body that is one Row or an array of Rows; `single` tells which, for the Result's shape. */
+export function rowList(body: unknown): { rows: Record<string, unknown>[]; single: boolean } {
+  if (Array.isArray(body)) {
+    for (const r of body) if (!isObject(r)) throw apiError(1008, 'each row must be an object');
+    return { rows: body as Record<string, unknown>[], single: false };
+  }
+  if (isObject(body)) return { rows: [body], single: true };
+  throw apiError(1008, 'expected a Row object or an array of Row objects');
+}
+
+function cellContext(ctx: WriteContext, o: RowWriteOptions, rowId: number, isNewRow: boolean, rowFormat: string | undefined): CellWriteContext {
+  const m = ctx.model;
+  return {
+    numericDates: o.numericDates,
+    level: o.level,
+    isSheetAdmin: atLeast(ctx.level, 'ADMIN'),
+    overrideValidation: o.overrideValidation,
+    isNewRow,
+    sheetId: m.sheetId,
+    rowId,
+    rowIdOfNumber: (n) => m.tree.rowIdAt(n),
+    rowFormat,
+  };
+}
+
+function boolAttr(r: Record<string, unknown>, name: string): boolean | undefined {
+  const v = r[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw apiError(1031, String(v), name);
+  return v;
+}
+
+/** Applies written cells to a row: stores the previous state of each changed cell as history. */
+function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], isNew: boolean): void {
+  for (const colId of changed) {
+    const key = String(colId);
+    const before = row.cells[key];
+    const after = cells[key];
+    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    if (!isNew && (before !== undefined || row.meta[key] !== undefined)) ctx.history.push([row.id, colId, before, row.meta[key]]);
+    row.meta[key] = [ctx.now, ctx.actor.user.id];
+  }
+  row.cells = cells;
+}
+
+/** Add Rows (POST /sheets/{id}/rows). */
+export async function addRows(store: Store, actor: Actor, sheetId: number, body: unknown, o: RowWriteOptions) {
+  const { rows: input, single } = rowList(body);
+  if (input.length === 0) throw apiError(1012, 'rows');
+  assertRowsPerRequest(input.length);
+  const location = readRowLocation(input as RowLocationInput[], false);
+  return writeSheet(store, actor, sheetId, 'EDITOR', (ctx) => {
+    const m = ctx.model;
+    const isAdmin = atLeast(ctx.level, 'ADMIN');
+    const failures: RowFailure[] = [];
+    const created: RowState[] = [];
+    input.forEach((r, index) => {
+      const id = newId();
+      try {
+        if (r.id !== undefined && r.id !== null) throw apiError(1032, 'id');
+        const format = r.format === undefined || r.format === null ? undefined : normaliseFormat(r.format);
+        const expanded = boolAttr(r, 'expanded') ?? true;
+        const locked = boolAttr(r, 'locked') ?? false;
+        if (locked && !isAdmin) throw apiError(1004);
+        const { cells, changed } = parseRowCells(m.columnsById, r.cells ?? [], undefined, cellContext(ctx, o, id, true, format));
+        for (const colId of changed) {
+          if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
+        }
+        const row: RowState = {
+          id, parentId: null, sortKey: undefined, expanded, locked, format, cells: {}, meta: {},
+          createdAt: ctx.now, createdBy: actor.user.id, modifiedAt: ctx.now, modifiedBy: actor.user.id,
+        };
+        applyCells(ctx, row, cells, changed, true);
+        created.push(row);
+      } catch (e) {
+        if (!o.allowPartialSuccess || !isApiError(e)) throw e;
+        failures.push({ index, rowId: null, error: e });
+      }
+    });
+    if (created.length === 0) return { rows: created, failures, single };
+    assertCellsPerSheet(m.rows.size + created.length, m.columns.length);
+    m.tree.addRows(created.map((r) => ({ id: r.id, expanded: r.expanded, locked: r.locked })), location, {
+      canEditLocked: isAdmin,
+      hasData: (rid) => rowHasData(m.rows.get(rid)?.cells),
+    });
+    // auto-numbers in the order the rows now stand
+    const autos = assignAutoNumbers(m.columns, created.length, ctx.now);
+    for (const [colId, { values, next }] of autos) {
+      created.forEach((r, i) => {
+        r.cells[String(colId)] = { v: values[i]! };
+      });
+      m.columnsById.get(colId)!.nextAutoNumber = next;
+      ctx.dirtyColumns = true;
+    }
+    for (const r of created) {
+      m.rows.set(r.id, r);
+      ctx.newRows.add(r.id);
+      ctx.events.push({ objectType: 'ROW', action: 'CREATE', objectId: r.id });
+    }
+    return { rows: created, failures, single };
+  });
+}
+
+/** Update Rows (PUT /sheets/{id}/rows): cells, format, expanded, locked, location. */
+export async function updateRows(store: Store, actor: Actor, sheetId: number, body: unknown, o: RowWriteOptions) {
+  const { rows: input, single } = rowList(body);
+  if (input.length === 0) throw apiError(1012, 'rows');
+  assertRowsPerRequest(input.length);
+  const location: RowLocation = readRowLocation(input as RowLocationInput[], true);
+  return writeSheet(store, actor, sheetId, 'EDITOR', (ctx) => {
+    const m = ctx.model;
+    const isAdmin = atLeast(ctx.level, 'ADMIN');
+    const failures: RowFailure[] = [];
+    const updated: RowState[] = [];
+    const seen = new Set<number>();
+    // staged: validate every row first so an atomic request changes nothing on failure
+    const staged: Array<{ row: RowState; cells: StoredRowCells; changed: number[]; format?: string | null; expanded?: boolean; locked?: boolean }> = [];
+    input.forEach((r, index) => {
+      const rid = typeof r.id === 'number' ? r.id : null;
+      try {
+        if (r.id === undefined || r.id === null) throw apiError(1012, 'row.id');
+        if (typeof r.id !== 'number' || !m.rows.has(r.id)) throw apiError(1006);
+        if (seen.has(r.id)) throw apiError(1137);
+        seen.add(r.id);
+        const row = m.rows.get(r.id)!;
+        const locked = boolAttr(r, 'locked');
+        const expanded = boolAttr(r, 'expanded');
+        if (row.locked && !isAdmin && (r.cells !== undefined || locked !== undefined || r.format !== undefined)) throw apiError(1050);
+        if (locked !== undefined && locked !== row.locked && !isAdmin) throw apiError(1004);
+        const format = r.format === undefined ? undefined : r.format === null ? null : normaliseFormat(r.format);
+        const { cells, changed } = r.cells === undefined
+          ? { cells: row.cells, changed: [] as number[] }
+          : parseRowCells(m.columnsById, r.cells, row.cells, cellContext(ctx, o, row.id, false, format ?? row.format));
+        for (const colId of changed) {
+          if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
+        }
+        staged.push({ row, cells, changed, format, expanded, locked });
+      } catch (e) {
+        if (!o.allowPartialSuccess || !isApiError(e)) throw e;
+        failures.push({ index, rowId: rid, error: e });
+      }
+    });
+    if (location.kind !== 'none' && staged.length > 0) {
+      m.tree.moveRows(staged.map((s) => s.row.id), location, { canEditLocked: isAdmin, hasData: (rid) => rowHasData(m.rows.get(rid)?.cells) });
+    }
+    for (const s of staged) {
+      const { row } = s;
+      applyCells(ctx, row, s.cells, s.changed, false);
+      if (s.format !== undefined) row.format = s.format ?? undefined;
+      if (s.expanded !== undefined) m.tree.setExpanded(row.id, s.expanded);
+      if (s.locked !== undefined) m.tree.setLocked(row.id, s.locked);
+      row.modifiedAt = ctx.now;
+      row.modifiedBy = actor.user.id;
+      ctx.dirtyRows.add(row.id);
+      updated.push(row);
+      ctx.events.push({ objectType: 'ROW', action: 'UPDATE', objectId: row.id, details: { columnIds: s.changed } });
+    }
+    return { rows: updated, failures, single };
+  });
+}
+
+/** Delete Rows (DELETE /sheets/{id}/rows?ids=...): children go with their parents. */
+export async function deleteRows(store: Store, actor: Actor, sheetId: number, ids: number[], ignoreRowsNotFound: boolean) {
+  if (ids.length === 0) throw apiError(1009, 'ids');
+  assertRowsPerRequest(ids.length);
+  return writeSheet(store, actor, sheetId, 'EDITOR', (ctx) => {
+    const m = ctx.model;
+    if (!ignoreRowsNotFound) for (const id of ids) if (!m.rows.has(id)) throw apiError(1006);
+    const deleted = m.tree.deleteRows(ids.filter((id) => m.rows.has(id)), { canEditLocked: atLeast(ctx.level, 'ADMIN'), ignoreMissing: true });
+    for (const id of deleted) {
+      m.rows.delete(id);
+      ctx.deletedRows.add(id);
+      ctx.events.push({ objectType: 'ROW', action: 'DELETE', objectId: id });
+    }
+    return deleted;
+  });
+}
+
+/** Sort Rows in Sheet (POST /sheets/{id}/sort). */
+export async function sortSheet(store: Store, actor: Actor, sheetId: number, body: unknown) {
+  return writeSheet(store, actor, sheetId, 'EDITOR', (ctx) => {
+    const m = ctx.model;
+    const criteria = readSortSpecifier(body, m.columnsById);
+    const before = m.tree.displayOrder().join(',');
+    sortRows(m.tree, criteria, m.columnsById, (rid, cid) => m.rows.get(rid)?.cells[String(cid)], { canEditLocked: false });
+    if (m.tree.displayOrder().join(',') !== before) {
+      ctx.orderChanged = true;
+      ctx.events.push({ objectType: 'SHEET', action: 'SORT', objectId: m.sheetId });
+    }
+  });
+}

@@ -1,0 +1,264 @@
+import { sql } from 'kysely';
+import type { Queryable, Store, Tx } from '../store/db.ts';
+import { findSheet, listColumns, recordToColumn, columnToRecord, type SheetRow } from '../store/sheets.ts';
+import type { ColumnDef } from '../engine/columns.ts';
+import type { StoredCell, StoredRowCells } from '../engine/cells.ts';
+import { RowTree } from '../engine/rows.ts';
+import { assignSortKeys } from '../engine/sortKeys.ts';
+import { apiError, isApiError } from '../errors.ts';
+import type { AccessLevel } from './access.ts';
+import type { Actor } from './context.ts';
+import { sheetFor } from './permissions.ts';
+import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
+
+/**
+ * A sheet's columns and rows in memory. Readers get it from a per-process cache checked
+ * against the sheet's version in the database (no state lives only here); writers take it out
+ * of the cache, change it inside the request's transaction under a lock on the sheet, write
+ * back only what changed, bump the version, and put it back after the commit.
+ */
+export interface RowState {
+  id: number;
+  parentId: number | null;
+  sortKey: number | undefined;
+  expanded: boolean;
+  locked: boolean;
+  format: string | undefined;
+  cells: StoredRowCells;
+  /** columnId -> [modifiedAt, modifiedBy] of the cell's last write */
+  meta: Record<string, [number, number | null]>;
+  createdAt: number;
+  createdBy: number | null;
+  modifiedAt: number;
+  modifiedBy: number | null;
+}
+
+export interface SheetModel {
+  sheetId: number;
+  version: number;
+  columns: ColumnDef[];
+  columnsById: Map<number, ColumnDef>;
+  rows: Map<number, RowState>;
+  tree: RowTree;
+}
+
+const MAX_CACHED = 64;
+const cache = new Map<number, SheetModel>();
+
+function remember(m: SheetModel): void {
+  cache.delete(m.sheetId);
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+  cache.set(m.sheetId, m);
+}
+
+export function forgetSheet(sheetId: number): void {
+  cache.delete(sheetId);
+}
+
+export function indexColumns(columns: ColumnDef[]): Map<number, ColumnDef> {
+  return new Map(columns.map((c) => [c.id, c]));
+}
+
+async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
+  const columns = await listColumns(db, sheet.id);
+  const records = await db.selectFrom('rows').selectAll().where('sheet_id', '=', sheet.id).orderBy('sort_key').execute();
+  const rows = new Map<number, RowState>();
+  for (const r of records) {
+    rows.set(r.id, {
+      id: r.id,
+      parentId: r.parent_id,
+      sortKey: r.sort_key,
+      expanded: !!r.expanded,
+      locked: !!r.locked,
+      format: r.format ?? undefined,
+      cells: JSON.parse(r.cells) as StoredRowCells,
+      meta: JSON.parse(r.cell_meta) as Record<string, [number, number | null]>,
+      createdAt: r.created_at,
+      createdBy: r.created_by,
+      modifiedAt: r.modified_at,
+      modifiedBy: r.modified_by,
+    });
+  }
+  const tree = RowTree.fromDisplayOrder(records.map((r) => ({ id: r.id, parentId: r.parent_id, expanded: !!r.expanded, locked: !!r.locked })));
+  return { sheetId: sheet.id, version: sheet.version, columns, columnsById: indexColumns(columns), rows, tree };
+}
+
+/** The model of a sheet as of `sheet.version` (the row just read from the database). */
+export async function readModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
+  const hit = cache.get(sheet.id);
+  if (hit && hit.version === sheet.version) return hit;
+  const m = await loadModel(db, sheet);
+  remember(m);
+  return m;
+}
+
+/** What a write did, for the Result and the event log. */
+export interface WriteContext {
+  tx: Tx;
+  actor: Actor;
+  sheet: SheetRow;
+  level: AccessLevel;
+  model: SheetModel;
+  now: number;
+  /** Rows to insert / update (by id), rows deleted, columns changed. */
+  dirtyRows: Set<number>;
+  newRows: Set<number>;
+  deletedRows: Set<number>;
+  dirtyColumns: boolean;
+  /** Row order changed without other row changes (sort): stored keys are re-derived. */
+  orderChanged: boolean;
+  /** Cell states before they were overwritten: [rowId, columnId, previous cell, previous meta]. */
+  history: Array<[number, number, StoredCell | undefined, [number, number | null] | undefined]>;
+  events: ChangeEvent[];
+}
+
+export interface WriteOptions {
+  /** The lock wait before answering 4004 (PostgreSQL). */
+  lockTimeoutMs?: number;
+}
+
+/**
+ * Runs one sheet mutation: transaction, lock, access check, model, persistence of what changed,
+ * version bump, change events. `fn` changes ctx.model and marks rows/columns dirty.
+ */
+export async function writeSheet<T>(
+  store: Store,
+  actor: Actor,
+  sheetId: number,
+  needed: AccessLevel,
+  fn: (ctx: WriteContext) => T | Promise<T>,
+  opts: WriteOptions = {},
+): Promise<{ result: T; version: number; model: SheetModel; sheet: SheetRow; level: AccessLevel }> {
+  let committed: SheetModel | null = null;
+  try {
+    const out = await store.db.transaction().execute(async (tx) => {
+      if (store.dialect === 'postgres') {
+        await sql`SET LOCAL lock_timeout = ${sql.lit(`${opts.lockTimeoutMs ?? 10_000}ms`)}`.execute(tx);
+        try {
+          await tx.selectFrom('sheets').select('id').where('id', '=', sheetId).forUpdate().execute();
+        } catch (e) {
+          if ((e as { code?: string }).code === '55P03') throw apiError(4004, sheetId);
+          throw e;
+        }
+      }
+      const { sheet, level } = await sheetFor(tx, actor, sheetId, needed);
+      const model = await readModel(tx, sheet);
+      // from here the model is ours: readers of this process reload from the database
+      forgetSheet(sheetId);
+      const ctx: WriteContext = {
+        tx, actor, sheet, level, model, now: Date.now(),
+        dirtyRows: new Set(), newRows: new Set(), deletedRows: new Set(), dirtyColumns: false, orderChanged: false, history: [], events: [],
+      };
+      const result = await fn(ctx);
+      const changed = ctx.dirtyRows.size > 0 || ctx.newRows.size > 0 || ctx.deletedRows.size > 0 || ctx.dirtyColumns || ctx.orderChanged;
+      let version = sheet.version;
+      if (changed) {
+        await persist(ctx);
+        version = sheet.version + 1;
+        await tx.updateTable('sheets').set({ version, modified_at: ctx.now }).where('id', '=', sheetId).execute();
+        model.version = version;
+      }
+      if (ctx.events.length > 0) {
+        await recordEvents(tx, authorOf(actor), ctx.events.map((e) => ({ ...e, sheetId, workspaceId: sheet.workspace_id })), ctx.now);
+      }
+      committed = model;
+      return { result, version, model, level, sheet: { ...sheet, version, modified_at: changed ? ctx.now : sheet.modified_at } };
+    });
+    if (committed) remember(committed);
+    return out;
+  } catch (e) {
+    forgetSheet(sheetId);
+    if (!isApiError(e) && (e as { code?: string }).code === 'SQLITE_BUSY') throw apiError(4004, sheetId);
+    throw e;
+  }
+}
+
+async function persist(ctx: WriteContext): Promise<void> {
+  const { tx, model } = ctx;
+  // stored order: keys strictly increasing along display order; re-key only what moved
+  const order = model.tree.displayOrder();
+  const { keys, changed } = assignSortKeys(order.map((id) => model.rows.get(id)!.sortKey));
+  for (const i of changed) {
+    const r = model.rows.get(order[i]!)!;
+    r.sortKey = keys[i];
+    ctx.dirtyRows.add(r.id);
+  }
+  for (const id of order) {
+    const r = model.rows.get(id)!;
+    const parent = model.tree.parentOf(id);
+    const expanded = model.tree.get(id)!.expanded;
+    const locked = model.tree.get(id)!.locked;
+    if (r.parentId !== parent || r.expanded !== expanded || r.locked !== locked) {
+      r.parentId = parent;
+      r.expanded = expanded;
+      r.locked = locked;
+      ctx.dirtyRows.add(id);
+    }
+  }
+  if (ctx.deletedRows.size > 0) {
+    const ids = [...ctx.deletedRows];
+    for (let i = 0; i < ids.length; i += 500) await tx.deleteFrom('rows').where('id', 'in', ids.slice(i, i + 500)).execute();
+  }
+  const inserts = [...ctx.newRows].filter((id) => model.rows.has(id)).map((id) => rowRecord(model.sheetId, model.rows.get(id)!));
+  for (let i = 0; i < inserts.length; i += 200) await tx.insertInto('rows').values(inserts.slice(i, i + 200)).execute();
+  for (const id of ctx.dirtyRows) {
+    if (ctx.newRows.has(id) || ctx.deletedRows.has(id)) continue;
+    const r = model.rows.get(id);
+    if (!r) continue;
+    const { id: _id, sheet_id: _s, created_at: _c, created_by: _cb, ...set } = rowRecord(model.sheetId, r);
+    await tx.updateTable('rows').set(set).where('id', '=', id).execute();
+  }
+  if (ctx.dirtyColumns) {
+    const existing = new Set((await tx.selectFrom('columns').select('id').where('sheet_id', '=', model.sheetId).execute()).map((c) => c.id));
+    const keep = new Set(model.columns.map((c) => c.id));
+    const gone = [...existing].filter((id) => !keep.has(id));
+    if (gone.length > 0) await tx.deleteFrom('columns').where('id', 'in', gone).execute();
+    for (const c of model.columns) {
+      const rec = columnToRecord(model.sheetId, c);
+      if (existing.has(c.id)) {
+        const { id: _id, sheet_id: _s, ...set } = rec;
+        await tx.updateTable('columns').set(set).where('id', '=', c.id).execute();
+      } else {
+        await tx.insertInto('columns').values(rec).execute();
+      }
+    }
+  }
+  if (ctx.history.length > 0) {
+    const recs = ctx.history.map(([rowId, columnId, cell, meta]) => ({
+      sheet_id: model.sheetId,
+      row_id: rowId,
+      column_id: columnId,
+      cell: JSON.stringify(cell ?? {}),
+      modified_at: meta?.[0] ?? model.rows.get(rowId)?.createdAt ?? ctx.now,
+      modified_by: meta?.[1] ?? model.rows.get(rowId)?.createdBy ?? null,
+    }));
+    for (let i = 0; i < recs.length; i += 300) await tx.insertInto('cell_history').values(recs.slice(i, i + 300)).execute();
+  }
+}
+
+function rowRecord(sheetId: number, r: RowState) {
+  return {
+    id: r.id,
+    sheet_id: sheetId,
+    parent_id: r.parentId,
+    sort_key: r.sortKey!,
+    expanded: r.expanded ? 1 : 0,
+    locked: r.locked ? 1 : 0,
+    format: r.format ?? null,
+    cells: JSON.stringify(r.cells),
+    cell_meta: JSON.stringify(r.meta),
+    created_at: r.createdAt,
+    created_by: r.createdBy,
+    modified_at: r.modifiedAt,
+    modified_by: r.modifiedBy,
+  };
+}
+
+/** A sheet and its model for reading, after the caller's access was checked. */
+export async function readSheet(db: Queryable, actor: Actor, sheetId: number): Promise<{ sheet: SheetRow; level: AccessLevel; model: SheetModel }> {
+  const { sheet, level } = await sheetFor(db, actor, sheetId, 'VIEWER');
+  const model = await readModel(db, sheet);
+  return { sheet, level, model };
+}
+
+export { findSheet, recordToColumn };

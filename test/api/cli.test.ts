@@ -1,0 +1,163 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile, spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import https from 'node:https';
+import net from 'node:net';
+import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
+
+// The `sheetd` command as operators run it: a separate process, configured by environment.
+const BIN = path.resolve(import.meta.dirname, '../../bin/sheetd.js');
+
+interface Env { [k: string]: string }
+
+function run(args: string[], env: Env): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, opts: { insecure?: boolean } = {}): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const ok = await get(url, {}, opts).then((r) => r.status === 200, () => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server at ${url} did not come up`);
+}
+
+function get(url: string, headers: Record<string, string>, opts: { insecure?: boolean } = {}): Promise<{ status: number; body: string }> {
+  if (url.startsWith('https:')) {
+    return new Promise((resolve, reject) => {
+      https.get(url, { headers, rejectUnauthorized: !opts.insecure }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      }).on('error', reject);
+    });
+  }
+  return fetch(url, { headers }).then(async (r) => ({ status: r.status, body: await r.text() }));
+}
+
+describe('sheetd command', () => {
+  let dataDir: string;
+  let env: Env;
+  let dropDb: (() => Promise<void>) | null = null;
+
+  before(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-cli-'));
+    env = { SHEETD_DATA_DIR: dataDir, SHEETD_ADMIN_EMAIL: 'Boss@Example.com', SHEETD_LOG_LEVEL: 'info' };
+    if (TEST_PG_URL) {
+      const db = await createPgDatabase(TEST_PG_URL);
+      env.DATABASE_URL = db.url;
+      dropDb = db.drop;
+    }
+  });
+  after(async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (dropDb) await dropDb();
+  });
+
+  test('--help lists the commands', async () => {
+    const r = await run(['--help'], env);
+    assert.equal(r.code, 0);
+    for (const w of ['serve', 'user add', 'token create']) assert.ok(r.stdout.includes(w), w);
+  });
+
+  test('serve: first start bootstraps the admin and its token file (0600), logs the path not the token; later starts keep both; SIGTERM closes cleanly', async () => {
+    const port = await freePort();
+    const proc = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let logs = '';
+    proc.stdout.on('data', (c: Buffer) => (logs += c.toString()));
+    proc.stderr.on('data', (c: Buffer) => (logs += c.toString()));
+    await waitFor(`http://127.0.0.1:${port}/health`);
+    const tokenFile = path.join(dataDir, 'admin-token');
+    const st = fs.statSync(tokenFile);
+    assert.equal(st.mode & 0o777, 0o600);
+    const token = fs.readFileSync(tokenFile, 'utf8').trim();
+    assert.ok(token.length >= 26);
+    assert.ok(logs.includes(tokenFile), 'the token file path is printed');
+    assert.ok(!logs.includes(token), 'the token never reaches the logs');
+    const me = await get(`http://127.0.0.1:${port}/2.0/users/me`, { authorization: `Bearer ${token}` });
+    assert.equal(me.status, 200);
+    assert.equal(JSON.parse(me.body).email, 'boss@example.com');
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+    proc.kill('SIGTERM');
+    assert.equal(await exited, 0);
+
+    // second start: same token still works, the file is unchanged
+    const port2 = await freePort();
+    const proc2 = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: String(port2) }, stdio: 'ignore' });
+    await waitFor(`http://127.0.0.1:${port2}/health`);
+    assert.equal(fs.readFileSync(tokenFile, 'utf8').trim(), token);
+    assert.equal((await get(`http://127.0.0.1:${port2}/2.0/users/me`, { authorization: `Bearer ${token}` })).status, 200);
+    const exited2 = new Promise<number | null>((resolve) => proc2.on('exit', (code) => resolve(code)));
+    proc2.kill('SIGTERM');
+    assert.equal(await exited2, 0);
+  });
+
+  test('user add and token create: the printed token works for that user with the given scopes', async () => {
+    const add = await run(['user', 'add', '--email', 'worker@example.com', '--first-name', 'Wo', '--last-name', 'Rker'], env);
+    assert.equal(add.code, 0, add.stderr);
+    assert.match(add.stdout.trim(), /^\d+$/);
+    const dup = await run(['user', 'add', '--email', 'worker@example.com'], env);
+    assert.notEqual(dup.code, 0);
+    const tok = await run(['token', 'create', '--email', 'worker@example.com', '--name', 'ci', '--scopes', 'READ_SHEETS'], env);
+    assert.equal(tok.code, 0, tok.stderr);
+    const raw = tok.stdout.trim();
+    assert.match(raw, /^[a-z0-9]{26,}$/);
+    const bad = await run(['token', 'create', '--email', 'nobody@example.com'], env);
+    assert.notEqual(bad.code, 0);
+    const badScope = await run(['token', 'create', '--email', 'worker@example.com', '--scopes', 'READ_EVERYTHING'], env);
+    assert.notEqual(badScope.code, 0);
+
+    const port = await freePort();
+    const proc = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: 'ignore' });
+    try {
+      await waitFor(`http://127.0.0.1:${port}/health`);
+      const me = await get(`http://127.0.0.1:${port}/2.0/users/me`, { authorization: `Bearer ${raw}` });
+      assert.equal(me.status, 200);
+      assert.equal(JSON.parse(me.body).email, 'worker@example.com');
+      assert.equal(JSON.parse(me.body).firstName, 'Wo');
+      // READ_SHEETS only: listing users (READ_USERS) is refused
+      const users = await get(`http://127.0.0.1:${port}/2.0/users`, { authorization: `Bearer ${raw}` });
+      assert.equal(users.status, 403);
+      assert.equal(JSON.parse(users.body).errorCode, 1004);
+    } finally {
+      proc.kill('SIGTERM');
+    }
+  });
+
+  test('HTTPS when SHEETD_TLS_CERT and SHEETD_TLS_KEY name PEM files', async () => {
+    const key = path.join(dataDir, 'key.pem');
+    const cert = path.join(dataDir, 'cert.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+    const port = await freePort();
+    const proc = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: String(port), SHEETD_TLS_CERT: cert, SHEETD_TLS_KEY: key }, stdio: 'ignore' });
+    try {
+      await waitFor(`https://127.0.0.1:${port}/health`, { insecure: true });
+      const info = await get(`https://127.0.0.1:${port}/2.0/serverinfo`, {}, { insecure: true });
+      assert.equal(info.status, 200);
+      assert.equal(JSON.parse(info.body).formats.bold[1], 'on');
+      await assert.rejects(fetch(`http://127.0.0.1:${port}/health`));
+    } finally {
+      proc.kill('SIGTERM');
+    }
+  });
+});
