@@ -8,6 +8,7 @@ import { createToken } from '../services/tokens.ts';
 import { parseScopes } from '../services/scopes.ts';
 import { findUserByEmail } from '../store/users.ts';
 import { startServer } from '../server.ts';
+import { domainCommand } from './domain.ts';
 import type { EventAuthor } from '../services/events.ts';
 
 const HELP = `sheetd: a self-hostable sheet collaboration server (Sheet Collaboration Service API 2.0)
@@ -18,6 +19,8 @@ Usage:
                                      add a user to the organization
   sheetd token create --email E [--name N] [--scopes S1,S2] [--expires-in-days D]
                                      create a raw API token for a user and print it
+  sheetd domain add|list|remove [DOMAIN]
+                                     manage the organization's validated email domains
   sheetd --help                      this text
 
 Configuration comes from the environment (HOST, PORT, SHEETD_DATA_DIR, DATABASE_URL,
@@ -125,6 +128,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (cmd === 'user' && sub === 'add') return userAdd(rest);
   if (cmd === 'token' && sub === 'create') return tokenCreate(rest);
+  if (cmd === 'domain') return domainCommand(sub, rest);
   process.stderr.write(HELP);
   process.exit(2);
 }
