@@ -9,6 +9,8 @@ import { convertCell } from '../engine/convert.ts';
 import { assertCellsPerSheet } from '../engine/limits.ts';
 import type { Actor } from './context.ts';
 import { indexColumns, writeSheet, type SheetModel } from './sheetModel.ts';
+import { afterWrite } from './formulas.ts';
+import { sheetSchema, toIdentityForm } from '../engine/formulaBridge.ts';
 
 /** Re-number column indexes 0..n-1 after an insert, move or delete. */
 function reindex(m: SheetModel, orderedIds: readonly number[]): void {
@@ -39,6 +41,7 @@ export async function addColumns(store: Store, actor: Actor, sheetId: number, bo
     const at = added[0]!.index;
     reindex(m, insertColumnIds(m.columns.map((c) => c.id), at, added.map((c) => c.id)));
     ctx.dirtyColumns = true;
+    afterWrite(ctx, [], { structural: true });
     for (const c of added) ctx.events.push({ objectType: 'COLUMN', action: 'CREATE', objectId: c.id, details: { title: c.title } });
     return { columns: added, single };
   });
@@ -63,6 +66,9 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
         }
       }
     }
+    if (column.formula !== undefined && column.formula !== old.formula) {
+      column.formula = toIdentityForm(column.formula, sheetSchema(m.columns, m.tree.displayOrder()));
+    }
     m.columnsById.set(columnId, column);
     const ids = m.columns.map((c) => c.id);
     if (moved) {
@@ -72,6 +78,7 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
       reindex(m, ids);
     }
     ctx.dirtyColumns = true;
+    afterWrite(ctx, [], { structural: true });
     ctx.events.push({ objectType: 'COLUMN', action: 'UPDATE', objectId: columnId, details: { title: column.title } });
     return column;
   });
@@ -96,6 +103,7 @@ export async function deleteColumn(store: Store, actor: Actor, sheetId: number, 
     m.columnsById.delete(columnId);
     reindex(m, m.columns.map((c) => c.id).filter((id) => id !== columnId));
     ctx.dirtyColumns = true;
+    afterWrite(ctx, [], { structural: true });
     ctx.events.push({ objectType: 'COLUMN', action: 'DELETE', objectId: columnId });
   });
 }

@@ -11,6 +11,7 @@ import { readSortSpecifier, sortRows } from '../engine/sort.ts';
 import { atLeast } from './access.ts';
 import type { Actor } from './context.ts';
 import { writeSheet, type RowState, type WriteContext } from './sheetModel.ts';
+import { afterWrite, type CellWrite } from './formulas.ts';
 
 /** Options of the row write operations (query parameters). */
 export interface RowWriteOptions {
@@ -62,17 +63,23 @@ function boolAttr(r: Record<string, unknown>, name: string): boolean | undefined
   return v;
 }
 
-/** Applies written cells to a row: stores the previous state of each changed cell as history. */
-function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], isNew: boolean): void {
+/**
+ * Applies written cells to a row: stores the previous state of each changed cell as history,
+ * and returns the writes (for the formulas).
+ */
+function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], isNew: boolean): CellWrite[] {
+  const writes: CellWrite[] = [];
   for (const colId of changed) {
     const key = String(colId);
     const before = row.cells[key];
     const after = cells[key];
+    writes.push({ row, column: ctx.model.columnsById.get(colId)!, before });
     if (JSON.stringify(before) === JSON.stringify(after)) continue;
     if (!isNew && (before !== undefined || row.meta[key] !== undefined)) ctx.history.push([row.id, colId, before, row.meta[key]]);
     row.meta[key] = [ctx.now, ctx.actor.user.id];
   }
   row.cells = cells;
+  return writes;
 }
 
 /** Add Rows (POST /sheets/{id}/rows). */
@@ -86,6 +93,7 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
     const isAdmin = atLeast(ctx.level, 'ADMIN');
     const failures: RowFailure[] = [];
     const created: RowState[] = [];
+    const writes: CellWrite[] = [];
     input.forEach((r, index) => {
       const id = newId();
       try {
@@ -102,7 +110,7 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
           id, parentId: null, sortKey: undefined, expanded, locked, format, cells: {}, meta: {},
           createdAt: ctx.now, createdBy: actor.user.id, modifiedAt: ctx.now, modifiedBy: actor.user.id,
         };
-        applyCells(ctx, row, cells, changed, true);
+        writes.push(...applyCells(ctx, row, cells, changed, true));
         created.push(row);
       } catch (e) {
         if (!o.allowPartialSuccess || !isApiError(e)) throw e;
@@ -129,6 +137,7 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
       ctx.newRows.add(r.id);
       ctx.events.push({ objectType: 'ROW', action: 'CREATE', objectId: r.id });
     }
+    afterWrite(ctx, writes, { newRows: created });
     return { rows: created, failures, single };
   });
 }
@@ -175,9 +184,10 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
     if (location.kind !== 'none' && staged.length > 0) {
       m.tree.moveRows(staged.map((s) => s.row.id), location, { canEditLocked: isAdmin, hasData: (rid) => rowHasData(m.rows.get(rid)?.cells) });
     }
+    const writes: CellWrite[] = [];
     for (const s of staged) {
       const { row } = s;
-      applyCells(ctx, row, s.cells, s.changed, false);
+      writes.push(...applyCells(ctx, row, s.cells, s.changed, false));
       if (s.format !== undefined) row.format = s.format ?? undefined;
       if (s.expanded !== undefined) m.tree.setExpanded(row.id, s.expanded);
       if (s.locked !== undefined) m.tree.setLocked(row.id, s.locked);
@@ -187,6 +197,7 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
       updated.push(row);
       ctx.events.push({ objectType: 'ROW', action: 'UPDATE', objectId: row.id, details: { columnIds: s.changed } });
     }
+    afterWrite(ctx, writes, { structural: location.kind !== 'none' || staged.some((x) => x.expanded !== undefined) });
     return { rows: updated, failures, single };
   });
 }
@@ -204,6 +215,7 @@ export async function deleteRows(store: Store, actor: Actor, sheetId: number, id
       ctx.deletedRows.add(id);
       ctx.events.push({ objectType: 'ROW', action: 'DELETE', objectId: id });
     }
+    afterWrite(ctx, [], { structural: true });
     return deleted;
   });
 }
@@ -218,6 +230,7 @@ export async function sortSheet(store: Store, actor: Actor, sheetId: number, bod
     if (m.tree.displayOrder().join(',') !== before) {
       ctx.orderChanged = true;
       ctx.events.push({ objectType: 'SHEET', action: 'SORT', objectId: m.sheetId });
+      afterWrite(ctx, [], { structural: true });
     }
   });
 }

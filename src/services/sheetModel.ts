@@ -4,12 +4,14 @@ import { findSheet, listColumns, recordToColumn, columnToRecord, type SheetRow }
 import type { ColumnDef } from '../engine/columns.ts';
 import type { StoredCell, StoredRowCells } from '../engine/cells.ts';
 import { RowTree } from '../engine/rows.ts';
+import type { FormulaEngine } from '../engine/formula/index.ts';
 import { assignSortKeys } from '../engine/sortKeys.ts';
 import { apiError, isApiError } from '../errors.ts';
 import type { AccessLevel } from './access.ts';
 import type { Actor } from './context.ts';
 import { sheetFor } from './permissions.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
+import { currentFormulas } from './formulas.ts';
 
 /**
  * A sheet's columns and rows in memory. Readers get it from a per-process cache checked
@@ -40,6 +42,8 @@ export interface SheetModel {
   columnsById: Map<number, ColumnDef>;
   rows: Map<number, RowState>;
   tree: RowTree;
+  /** The sheet's formulas (services/formulas.ts); undefined: not looked at yet; null: none. */
+  formulas?: FormulaEngine | null;
 }
 
 const MAX_CACHED = 64;
@@ -258,6 +262,7 @@ function rowRecord(sheetId: number, r: RowState) {
 export async function readSheet(db: Queryable, actor: Actor, sheetId: number): Promise<{ sheet: SheetRow; level: AccessLevel; model: SheetModel }> {
   const { sheet, level } = await sheetFor(db, actor, sheetId, 'VIEWER');
   const model = await readModel(db, sheet);
+  currentFormulas(model);
   return { sheet, level, model };
 }
 

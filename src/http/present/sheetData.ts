@@ -7,6 +7,7 @@ import type { ReadOptions } from '../../services/context.ts';
 import type { RowState, SheetModel } from '../../services/sheetModel.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import { ts } from '../present.ts';
+import { fromIdentityForm, sheetSchema } from '../../engine/formulaBridge.ts';
 
 /** Users referenced by rows (created/modified by), for system columns and writerInfo. */
 export type UserLookup = (id: number | null) => StoredContact | undefined;
@@ -71,12 +72,26 @@ export function rowCells(model: SheetModel, row: RowState, o: RowPresentOptions)
     rowNumberOf: (id) => model.tree.rowNumberOf(id),
     system: { createdAt: row.createdAt, modifiedAt: row.modifiedAt, createdBy: o.users(row.createdBy), modifiedBy: o.users(row.modifiedBy) },
   });
+  const engine = model.formulas;
+  if (engine) {
+    for (const c of cells) {
+      const text = engine.formulaOf(row.id, c.columnId);
+      if (text !== undefined) c.formula = text;
+    }
+  }
   if (ro.exclude.has('nonexistentCells')) return cells.filter((c) => Object.keys(c).some((k) => k !== 'columnId' && k !== 'columnType'));
   return cells;
 }
 
 export function presentColumns(model: SheetModel, ro: ReadOptions, level: AccessLevel, only?: ColumnDef[]): ApiColumn[] {
-  return (only ?? model.columns).map((c) => presentColumn(c, { level: ro.level, includeFormat: ro.include.has('format'), isSheetAdmin: atLeast(level, 'ADMIN') }));
+  return (only ?? model.columns).map((c) => presentModelColumn(model, c, ro.level, ro.include.has('format'), atLeast(level, 'ADMIN')));
+}
+
+/** A column of a model: its column formula rendered with current titles and row numbers. */
+export function presentModelColumn(model: SheetModel, c: ColumnDef, level: number, includeFormat: boolean, isSheetAdmin: boolean): ApiColumn {
+  const out = presentColumn(c, { level, includeFormat, isSheetAdmin });
+  if (c.formula !== undefined) out.formula = fromIdentityForm(c.formula, sheetSchema(model.columns, model.tree.displayOrder()));
+  return out;
 }
 
 export function sheetSummary(sheet: SheetRow, level: AccessLevel, ro: ReadOptions, permalinkBase: string) {
