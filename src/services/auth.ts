@@ -26,7 +26,7 @@ export async function authenticate(
   const row = await findTokenWithUser(db, hashToken(m[1]!));
   if (!row || row.revoked_at !== null) throw apiError(1002);
   if (row.expires_at !== null && row.expires_at <= now) throw apiError(1003);
-  if (row.status === 'DEACTIVATED') throw apiError(1002);
+  if (row.status === 'DEACTIVATED' || row.status === 'REMOVED') throw apiError(1002);
   const org: OrgRow = { id: row.org_id, name: row.org_name, plan: row.org_plan, created_at: row.org_created_at };
   if (!API_PLANS.has(org.plan)) throw apiError(1013);
   const requestUser: UserRow = {

@@ -1,9 +1,17 @@
 import type { Queryable } from '../store/db.ts';
-import { findUserByEmail, insertUser } from '../store/users.ts';
+import {
+  findOrgMember, findUserByEmail, findUserById, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
+  countOrgMembers, listOrgMembers, listOrgSheets,
+} from '../store/users.ts';
+import { groupsOwnedBy, removeUserFromAllGroups, updateGroup } from '../store/groups.ts';
+import { listAlternateEmails, type AlternateEmailRow } from '../store/alternateEmails.ts';
 import { newId } from '../ids.ts';
 import { apiError } from '../errors.ts';
-import { authorOf, recordEvents, type EventAuthor } from './events.ts';
-import type { UserRow } from './context.ts';
+import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './events.ts';
+import { assertPrimaryEmail } from './alternateEmails.ts';
+import type { Actor, UserRow } from './context.ts';
+import { pageWindow } from '../http/paging.ts';
+import type { Paging } from '../http/query.ts';
 
 export interface NewUser {
   email: string;
@@ -22,7 +30,11 @@ export function isValidEmail(email: unknown): email is string {
   return typeof email === 'string' && email.length <= 254 && EMAIL.test(email);
 }
 
-/** Adds a user to an organization (the command line and, later, POST /users use this). */
+// Control characters and angle brackets (markup) are refused in names (1329).
+// eslint-disable-next-line no-control-regex
+const BAD_NAME = /[\u0000-\u001f\u007f<>]/;
+
+/** Adds a user to an organization (the command line, bootstrap and POST /users use this). */
 export async function createUser(db: Queryable, author: EventAuthor, orgId: number, u: NewUser, now = Date.now()): Promise<UserRow> {
   if (!isValidEmail(u.email)) throw apiError(1156);
   const email = u.email.toLowerCase();
@@ -55,26 +67,235 @@ export async function createUser(db: Queryable, author: EventAuthor, orgId: numb
   return row;
 }
 
-/** Add User (POST /users): system admins only; the body is the User object of the reference. */
-export async function addUser(db: Queryable, actor: import('./context.ts').Actor, body: unknown): Promise<UserRow> {
+/** Only system admins manage users (the assumed user under Assume-User is never one). */
+export function requireSystemAdmin(actor: Actor): void {
   if (!actor.user.admin) throw apiError(1004);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(1008, 'expected a User object');
-  const b = body as Record<string, unknown>;
+}
+
+function asObject(body: unknown, what: string): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(1008, `expected ${what}`);
+  return body as Record<string, unknown>;
+}
+
+function optName(b: Record<string, unknown>, k: 'firstName' | 'lastName'): string | null | undefined {
+  const v = b[k];
+  if (v === undefined) return undefined;
+  if (v === null) return null;
+  if (typeof v !== 'string') throw apiError(1031, String(v), k);
+  if (BAD_NAME.test(v)) throw apiError(1329);
+  const s = v.trim();
+  return s === '' ? null : s;
+}
+
+function optBool(b: Record<string, unknown>, k: string): boolean | undefined {
+  const v = b[k];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw apiError(1031, String(v), k);
+  return v;
+}
+
+/** Roles that need a license (1097, 1102). An admin is licensed and a group admin. */
+function checkRoles(r: { admin: boolean; licensed: boolean; groupAdmin: boolean; resourceViewer: boolean }): void {
+  if (r.groupAdmin && !r.licensed) throw apiError(1102);
+  if (r.resourceViewer && !r.licensed) throw apiError(1097);
+}
+
+/**
+ * Add User (POST /users): system admins only. A former member (removed earlier) comes back with
+ * the same id, so the sheets the account kept are theirs again; one who owns sheets must come
+ * back licensed (1140).
+ */
+export async function addUser(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<UserRow> {
+  requireSystemAdmin(actor);
+  const b = asObject(body, 'a User object');
   if (b.email === undefined || b.email === null || b.email === '') throw apiError(1012, 'email');
   if (!isValidEmail(b.email)) throw apiError(1156);
-  for (const k of ['firstName', 'lastName'] as const) {
-    if (b[k] !== undefined && b[k] !== null && typeof b[k] !== 'string') throw apiError(1031, String(b[k]), k);
-  }
-  for (const k of ['admin', 'licensedSheetCreator', 'groupAdmin', 'resourceViewer'] as const) {
-    if (b[k] !== undefined && typeof b[k] !== 'boolean') throw apiError(1031, String(b[k]), k);
+  const firstName = optName(b, 'firstName');
+  const lastName = optName(b, 'lastName');
+  const admin = optBool(b, 'admin') ?? false;
+  const roles = {
+    admin,
+    licensed: (optBool(b, 'licensedSheetCreator') ?? false) || admin,
+    groupAdmin: (optBool(b, 'groupAdmin') ?? false) || admin,
+    resourceViewer: optBool(b, 'resourceViewer') ?? false,
+  };
+  checkRoles(roles);
+  const email = b.email.toLowerCase();
+  await assertPrimaryEmail(db, email);
+  const existing = await findUserByEmail(db, email);
+  if (existing && existing.status !== REMOVED) throw apiError(1016);
+  if (existing) {
+    if (!roles.licensed && (await sheetCounts(db, [existing.id])).get(existing.id)) throw apiError(1140);
+    const patch = {
+      org_id: actor.org.id, status: 'ACTIVE', admin: roles.admin ? 1 : 0, licensed_sheet_creator: roles.licensed ? 1 : 0,
+      group_admin: roles.groupAdmin ? 1 : 0, resource_viewer: roles.resourceViewer ? 1 : 0, modified_at: now,
+      ...(firstName !== undefined ? { first_name: firstName } : {}),
+      ...(lastName !== undefined ? { last_name: lastName } : {}),
+    };
+    await updateUserRow(db, existing.id, patch);
+    await recordEvents(db, authorOf(actor), [{ objectType: 'USER', action: 'ADD_TO_ACCOUNT', objectId: existing.id, details: { email } }], now);
+    return { ...existing, ...patch };
   }
   return createUser(db, authorOf(actor), actor.org.id, {
-    email: b.email,
-    firstName: (b.firstName as string | undefined) ?? null,
-    lastName: (b.lastName as string | undefined) ?? null,
-    admin: b.admin === true,
-    licensedSheetCreator: b.licensedSheetCreator === true,
-    groupAdmin: b.groupAdmin === true,
-    resourceViewer: b.resourceViewer === true,
-  });
+    email, firstName: firstName ?? null, lastName: lastName ?? null, admin: roles.admin,
+    licensedSheetCreator: roles.licensed, groupAdmin: roles.groupAdmin, resourceViewer: roles.resourceViewer,
+  }, now);
+}
+
+/** A member of the caller's organization by id: 1020 when there is none. */
+export async function memberOr404(db: Queryable, actor: Actor, id: number): Promise<UserRow> {
+  const u = await findOrgMember(db, actor.org.id, id);
+  if (!u) throw apiError(1020);
+  return u;
+}
+
+export interface UserDetail {
+  user: UserRow;
+  sheetCount: number;
+  alternateEmails: AlternateEmailRow[];
+}
+
+export async function getUser(db: Queryable, actor: Actor, id: number): Promise<UserDetail> {
+  const user = await memberOr404(db, actor, id);
+  const counts = await sheetCounts(db, [user.id]);
+  return { user, sheetCount: counts.get(user.id) ?? 0, alternateEmails: await listAlternateEmails(db, user.id) };
+}
+
+export async function listUsers(db: Queryable, actor: Actor, emails: string[], p: Paging) {
+  const total = await countOrgMembers(db, actor.org.id, emails);
+  const w = pageWindow(total, p);
+  const rows = await listOrgMembers(db, actor.org.id, { emails, offset: w.offset, limit: w.limit });
+  const counts = actor.user.admin ? await sheetCounts(db, rows.map((r) => r.id)) : new Map<number, number>();
+  return { total, rows, counts };
+}
+
+/**
+ * Update User: system admins only. firstName, lastName, admin, licensedSheetCreator,
+ * groupAdmin, resourceViewer; an admin cannot drop their own admin role (1049), a user who owns
+ * sheets stays licensed (1076), a group admin who owns groups stays one (1269).
+ */
+export async function updateUser(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<UserRow> {
+  requireSystemAdmin(actor);
+  const b = asObject(body, 'a User object');
+  const user = await memberOr404(db, actor, id);
+  const allowed = new Set(['firstName', 'lastName', 'admin', 'licensedSheetCreator', 'groupAdmin', 'resourceViewer', 'id', 'email', 'name', 'status']);
+  const extra = Object.keys(b).filter((k) => !allowed.has(k));
+  if (extra.length > 0) throw apiError(1032, extra.join(', '));
+  if (b.id !== undefined && b.id !== user.id) throw apiError(1029);
+  if (b.email !== undefined && (typeof b.email !== 'string' || b.email.toLowerCase() !== user.email)) throw apiError(1032, 'email');
+  const firstName = optName(b, 'firstName');
+  const lastName = optName(b, 'lastName');
+  const admin = optBool(b, 'admin') ?? !!user.admin;
+  const licensedIn = optBool(b, 'licensedSheetCreator');
+  const groupAdminIn = optBool(b, 'groupAdmin');
+  // a system admin is a licensed group admin
+  if (admin && licensedIn === false) throw apiError(1031, 'false', 'licensedSheetCreator');
+  if (admin && groupAdminIn === false) throw apiError(1031, 'false', 'groupAdmin');
+  const licensed = licensedIn ?? (!!user.licensed_sheet_creator || admin);
+  const groupAdmin = groupAdminIn ?? (!!user.group_admin || admin);
+  const resourceViewer = optBool(b, 'resourceViewer') ?? !!user.resource_viewer;
+  if (user.id === actor.requestUser.id && !admin) throw apiError(1049);
+  checkRoles({ admin, licensed, groupAdmin, resourceViewer });
+  if (!licensed && user.licensed_sheet_creator && (await sheetCounts(db, [user.id])).get(user.id)) throw apiError(1076);
+  if (!groupAdmin && user.group_admin && (await groupsOwnedBy(db, user.id)).length > 0) throw apiError(1269);
+  const patch = {
+    admin: admin ? 1 : 0, licensed_sheet_creator: licensed ? 1 : 0, group_admin: groupAdmin ? 1 : 0,
+    resource_viewer: resourceViewer ? 1 : 0, modified_at: now,
+    ...(firstName !== undefined ? { first_name: firstName } : {}),
+    ...(lastName !== undefined ? { last_name: lastName } : {}),
+  };
+  await updateUserRow(db, user.id, patch);
+  await recordEvents(db, authorOf(actor), [{ objectType: 'USER', action: 'UPDATE_USER', objectId: user.id, details: { email: user.email } }], now);
+  return { ...user, ...patch };
+}
+
+export interface RemoveOptions {
+  transferTo?: number | undefined;
+  transferSheets?: boolean | undefined;
+  removeFromSharing?: boolean | undefined;
+}
+
+/**
+ * Hooks other domains register to follow a user's removal inside its transaction (e.g. the
+ * sharing engine drops the user's shares when removeFromSharing is true).
+ */
+export type RemovalHook = (db: Queryable, actor: Actor, user: UserRow, opts: RemoveOptions & { transferToUser: UserRow | null }) => Promise<void>;
+export const removalHooks: RemovalHook[] = [];
+
+/**
+ * Remove User: the user leaves the organization. sheetd hosts one organization, so the account
+ * is kept (status REMOVED, never listed) with its tokens revoked: the sheets it owns stay its
+ * own unless transferSheets=true moves them to transferTo, and adding the address again brings
+ * the same account back. Groups it owns go to transferTo (required then: 1121; a group admin: 1107).
+ */
+export async function removeUser(db: Queryable, actor: Actor, id: number, opts: RemoveOptions, now = Date.now()): Promise<void> {
+  requireSystemAdmin(actor);
+  const user = await findUserById(db, id);
+  if (!user) throw apiError(1020);
+  if (user.org_id !== actor.org.id || user.status === REMOVED) throw apiError(1022);
+  if (user.id === actor.requestUser.id || user.id === actor.user.id) throw apiError(1047);
+  let target: UserRow | null = null;
+  if (opts.transferTo !== undefined) {
+    if (user.status === 'PENDING') throw apiError(1032, 'transferTo');
+    const t = await findUserById(db, opts.transferTo);
+    if (!t) throw apiError(1019);
+    if (t.org_id !== actor.org.id || t.status !== 'ACTIVE' || t.id === user.id) throw apiError(1021);
+    target = t;
+  }
+  if (opts.transferSheets && target === null) throw apiError(1009, 'transferTo');
+  const owned = await groupsOwnedBy(db, user.id);
+  if (owned.length > 0 && target === null) throw apiError(1121);
+  if (owned.length > 0 && target && !target.group_admin) throw apiError(1107);
+  if (opts.transferSheets && target && !target.licensed_sheet_creator && (await sheetCounts(db, [user.id])).get(user.id)) throw apiError(1076);
+
+  const events: ChangeEvent[] = [];
+  if (target) {
+    for (const g of owned) {
+      await updateGroup(db, g.id, { owner_id: target.id, modified_at: now });
+      events.push({ objectType: 'GROUP', action: 'TRANSFER_OWNERSHIP', objectId: g.id, details: { oldOwnerUserId: user.id, newOwnerUserId: target.id } });
+    }
+    if (opts.transferSheets) {
+      const sheets = await db.updateTable('sheets').set({ owner_id: target.id }).where('owner_id', '=', user.id).executeTakeFirst();
+      if (Number(sheets.numUpdatedRows) > 0) {
+        events.push({ objectType: 'USER', action: 'TRANSFER_OWNED_ITEMS', objectId: user.id, details: { transferredToUserId: target.id } });
+      }
+    }
+  }
+  for (const hook of removalHooks) await hook(db, actor, user, { ...opts, transferToUser: target });
+  await removeUserFromAllGroups(db, user.id);
+  await revokeUserTokens(db, user.id, now);
+  await updateUserRow(db, user.id, { status: REMOVED, admin: 0, group_admin: 0, modified_at: now });
+  events.push({ objectType: 'USER', action: 'REMOVE_FROM_ACCOUNT', objectId: user.id, details: { email: user.email, transferTo: target?.id ?? null, transferSheets: !!opts.transferSheets, removeFromSharing: !!opts.removeFromSharing } });
+  await recordEvents(db, authorOf(actor), events, now);
+}
+
+/** Deactivate User: an active member other than the caller (1335, 1336, 1188). */
+export async function deactivateUser(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
+  requireSystemAdmin(actor);
+  const user = await findUserById(db, id);
+  if (!user) throw apiError(1020);
+  if (user.org_id !== actor.org.id || user.status === REMOVED) throw apiError(1335);
+  if (user.id === actor.requestUser.id) throw apiError(1336);
+  if (user.status !== 'ACTIVE') throw apiError(1188);
+  await updateUserRow(db, user.id, { status: 'DEACTIVATED', modified_at: now });
+  await recordEvents(db, authorOf(actor), [{ objectType: 'USER', action: 'DEACTIVATE', objectId: user.id, details: { email: user.email } }], now);
+}
+
+/** Reactivate User: a deactivated member becomes active again with its roles (1354, 1355). */
+export async function reactivateUser(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
+  requireSystemAdmin(actor);
+  const user = await findUserById(db, id);
+  if (!user) throw apiError(1020);
+  if (user.org_id !== actor.org.id || user.status === REMOVED) throw apiError(1354);
+  if (user.id === actor.requestUser.id) throw apiError(1355);
+  if (user.status === 'ACTIVE') return;
+  if (user.status !== 'DEACTIVATED') throw apiError(1188);
+  await updateUserRow(db, user.id, { status: 'ACTIVE', modified_at: now });
+  await recordEvents(db, authorOf(actor), [{ objectType: 'USER', action: 'ACTIVATE', objectId: user.id, details: { email: user.email } }], now);
+}
+
+/** List Org Sheets: sheets owned by members of the organization; system admins only. */
+export async function orgSheets(db: Queryable, actor: Actor, q: { modifiedSince?: number; offset: number; limit: number | null }) {
+  requireSystemAdmin(actor);
+  return listOrgSheets(db, actor.org.id, q);
 }

@@ -3,6 +3,7 @@
  * both SQLite and PostgreSQL, so one code path serves both.
  */
 import type { Generated } from 'kysely';
+import type { OrgTables } from './orgSchema.ts';
 
 export interface OrgTable {
   id: number;
@@ -139,4 +140,4 @@ export interface CoreTables {
  * adds it here, so parallel work on separate domains does not collide.
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the union of the domains' tables
-export interface DB extends CoreTables {}
+export interface DB extends CoreTables, OrgTables {}

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { Queryable } from './db.ts';
 import type { UserTable } from './schema.ts';
 
@@ -35,6 +35,67 @@ export async function listOrgUsers(db: Queryable, orgId: number, opts: { emails?
   q = q.orderBy('email').orderBy('id');
   if (opts.limit !== null) q = q.limit(opts.limit).offset(opts.offset);
   return q.execute();
+}
+
+/** Status of a user who was removed from the organization (never shown: removed users are not listed). */
+export const REMOVED = 'REMOVED';
+
+/** Members of the organization: every user but the removed ones. */
+export async function findOrgMember(db: Queryable, orgId: number, id: number) {
+  return db.selectFrom('users').selectAll().where('id', '=', id).where('org_id', '=', orgId).where('status', '!=', REMOVED).executeTakeFirst();
+}
+
+export async function countOrgMembers(db: Queryable, orgId: number, emails?: string[]): Promise<number> {
+  let q = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('status', '!=', REMOVED);
+  if (emails && emails.length > 0) q = q.where('email', 'in', emails);
+  const r = await q.executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function listOrgMembers(db: Queryable, orgId: number, opts: { emails?: string[]; offset: number; limit: number | null; modifiedSince?: number }) {
+  let q = db.selectFrom('users').selectAll().where('org_id', '=', orgId).where('status', '!=', REMOVED);
+  if (opts.emails && opts.emails.length > 0) q = q.where('email', 'in', opts.emails);
+  if (opts.modifiedSince !== undefined) q = q.where('modified_at', '>=', opts.modifiedSince);
+  q = q.orderBy('email').orderBy('id');
+  if (opts.limit !== null) q = q.limit(opts.limit).offset(opts.offset);
+  return q.execute();
+}
+
+export async function updateUserRow(db: Queryable, id: number, patch: Updateable<UserTable>): Promise<void> {
+  await db.updateTable('users').set(patch).where('id', '=', id).execute();
+}
+
+/** Sheets owned by each of the given users. */
+export async function sheetCounts(db: Queryable, userIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (userIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('sheets')
+    .select(['owner_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('owner_id', 'in', userIds)
+    .groupBy('owner_id')
+    .execute();
+  for (const r of rows) out.set(Number(r.owner_id), Number(r.n));
+  return out;
+}
+
+/** Sheets owned by members of the organization (List Org Sheets). */
+export async function listOrgSheets(db: Queryable, orgId: number, opts: { modifiedSince?: number; offset: number; limit: number | null }) {
+  let q = db
+    .selectFrom('sheets as s')
+    .innerJoin('users as u', 'u.id', 's.owner_id')
+    .select(['s.id', 's.name', 's.owner_id', 'u.email as owner_email', 's.modified_at'])
+    .where('s.org_id', '=', orgId)
+    .where('u.status', '!=', REMOVED);
+  if (opts.modifiedSince !== undefined) q = q.where('s.modified_at', '>=', opts.modifiedSince);
+  q = q.orderBy('s.name').orderBy('s.id');
+  if (opts.limit !== null) q = q.limit(opts.limit).offset(opts.offset);
+  return q.execute();
+}
+
+/** Revokes every live token of a user (removal from the organization). */
+export async function revokeUserTokens(db: Queryable, userId: number, at: number): Promise<void> {
+  await db.updateTable('api_tokens').set({ revoked_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
 }
 
 export async function findUsersByIds(db: Queryable, ids: number[]) {

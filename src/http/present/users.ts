@@ -1,4 +1,7 @@
 import type { OrgRow, ReadOptions, UserRow } from '../../services/context.ts';
+import type { AlternateEmailRow } from '../../store/alternateEmails.ts';
+import type { ContactEntry } from '../../services/contacts.ts';
+import { contactId } from '../../services/contacts.ts';
 import { optTs } from '../present.ts';
 
 export function fullName(u: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string {
@@ -6,29 +9,54 @@ export function fullName(u: Pick<UserRow, 'first_name' | 'last_name' | 'email'>)
   return n === '' ? u.email : n;
 }
 
-/** The User object of List Users and Add User. */
-export function user(u: UserRow, ro: ReadOptions) {
+export interface UserView {
+  /** System admins see roles, status, sheet counts and last login; others do not. */
+  viewerIsAdmin: boolean;
+  sheetCount?: number;
+  /** include=lastLogin (or lastLoginTime) asked, and the page is small enough (at most 100 users). */
+  lastLogin?: boolean;
+}
+
+/** The User object of List Users, Add User and Update User. */
+export function user(u: UserRow, ro: ReadOptions, view: UserView = { viewerIsAdmin: true }) {
   const out: Record<string, unknown> = {
     id: u.id,
     email: u.email,
     name: fullName(u),
     firstName: u.first_name ?? undefined,
     lastName: u.last_name ?? undefined,
-    admin: !!u.admin,
-    licensedSheetCreator: !!u.licensed_sheet_creator,
-    groupAdmin: !!u.group_admin,
-    resourceViewer: !!u.resource_viewer,
-    status: u.status,
   };
-  if (ro.include.has('lastLoginTime')) {
-    const last = optTs(u.last_login, ro.numericDates);
-    if (last !== undefined) out.lastLogin = last;
+  if (view.viewerIsAdmin) {
+    out.admin = !!u.admin;
+    out.licensedSheetCreator = !!u.licensed_sheet_creator;
+    out.groupAdmin = !!u.group_admin;
+    out.resourceViewer = !!u.resource_viewer;
+    out.status = u.status;
+    if (view.sheetCount !== undefined && u.status === 'ACTIVE') out.sheetCount = view.sheetCount;
+    if (view.lastLogin) {
+      const last = optTs(u.last_login, ro.numericDates);
+      if (last !== undefined) out.lastLogin = last;
+    }
   }
   return out;
 }
 
+export function alternateEmail(a: AlternateEmailRow) {
+  return { id: a.id, email: a.email, confirmed: !!a.confirmed };
+}
+
+export interface ProfileView {
+  /** The caller may see roles (a system admin, or the user reading their own profile). */
+  showRoles: boolean;
+  /** The caller is a system admin: sheetCount, lastLogin (and status for Get User). */
+  viewerIsAdmin: boolean;
+  sheetCount: number;
+  alternateEmails: AlternateEmailRow[];
+  status?: boolean;
+}
+
 /** The UserProfile object of Get Current User / Get User. */
-export function userProfile(u: UserRow, org: OrgRow, ro: ReadOptions, opts: { viewerIsAdmin: boolean }) {
+export function userProfile(u: UserRow, org: OrgRow, ro: ReadOptions, view: ProfileView) {
   const out: Record<string, unknown> = {
     id: u.id,
     email: u.email,
@@ -37,10 +65,14 @@ export function userProfile(u: UserRow, org: OrgRow, ro: ReadOptions, opts: { vi
     locale: u.locale,
     timeZone: u.time_zone,
     account: { id: org.id, name: org.name },
-    admin: !!u.admin,
-    licensedSheetCreator: !!u.licensed_sheet_creator,
-    groupAdmin: !!u.group_admin,
-    resourceViewer: !!u.resource_viewer,
+  };
+  if (view.showRoles) {
+    out.admin = !!u.admin;
+    out.licensedSheetCreator = !!u.licensed_sheet_creator;
+    out.groupAdmin = !!u.group_admin;
+    out.resourceViewer = !!u.resource_viewer;
+  }
+  Object.assign(out, {
     jiraAdmin: false,
     salesforceAdmin: false,
     salesforceUser: false,
@@ -50,12 +82,18 @@ export function userProfile(u: UserRow, org: OrgRow, ro: ReadOptions, opts: { vi
     role: u.role ?? undefined,
     mobilePhone: u.mobile_phone ?? undefined,
     workPhone: u.work_phone ?? undefined,
-    alternateEmails: [],
-  };
-  if (opts.viewerIsAdmin) {
-    if (u.status === 'ACTIVE') out.sheetCount = 0;
+    alternateEmails: view.alternateEmails.map(alternateEmail),
+  });
+  if (view.viewerIsAdmin) {
+    if (view.status) out.status = u.status;
+    if (u.status === 'ACTIVE') out.sheetCount = view.sheetCount;
     const last = optTs(u.last_login, ro.numericDates);
     if (last !== undefined) out.lastLogin = last;
   }
   return out;
+}
+
+export function contact(c: ContactEntry) {
+  const name = [c.firstName, c.lastName].filter((s) => s && s.trim() !== '').join(' ');
+  return { id: contactId(c.email), name: name === '' ? c.email : name, email: c.email };
 }

@@ -1,19 +1,35 @@
 import type { FastifyInstance } from 'fastify';
-import { user, userProfile } from '../present/users.ts';
-import { list, paging, type Query } from '../query.ts';
-import { indexResult, pageWindow } from '../paging.ts';
-import { success } from '../present.ts';
-import { countOrgUsers, listOrgUsers } from '../../store/users.ts';
-import { addUser } from '../../services/users.ts';
+import { alternateEmail, user, userProfile } from '../present/users.ts';
+import { bool, int, list, one, paging, pathId, type Query } from '../query.ts';
+import { indexResult, paginate, streamResult } from '../paging.ts';
+import type { Tx } from '../../store/db.ts';
+import { parseTimestamp, success, successData } from '../present.ts';
+import { groupsOfUser } from '../../store/groups.ts';
+import { listAlternateEmails } from '../../store/alternateEmails.ts';
+import {
+  addUser, deactivateUser, getUser, listUsers, orgSheets, reactivateUser, removeUser, updateUser,
+} from '../../services/users.ts';
+import {
+  addAlternateEmails, makePrimary, readAlternateEmail, readAlternateEmails, removeAlternateEmail,
+} from '../../services/alternateEmails.ts';
+
+// Beyond this many users on a page, List Users leaves lastLogin out (as the public service does).
+const LAST_LOGIN_PAGE_MAX = 100;
 
 export async function userRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
+  const tx = <T>(fn: (t: Tx) => Promise<T>) => db().transaction().execute(fn);
 
   // Any valid token may call Get Current User, whatever its scopes (spec section 5).
   app.get('/users/me', { config: { scope: null } }, async (req) => {
     const { user: me, org } = req.actor;
-    const profile = userProfile(me, org, req.ro, { viewerIsAdmin: !!me.admin });
-    if (req.ro.include.has('groups')) profile.groups = [];
+    // sheetCount is a static 0 here, as the reference documents for this operation
+    const profile = userProfile(me, org, req.ro, {
+      showRoles: true, viewerIsAdmin: !!me.admin, sheetCount: 0, alternateEmails: await listAlternateEmails(db(), me.id),
+    });
+    if (req.ro.include.has('groups')) {
+      profile.groups = (await groupsOfUser(db(), me.id)).map((g) => ({ id: g.id, name: g.name, description: g.description ?? undefined }));
+    }
     return profile;
   });
 
@@ -21,14 +37,101 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const q = req.query as Query;
     const p = paging(q);
     const emails = list(q, 'email').map((e) => e.toLowerCase());
-    const total = await countOrgUsers(db(), req.actor.org.id, emails);
-    const w = pageWindow(total, p);
-    const rows = await listOrgUsers(db(), req.actor.org.id, { emails, offset: w.offset, limit: w.limit });
-    return indexResult(total, p, rows.map((u) => user(u, req.ro)));
+    const viewerIsAdmin = !!req.actor.user.admin;
+    const r = await listUsers(db(), req.actor, emails, p);
+    const wantLast = req.ro.include.has('lastLogin') || req.ro.include.has('lastLoginTime');
+    const lastLogin = wantLast && r.rows.length <= LAST_LOGIN_PAGE_MAX;
+    return indexResult(r.total, p, r.rows.map((u) => user(u, req.ro, { viewerIsAdmin, sheetCount: r.counts.get(u.id) ?? 0, lastLogin })));
   });
 
   app.post('/users', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
-    const created = await db().transaction().execute((tx) => addUser(tx, req.actor, req.body));
-    return success(user(created, req.ro));
+    // sendEmail is accepted; sheetd sends no invitations (users join at once)
+    bool(req.query as Query, 'sendEmail');
+    const created = await tx((t) => addUser(t, req.actor, req.body));
+    return success(user(created, req.ro, { viewerIsAdmin: true, sheetCount: 0 }));
+  });
+
+  app.get('/users/sheets', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
+    const q = req.query as Query;
+    const p = paging(q);
+    const since = one(q, 'modifiedSince');
+    const modifiedSince = since !== undefined ? parseTimestamp(since, req.ro.numericDates, 'modifiedSince') : undefined;
+    const offset = p.pageSize === null ? 0 : (p.page - 1) * p.pageSize;
+    const rows = await orgSheets(db(), req.actor, { ...(modifiedSince !== undefined ? { modifiedSince } : {}), offset, limit: p.pageSize });
+    return streamResult(p, rows.map((s) => ({ id: s.id, name: s.name, owner: s.owner_email, ownerId: s.owner_id })));
+  });
+
+  app.get('/users/:userId(^\\d+$)', { config: { scope: 'READ_USERS' } }, async (req) => {
+    const id = pathId((req.params as { userId: string }).userId);
+    const d = await getUser(db(), req.actor, id);
+    const admin = !!req.actor.user.admin;
+    return userProfile(d.user, req.actor.org, req.ro, {
+      showRoles: admin || d.user.id === req.actor.user.id, viewerIsAdmin: admin, status: true, sheetCount: d.sheetCount,
+      alternateEmails: admin || d.user.id === req.actor.user.id ? d.alternateEmails : [],
+    });
+  });
+
+  app.put('/users/:userId(^\\d+$)', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
+    const id = pathId((req.params as { userId: string }).userId);
+    const updated = await tx((t) => updateUser(t, req.actor, id, req.body));
+    return success(user(updated, req.ro));
+  });
+
+  app.delete('/users/:userId(^\\d+$)', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
+    const id = pathId((req.params as { userId: string }).userId);
+    const q = req.query as Query;
+    // the parameters travel in the query string (the SDKs); a JSON body is accepted too
+    const b = typeof req.body === 'object' && req.body !== null && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    const fromBody = (k: string) => (b[k] === undefined || b[k] === null ? undefined : String(b[k]));
+    const merged: Query = { ...Object.fromEntries(['transferTo', 'transferSheets', 'removeFromSharing'].map((k) => [k, fromBody(k)])), ...q };
+    const transferTo = int(merged, 'transferTo', { min: 1 });
+    await tx((t) => removeUser(t, req.actor, id, {
+      transferTo, transferSheets: bool(merged, 'transferSheets'), removeFromSharing: bool(merged, 'removeFromSharing'),
+    }));
+    return success();
+  });
+
+  app.post('/users/:userId(^\\d+$)/deactivate', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
+    const id = pathId((req.params as { userId: string }).userId);
+    await tx((t) => deactivateUser(t, req.actor, id));
+    return success();
+  });
+
+  app.post('/users/:userId(^\\d+$)/reactivate', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
+    const id = pathId((req.params as { userId: string }).userId);
+    await tx((t) => reactivateUser(t, req.actor, id));
+    return success();
+  });
+
+  // Alternate email addresses (spec 4.4)
+  app.get('/users/:userId(^\\d+$)/alternateemails', { config: { scope: 'READ_USERS' } }, async (req) => {
+    const id = pathId((req.params as { userId: string }).userId);
+    const rows = await readAlternateEmails(db(), req.actor, id);
+    return paginate(rows.map(alternateEmail), paging(req.query as Query));
+  });
+
+  app.post('/users/:userId(^\\d+$)/alternateemails', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
+    const id = pathId((req.params as { userId: string }).userId);
+    const rows = await tx((t) => addAlternateEmails(t, req.actor, id, req.body));
+    return successData(rows.map(alternateEmail));
+  });
+
+  app.get('/users/:userId(^\\d+$)/alternateemails/:alternateEmailId', { config: { scope: 'READ_USERS' } }, async (req) => {
+    const params = req.params as { userId: string; alternateEmailId: string };
+    return alternateEmail(await readAlternateEmail(db(), req.actor, pathId(params.userId), pathId(params.alternateEmailId)));
+  });
+
+  app.delete('/users/:userId(^\\d+$)/alternateemails/:alternateEmailId', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
+    const params = req.params as { userId: string; alternateEmailId: string };
+    const [userId, altId] = [pathId(params.userId), pathId(params.alternateEmailId)];
+    await tx((t) => removeAlternateEmail(t, req.actor, userId, altId));
+    return success();
+  });
+
+  app.post('/users/:userId(^\\d+$)/alternateemails/:alternateEmailId/makeprimary', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
+    const params = req.params as { userId: string; alternateEmailId: string };
+    const [userId, altId] = [pathId(params.userId), pathId(params.alternateEmailId)];
+    const row = await tx((t) => makePrimary(t, req.actor, userId, altId));
+    return successData([alternateEmail(row)]);
   });
 }

@@ -3,6 +3,7 @@ import type { Migration, MigrationProvider } from 'kysely/migration';
 import type { Dialect } from './types.ts';
 import * as m0001 from './0001_foundation.ts';
 import * as m0002 from './0002_sheets.ts';
+import * as m0003 from './0003_org.ts';
 
 /**
  * Migrations, applied in name order at start: one file per step, each taking the dialect so
@@ -12,6 +13,7 @@ import * as m0002 from './0002_sheets.ts';
 const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void> }]> = [
   ['0001_foundation', m0001],
   ['0002_sheets', m0002],
+  ['0003_org', m0003],
 ];
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { group, groupDetail, groupMember } from '../present/groups.ts';
+import { one, paging, pathId, type Query } from '../query.ts';
+import { indexResult } from '../paging.ts';
+import { parseTimestamp, success } from '../present.ts';
+import type { Tx } from '../../store/db.ts';
+import { addMembers, changeGroup, createGroup, readGroup, readGroups, removeGroup, removeMember } from '../../services/groups.ts';
+
+export async function groupRoutes(app: FastifyInstance): Promise<void> {
+  const db = () => app.ctx.store.db;
+  const tx = <T>(fn: (t: Tx) => Promise<T>) => db().transaction().execute(fn);
+  const groupId = (params: unknown) => pathId((params as { groupId: string }).groupId);
+
+  app.get('/groups', { config: { scope: 'READ_USERS' } }, async (req) => {
+    const q = req.query as Query;
+    const p = paging(q);
+    const since = one(q, 'modifiedSince');
+    const modifiedSince = since !== undefined ? parseTimestamp(since, req.ro.numericDates, 'modifiedSince') : undefined;
+    const r = await readGroups(db(), req.actor, p, modifiedSince);
+    return indexResult(r.total, p, r.rows.map((g) => group(g, req.ro)));
+  });
+
+  app.post('/groups', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
+    const d = await tx((t) => createGroup(t, req.actor, req.body));
+    return success(groupDetail(d.group, d.members, req.ro));
+  });
+
+  app.get('/groups/:groupId', { config: { scope: 'READ_USERS' } }, async (req) => {
+    const d = await readGroup(db(), req.actor, groupId(req.params));
+    return groupDetail(d.group, d.members, req.ro);
+  });
+
+  app.put('/groups/:groupId', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
+    const id = groupId(req.params);
+    const g = await tx((t) => changeGroup(t, req.actor, id, req.body));
+    return success(group(g, req.ro));
+  });
+
+  app.delete('/groups/:groupId', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
+    const id = groupId(req.params);
+    await tx((t) => removeGroup(t, req.actor, id));
+    return success();
+  });
+
+  app.post('/groups/:groupId/members', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
+    const id = groupId(req.params);
+    const r = await tx((t) => addMembers(t, req.actor, id, req.body));
+    const members = r.added.map((u) => groupMember(u));
+    return r.single ? success(members[0]) : success(members);
+  });
+
+  app.delete('/groups/:groupId/members/:userId', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
+    const id = groupId(req.params);
+    const userId = pathId((req.params as { userId: string }).userId);
+    await tx((t) => removeMember(t, req.actor, id, userId));
+    return success();
+  });
+}
