@@ -25,8 +25,8 @@ export async function benchSheet(): Promise<void> {
   const server = await startServer(loadConfig({ PORT: '0', SHEETD_DATA_DIR: dataDir, SHEETD_RATE_LIMIT: String(1e12), SHEETD_LOG_LEVEL: 'silent', SHEETD_BODY_LIMIT: String(64 * 1024 * 1024) }), { logger: false });
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(server.url + '/2.0' + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const call = async (method: string, p: string, body?: unknown, encoding = 'identity') => {
+    const res = await fetch(server.url + '/2.0' + p, { method, headers: { ...headers, 'accept-encoding': encoding }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     if (res.status !== 200) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 300)}`);
     return text;
@@ -71,6 +71,12 @@ export async function benchSheet(): Promise<void> {
       sheetText = await call('GET', `/sheets/${sheetId}`);
       gets.push(ms(t0));
     }
+    const gz: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = process.hrtime.bigint();
+      await call('GET', `/sheets/${sheetId}`, undefined, 'gzip');
+      gz.push(ms(t0));
+    }
     const obj = JSON.parse(sheetText) as { rows: unknown[] };
     const stringifies: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -107,6 +113,7 @@ export async function benchSheet(): Promise<void> {
     console.log(`update 500 rows (5 cells):    ${median(updates).toFixed(1)} ms`);
     console.log(`get whole sheet:              ${median(gets).toFixed(1)} ms (${(sheetText.length / 1e6).toFixed(1)} MB)`);
     console.log(`  baseline JSON.stringify:    ${median(stringifies).toFixed(1)} ms   ratio ${(median(gets) / median(stringifies)).toFixed(2)}x (goal within 2x)`);
+    console.log(`get whole sheet, gzip:        ${median(gz).toFixed(1)} ms`);
     console.log(`get one row:                  ${median(oneRow).toFixed(2)} ms`);
   } finally {
     await server.close();

@@ -152,6 +152,8 @@ function plainDecimal(n: number): string {
  */
 export function formatNumber(n: number, format?: string | FormatSpec | null): string {
   if (!Number.isFinite(n)) return String(n);
+  // the common case, an unformatted whole number, is its own text
+  if ((format === undefined || format === null || (typeof format === 'string' && isDefaultFormat(format))) && Number.isInteger(n) && Math.abs(n) < 1e12) return String(n);
   const spec = format === undefined || format === null ? emptyFormat()
     : typeof format === 'string' ? (isDefaultFormat(format) ? emptyFormat() : parseFormat(format)) : format;
   const nf = FORMAT_TABLES.numberFormat[optionAt(spec, FMT.numberFormat) ?? 0] ?? 'none';

@@ -99,6 +99,7 @@ export interface CellWrite {
  */
 export function afterWrite(ctx: WriteContext, writes: readonly CellWrite[], opts: { newRows?: readonly RowState[]; structural?: boolean } = {}): void {
   const m = ctx.model;
+  if (m.formulas === null && !opts.structural && !writes.some((w) => w.column.formula !== undefined || w.row.cells[String(w.column.id)]?.fx !== undefined)) return;
   const order = m.tree.displayOrder();
   const schema = sheetSchema(m.columns, order);
   const formulaWrites: CellWrite[] = [];

@@ -139,5 +139,4 @@ export interface CoreTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the union of the domains' tables
 export interface DB extends CoreTables, OrgTables {}

@@ -21,13 +21,16 @@ export interface RowPresentOptions {
   columns?: ColumnDef[];
 }
 
-/** Row positions of the whole sheet, computed once per response. */
-export function positionsOf(model: SheetModel) {
-  return new Map(model.tree.positions().map((p) => [p.id, p]));
+/** A row's position in the sheet (row numbers are kept by the tree until it changes). */
+function positionOf(model: SheetModel, id: number) {
+  const t = model.tree;
+  const node = t.get(id)!;
+  const parentId = t.parentOf(id);
+  return { rowNumber: t.rowNumberOf(id)!, parentId: parentId ?? undefined, siblingId: t.siblingIdOf(id), expanded: node.expanded, locked: node.locked };
 }
 
-export function presentRow(model: SheetModel, row: RowState, pos: ReturnType<typeof positionsOf>, o: RowPresentOptions) {
-  const p = pos.get(row.id)!;
+export function presentRow(model: SheetModel, row: RowState, o: RowPresentOptions) {
+  const p = positionOf(model, row.id);
   const ro = o.ro;
   const isAdmin = atLeast(o.level, 'ADMIN');
   const out: Record<string, unknown> = {

@@ -3,7 +3,7 @@ import { addRows, deleteRows, sortSheet, updateRows, type RowFailure, type RowWr
 import { bool, idList, pathId, type Query } from '../query.ts';
 import { bulkResult, success, type BulkItemFailure } from '../present.ts';
 import { errorBody } from '../errors.ts';
-import { positionsOf, presentRow } from '../present/sheetData.ts';
+import { presentRow } from '../present/sheetData.ts';
 import { userLookup } from './sheetData.ts';
 
 type SheetParams = FastifyRequest<{ Params: { sheetId: string } }>;
@@ -29,8 +29,7 @@ export async function rowRoutes(app: FastifyInstance): Promise<void> {
   async function rowsResult(req: FastifyRequest, out: Awaited<ReturnType<typeof addRows>>) {
     const { result, version, model, level } = out;
     const users = await userLookup(store().db, result.rows);
-    const pos = positionsOf(model);
-    const presented = result.rows.map((r) => presentRow(model, r, pos, { ro: req.ro, level, users, permalinkBase: base() }));
+    const presented = result.rows.map((r) => presentRow(model, r, { ro: req.ro, level, users, permalinkBase: base() }));
     return bulkResult(result.single ? { result: presented[0] } : { result: presented as unknown as Record<string, unknown> }, failures(result.failures), version);
   }
 
@@ -53,13 +52,12 @@ export async function rowRoutes(app: FastifyInstance): Promise<void> {
   app.post('/sheets/:sheetId/sort', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams) => {
     const out = await sortSheet(store(), req.actor, pathId(req.params.sheetId), req.body);
     const users = await userLookup(store().db, out.model.rows.values());
-    const pos = positionsOf(out.model);
     return {
       id: out.sheet.id,
       name: out.sheet.name,
       version: out.version,
       totalRowCount: out.model.rows.size,
-      rows: out.model.tree.displayOrder().map((id) => presentRow(out.model, out.model.rows.get(id)!, pos, { ro: req.ro, level: out.level, users, permalinkBase: base() })),
+      rows: out.model.tree.displayOrder().map((id) => presentRow(out.model, out.model.rows.get(id)!, { ro: req.ro, level: out.level, users, permalinkBase: base() })),
     };
   });
 }

@@ -7,7 +7,7 @@ import type { Queryable } from '../../store/db.ts';
 import type { StoredContact } from '../../engine/contacts.ts';
 import { idList, int, one, paging, pathId, type Query } from '../query.ts';
 import { success } from '../present.ts';
-import { positionsOf, presentColumns, presentRow, sheetSummary, type UserLookup } from '../present/sheetData.ts';
+import { presentColumns, presentRow, sheetSummary, type UserLookup } from '../present/sheetData.ts';
 import { pageWindow } from '../paging.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import { fullName } from '../present/users.ts';
@@ -70,7 +70,6 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
       rows = w.limit === null ? rows : rows.slice(w.offset, w.offset + w.limit);
     }
     const users = await userLookup(db(), rows);
-    const pos = positionsOf(model);
     const opts = { ro: req.ro, level, users, permalinkBase: base(), columns: cols };
     const out: Record<string, unknown> = {
       ...sheetSummary(sheet, level, req.ro, base()),
@@ -83,7 +82,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
       userSettings: { criticalPathEnabled: false, displaySummaryTasks: true },
       userPermissions: { summaryPermissions: level === 'OWNER' || level === 'ADMIN' ? 'ADMIN' : level === 'VIEWER' || level === 'COMMENTER' ? 'READ_ONLY' : 'READ_WRITE' },
       columns: presentColumns(model, req.ro, level, cols),
-      rows: rows.map((r) => presentRow(model, r, pos, opts)),
+      rows: rows.map((r) => presentRow(model, r, opts)),
     };
     if (req.ro.include.has('ownerInfo')) {
       const owner = await findUsersByIds(db(), [sheet.owner_id]);
@@ -107,7 +106,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     const row = model.rows.get(rowId);
     if (!row) throw apiError(1006);
     const users = await userLookup(db(), [row]);
-    const out = presentRow(model, row, positionsOf(model), { ro: req.ro, level, users, permalinkBase: base() });
+    const out = presentRow(model, row, { ro: req.ro, level, users, permalinkBase: base() });
     if (req.ro.include.has('columns')) out.columns = presentColumns(model, req.ro, level);
     return out;
   });
