@@ -15,6 +15,8 @@ export interface Config {
   tlsKey: string | undefined;
   /** Requests per minute per access token. */
   rateLimitPerMinute: number;
+  /** How long a write waits for another write to the same sheet before answering 4004 (PostgreSQL). */
+  lockTimeoutMs: number;
   /** Largest JSON request body accepted, in bytes. */
   bodyLimit: number;
   logLevel: string;
@@ -50,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tlsCert,
     tlsKey,
     rateLimitPerMinute: int(env.SHEETD_RATE_LIMIT, 300, 'SHEETD_RATE_LIMIT'),
+    lockTimeoutMs: int(env.SHEETD_LOCK_TIMEOUT_MS, 10_000, 'SHEETD_LOCK_TIMEOUT_MS'),
     bodyLimit: int(env.SHEETD_BODY_LIMIT, 10 * 1024 * 1024, 'SHEETD_BODY_LIMIT'),
     logLevel: env.SHEETD_LOG_LEVEL || env.LOG_LEVEL || 'info',
     retiredVersions: (env.SHEETD_RETIRED_VERSIONS ?? '1.1').split(',').map((s) => s.trim()).filter(Boolean),

@@ -137,7 +137,7 @@ export async function writeSheet<T>(
   try {
     const out = await store.db.transaction().execute(async (tx) => {
       if (store.dialect === 'postgres') {
-        await sql`SET LOCAL lock_timeout = ${sql.lit(`${opts.lockTimeoutMs ?? 10_000}ms`)}`.execute(tx);
+        await sql`SET LOCAL lock_timeout = ${sql.lit(`${opts.lockTimeoutMs ?? store.lockTimeoutMs}ms`)}`.execute(tx);
         try {
           await tx.selectFrom('sheets').select('id').where('id', '=', sheetId).forUpdate().execute();
         } catch (e) {

@@ -12,6 +12,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** How long a sheet write waits for the sheet's lock before giving up (PostgreSQL). */
+  lockTimeoutMs: number;
   close(): Promise<void>;
 }
 
@@ -26,13 +28,13 @@ export function isPostgresUrl(url: string | undefined): url is string {
 }
 
 /** Opens the database the configuration names and applies pending migrations. */
-export async function openStore(opts: { databaseUrl?: string | undefined; dataDir: string }): Promise<Store> {
+export async function openStore(opts: { databaseUrl?: string | undefined; dataDir: string; lockTimeoutMs?: number }): Promise<Store> {
   let store: Store;
   if (opts.databaseUrl !== undefined && opts.databaseUrl !== '') {
     if (!isPostgresUrl(opts.databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    store = { db, dialect: 'postgres', close: () => db.destroy() };
+    store = { db, dialect: 'postgres', lockTimeoutMs: opts.lockTimeoutMs ?? 10_000, close: () => db.destroy() };
   } else {
     fs.mkdirSync(opts.dataDir, { recursive: true });
     const sqlite = new Database(path.join(opts.dataDir, 'sheetd.db'));
@@ -41,7 +43,7 @@ export async function openStore(opts: { databaseUrl?: string | undefined; dataDi
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-    store = { db, dialect: 'sqlite', close: () => db.destroy() };
+    store = { db, dialect: 'sqlite', lockTimeoutMs: opts.lockTimeoutMs ?? 10_000, close: () => db.destroy() };
   }
   await migrate(store);
   return store;
