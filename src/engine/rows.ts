@@ -131,6 +131,7 @@ export class RowTree {
   private readonly kids = new Map<number, number[]>([[ROOT, []]]);
   private order: number[] | null = null;
   private numbers: Map<number, number> | null = null;
+  private prevSiblings: Map<number, number> | null = null;
 
   /**
    * Build from rows listed in display order (parents before children, children in order).
@@ -204,9 +205,13 @@ export class RowTree {
 
   /** Previous sibling (the API's siblingId), undefined for a first child. */
   siblingIdOf(id: number): number | undefined {
-    const list = this.childrenOf(this.parentOf(id));
-    const i = list.indexOf(id);
-    return i > 0 ? list[i - 1] : undefined;
+    if (this.prevSiblings === null) {
+      // one pass over every child list, kept until the tree changes
+      const m = new Map<number, number>();
+      for (const list of this.kids.values()) for (let i = 1; i < list.length; i++) m.set(list[i]!, list[i - 1]!);
+      this.prevSiblings = m;
+    }
+    return this.prevSiblings.get(id);
   }
 
   /** Every row in display order with its derived position attributes (one O(n) pass). */
@@ -266,6 +271,7 @@ export class RowTree {
   }
 
   private invalidate(): void {
+    this.prevSiblings = null;
     this.order = null;
     this.numbers = null;
   }

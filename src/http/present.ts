@@ -1,9 +1,18 @@
 import { apiError } from '../errors.ts';
 
+// Rows written together share their timestamps: remember the last few renderings.
+const tsCache = new Map<number, string>();
+
 /** `YYYY-MM-DDTHH:MM:SSZ`, or epoch milliseconds when numericDates=true. */
 export function ts(ms: number, numericDates: boolean): string | number {
   if (numericDates) return ms;
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  let s = tsCache.get(ms);
+  if (s === undefined) {
+    s = new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (tsCache.size >= 256) tsCache.delete(tsCache.keys().next().value!);
+    tsCache.set(ms, s);
+  }
+  return s;
 }
 
 export function optTs(ms: number | null | undefined, numericDates: boolean): string | number | undefined {

@@ -1,5 +1,5 @@
 import { presentColumn, type ApiColumn, type ColumnDef } from '../../engine/columns.ts';
-import { presentRowCells, type ApiCell } from '../../engine/display.ts';
+import { presentRowCells, type ApiCell, type PresentCellOptions } from '../../engine/display.ts';
 import type { StoredContact } from '../../engine/contacts.ts';
 import { isDefaultFormat } from '../../engine/format.ts';
 import { atLeast, presentAccessLevel, type AccessLevel } from '../../services/access.ts';
@@ -62,18 +62,34 @@ export function presentRow(model: SheetModel, row: RowState, o: RowPresentOption
   return out;
 }
 
+/** Cell presentation options shared by every row of one response. */
+const cellOptionsCache = new WeakMap<RowPresentOptions, Omit<PresentCellOptions, 'rowId'>>();
+
+function cellOptions(model: SheetModel, o: RowPresentOptions): Omit<PresentCellOptions, 'rowId'> {
+  let c = cellOptionsCache.get(o);
+  if (c === undefined) {
+    const ro = o.ro;
+    c = {
+      level: ro.level,
+      numericDates: ro.numericDates,
+      includeObjectValue: ro.include.has('objectValue'),
+      includeFormat: ro.include.has('format'),
+      includeColumnType: ro.include.has('columnType'),
+      rowNumberOf: (id) => model.tree.rowNumberOf(id),
+    };
+    cellOptionsCache.set(o, c);
+  }
+  return c;
+}
+
 export function rowCells(model: SheetModel, row: RowState, o: RowPresentOptions): ApiCell[] {
   const ro = o.ro;
   const cols = o.columns ?? model.columns;
+  const hasSystem = cols.some((c) => c.systemColumnType !== undefined);
   const cells = presentRowCells(cols, row.cells, {
-    level: ro.level,
-    numericDates: ro.numericDates,
-    includeObjectValue: ro.include.has('objectValue'),
-    includeFormat: ro.include.has('format'),
-    includeColumnType: ro.include.has('columnType'),
+    ...cellOptions(model, o),
     rowId: row.id,
-    rowNumberOf: (id) => model.tree.rowNumberOf(id),
-    system: { createdAt: row.createdAt, modifiedAt: row.modifiedAt, createdBy: o.users(row.createdBy), modifiedBy: o.users(row.modifiedBy) },
+    system: hasSystem ? { createdAt: row.createdAt, modifiedAt: row.modifiedAt, createdBy: o.users(row.createdBy), modifiedBy: o.users(row.modifiedBy) } : undefined,
   });
   const engine = model.formulas;
   if (engine) {
