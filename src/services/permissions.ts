@@ -3,6 +3,7 @@ import { findSheet, type SheetRow } from '../store/sheets.ts';
 import { apiError } from '../errors.ts';
 import { requireAccess, strongest, type AccessLevel } from './access.ts';
 import type { Actor } from './context.ts';
+import { containerGrants } from './containers.ts';
 
 /**
  * The caller's effective access level on a sheet: the strongest of ownership, direct shares,
@@ -11,7 +12,8 @@ import type { Actor } from './context.ts';
  */
 export type GrantResolver = (db: Queryable, actor: Actor, sheet: SheetRow) => Promise<AccessLevel | null>;
 
-export const grantResolvers: GrantResolver[] = [];
+// Direct, group and workspace shares (services/containers.ts).
+export const grantResolvers: GrantResolver[] = [containerGrants];
 
 export async function sheetAccessLevel(db: Queryable, actor: Actor, sheet: SheetRow): Promise<AccessLevel | null> {
   if (sheet.org_id !== actor.org.id) return null;

@@ -3,6 +3,7 @@
  * both SQLite and PostgreSQL, so one code path serves both.
  */
 import type { Generated } from 'kysely';
+import type { ContainerTables } from './containerSchema.ts';
 import type { OrgTables } from './orgSchema.ts';
 
 export interface OrgTable {
@@ -139,4 +140,4 @@ export interface CoreTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, OrgTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables {}

@@ -10,6 +10,13 @@ import { columnRoutes } from './columns.ts';
 import { rowRoutes } from './rows.ts';
 import { sheetDataRoutes } from './sheetData.ts';
 
+import { homeRoutes } from './home.ts';
+import { folderRoutes } from './folders.ts';
+import { workspaceRoutes } from './workspaces.ts';
+import { sheetObjectRoutes } from './sheetObjects.ts';
+import { shareRoutes } from './shares.ts';
+import { favoriteRoutes } from './favorites.ts';
+import { templateRoutes } from './templates.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -21,5 +28,12 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(rowRoutes);
   await app.register(columnRoutes);
   await app.register(cellHistoryRoutes);
+  await app.register(homeRoutes);
+  await app.register(folderRoutes);
+  await app.register(workspaceRoutes);
+  await app.register(sheetObjectRoutes);
+  await app.register(shareRoutes);
+  await app.register(favoriteRoutes);
+  await app.register(templateRoutes);
   await app.register(sheetDataRoutes);
 }

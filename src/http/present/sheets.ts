@@ -1,0 +1,42 @@
+import type { Config } from '../../config.ts';
+import type { SheetRow } from '../../store/sheets.ts';
+import { presentAccessLevel, type AccessLevel } from '../../services/access.ts';
+import type { ReadOptions } from '../../services/context.ts';
+import { ts } from '../present.ts';
+import { permalink } from './permalinks.ts';
+
+export function sheetSource(s: SheetRow): { id: number; type: string } | undefined {
+  if (s.source === null) return undefined;
+  const src = JSON.parse(s.source) as { id?: number; type?: string };
+  return typeof src.id === 'number' && typeof src.type === 'string' ? { id: src.id, type: src.type } : undefined;
+}
+
+/** The abbreviated Sheet of List Sheets and of folder and workspace contents. */
+export function sheetSummary(config: Config, s: SheetRow, level: AccessLevel, ro: ReadOptions, opts: { favorite?: boolean } = {}) {
+  const out: Record<string, unknown> = {
+    id: s.id,
+    name: s.name,
+    accessLevel: presentAccessLevel(level, ro.accessApiLevel),
+    permalink: permalink(config, 'sheets', s.id),
+    createdAt: ts(s.created_at, ro.numericDates),
+    modifiedAt: ts(s.modified_at, ro.numericDates),
+  };
+  if (ro.include.has('sheetVersion')) out.version = s.version;
+  if (ro.include.has('source')) {
+    const src = sheetSource(s);
+    if (src) out.source = src;
+  }
+  if (ro.include.has('ownerInfo')) out.ownerId = s.owner_id;
+  if (opts.favorite) out.favorite = true;
+  return out;
+}
+
+/** The short form returned by create, copy, move and update. */
+export function sheetResult(config: Config, s: SheetRow, level: AccessLevel, ro: ReadOptions) {
+  return { id: s.id, name: s.name, accessLevel: presentAccessLevel(level, ro.accessApiLevel), permalink: permalink(config, 'sheets', s.id) };
+}
+
+/** A Template of List Templates (a sheet saved as a template). */
+export function templateSummary(s: SheetRow, level: AccessLevel, ro: ReadOptions) {
+  return { id: s.id, name: s.name, type: 'sheet', accessLevel: presentAccessLevel(level, ro.accessApiLevel) };
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { one, paging, pathId, type Query } from '../query.ts';
+import { paginate } from '../paging.ts';
+import { success } from '../present.ts';
+import { sheetResult, sheetSummary } from '../present/sheets.ts';
+import { presentColumn } from '../../engine/columns.ts';
+import type { Actor, ReadOptions } from '../../services/context.ts';
+import { sheetFor } from '../../services/permissions.ts';
+import { favoriteKeys } from '../../services/favorites.ts';
+import {
+  copySheetObject,
+  createSheetIn,
+  deleteSheetObject,
+  listVisibleSheets,
+  moveSheetObject,
+  settingsOf,
+  updateSheetObject,
+  userSettingsFor,
+} from '../../services/sheetObjects.ts';
+
+type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;
+
+/** Sheets as objects: list, create (home, folder, workspace), update, delete, copy, move, version. */
+export async function sheetObjectRoutes(app: FastifyInstance): Promise<void> {
+  const db = () => app.ctx.store.db;
+  const config = () => app.ctx.config;
+
+  app.get('/sheets', { config: { scope: 'READ_SHEETS' } }, async (req) => {
+    const q = req.query as Query;
+    const since = one(q, 'modifiedSince');
+    const all = await listVisibleSheets(db(), req.actor, since === undefined ? {} : { modifiedSince: since }, req.ro);
+    const favs = await favoriteKeys(db(), req.actor);
+    return paginate(all.map((x) => sheetSummary(config(), x.sheet, x.level, req.ro, { favorite: favs.has(`sheet:${x.sheet.id}`) })), paging(q));
+  });
+
+  async function create(actor: Actor, ro: ReadOptions, where: { type: 'home' | 'folder' | 'workspace'; id: number | null }, body: unknown) {
+    const { sheet, columns } = await db().transaction().execute((tx) => createSheetIn(tx, actor, where, body, ro));
+    const out: Record<string, unknown> = sheetResult(config(), sheet, 'OWNER', ro);
+    if (columns) out.columns = columns.map((c) => presentColumn(c, { level: ro.level }));
+    return success(out);
+  }
+
+  app.post('/sheets', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req) => create(req.actor, req.ro, { type: 'home', id: null }, req.body));
+  app.post('/folders/:folderId/sheets', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req: FastifyRequest<{ Params: { folderId: string } }>) =>
+    create(req.actor, req.ro, { type: 'folder', id: pathId(req.params.folderId) }, req.body));
+  app.post('/workspaces/:workspaceId/sheets', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req: FastifyRequest<{ Params: { workspaceId: string } }>) =>
+    create(req.actor, req.ro, { type: 'workspace', id: pathId(req.params.workspaceId) }, req.body));
+
+  app.put('/sheets/:sheetId', { config: { scope: 'ADMIN_SHEETS', body: 'required' } }, async (req: SheetReq) => {
+    const id = pathId(req.params.sheetId);
+    const { sheet, level } = await db().transaction().execute((tx) => updateSheetObject(tx, req.actor, id, req.body));
+    const out: Record<string, unknown> = { ...sheetResult(config(), sheet, level, req.ro), userSettings: userSettingsFor(sheet, req.actor.user.id) };
+    const project = settingsOf(sheet).projectSettings;
+    if (project) out.projectSettings = project;
+    return success(out, sheet.version);
+  });
+
+  app.delete('/sheets/:sheetId', { config: { scope: 'DELETE_SHEETS' } }, async (req: SheetReq) => {
+    const id = pathId(req.params.sheetId);
+    await db().transaction().execute((tx) => deleteSheetObject(tx, req.actor, id));
+    return success();
+  });
+
+  app.post('/sheets/:sheetId/copy', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req: SheetReq) => {
+    const id = pathId(req.params.sheetId);
+    const sheet = await db().transaction().execute((tx) => copySheetObject(tx, req.actor, id, req.body, req.ro.include));
+    return success(sheetResult(config(), sheet, 'OWNER', req.ro));
+  });
+
+  app.post('/sheets/:sheetId/move', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req: SheetReq) => {
+    const id = pathId(req.params.sheetId);
+    const { sheet, level } = await db().transaction().execute((tx) => moveSheetObject(tx, req.actor, id, req.body));
+    return success(sheetResult(config(), sheet, level, req.ro));
+  });
+
+  app.get('/sheets/:sheetId/version', { config: { scope: 'READ_SHEETS' } }, async (req: SheetReq) => {
+    const { sheet } = await sheetFor(db(), req.actor, pathId(req.params.sheetId), 'VIEWER');
+    return { version: sheet.version };
+  });
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bool, list, paging, pathId, type Query } from '../query.ts';
+import { paginate } from '../paging.ts';
+import { success } from '../present.ts';
+import { contents, folderSummary, workspaceSummary } from '../present/containers.ts';
+import { childFolders } from '../../store/containers.ts';
+import { workspaceFor } from '../../services/containers.ts';
+import { createFolder, loadTree } from '../../services/folders.ts';
+import { copyWorkspace, createWorkspace, deleteWorkspace, listWorkspaces, renameWorkspace } from '../../services/workspaces.ts';
+import { favoriteKeys } from '../../services/favorites.ts';
+
+type WsReq = FastifyRequest<{ Params: { workspaceId: string } }>;
+
+export async function workspaceRoutes(app: FastifyInstance): Promise<void> {
+  const db = () => app.ctx.store.db;
+  const config = () => app.ctx.config;
+
+  app.get('/workspaces', { config: { scope: 'READ_SHEETS' } }, async (req) => {
+    const all = await listWorkspaces(db(), req.actor);
+    const favs = await favoriteKeys(db(), req.actor);
+    return paginate(all.map((x) => workspaceSummary(config(), x.ws, x.level, req.ro, { favorite: favs.has(`workspace:${x.ws.id}`) })), paging(req.query as Query));
+  });
+
+  app.post('/workspaces', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req) => {
+    const ws = await db().transaction().execute((tx) => createWorkspace(tx, req.actor, req.body));
+    return success(workspaceSummary(config(), ws, 'OWNER', req.ro));
+  });
+
+  // Get Workspace: top-level contents; loadAll=true loads every folder level.
+  app.get('/workspaces/:workspaceId', { config: { scope: 'READ_SHEETS' } }, async (req: WsReq) => {
+    const d = db();
+    const { ws, level } = await workspaceFor(d, req.actor, pathId(req.params.workspaceId), 'VIEWER');
+    const loadAll = bool(req.query as Query, 'loadAll');
+    const tree = await loadTree(d, req.actor, { workspaceTop: ws.id }, loadAll ? Number.MAX_SAFE_INTEGER : 0);
+    const favs = await favoriteKeys(d, req.actor);
+    return { ...workspaceSummary(config(), ws, level, req.ro, { favorite: favs.has(`workspace:${ws.id}`) }), ...contents(config(), tree, req.ro, favs) };
+  });
+
+  app.put('/workspaces/:workspaceId', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: WsReq) => {
+    const id = pathId(req.params.workspaceId);
+    const { ws, level } = await db().transaction().execute((tx) => renameWorkspace(tx, req.actor, id, req.body));
+    return success(workspaceSummary(config(), ws, level, req.ro));
+  });
+
+  app.delete('/workspaces/:workspaceId', { config: { scope: 'ADMIN_WORKSPACES' } }, async (req: WsReq) => {
+    const id = pathId(req.params.workspaceId);
+    await db().transaction().execute((tx) => deleteWorkspace(tx, req.actor, id));
+    return success();
+  });
+
+  app.get('/workspaces/:workspaceId/folders', { config: { scope: 'READ_SHEETS' } }, async (req: WsReq) => {
+    const { ws } = await workspaceFor(db(), req.actor, pathId(req.params.workspaceId), 'VIEWER');
+    const top = await childFolders(db(), { workspaceTop: ws.id });
+    return paginate(top.map((f) => folderSummary(config(), f)), paging(req.query as Query));
+  });
+
+  app.post('/workspaces/:workspaceId/folders', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: WsReq) => {
+    const id = pathId(req.params.workspaceId);
+    const folder = await db().transaction().execute((tx) => createFolder(tx, req.actor, { type: 'workspace', id }, req.body));
+    return success(folderSummary(config(), folder));
+  });
+
+  app.post('/workspaces/:workspaceId/copy', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: WsReq) => {
+    const id = pathId(req.params.workspaceId);
+    const q = req.query as Query;
+    const ws = await db().transaction().execute((tx) => copyWorkspace(tx, req.actor, id, req.body, req.ro.include, list(q, 'skipRemap')));
+    return success(workspaceSummary(config(), ws, 'OWNER', req.ro));
+  });
+}

@@ -1,0 +1,181 @@
+import type { Queryable } from '../store/db.ts';
+import type { SheetRow } from '../store/sheets.ts';
+import { childFolders, descendantFolders, insertFolder, type FolderRow } from '../store/containers.ts';
+import { deleteFavoritesOf } from '../store/favorites.ts';
+import { apiError, apiErrorWith, isApiError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { AccessLevel } from './access.ts';
+import type { Actor } from './context.ts';
+import { authorOf, recordEvents, type EventAuthor } from './events.ts';
+import { asObject, requireName } from './sheets.ts';
+import { containerForCreate, folderFor, parseDestination, placement, sheetLevels, CREATE_LEVEL } from './containers.ts';
+import { copyContext, copySheetRecords, deleteSheetRecords, finishCopy, type CopyContext } from './sheetObjects.ts';
+
+/** Largest number of sheets one folder or workspace copy takes (more: 1120 with detail.maxSheetCount). */
+export const MAX_COPY_SHEETS = 1000;
+
+/** Contents of a home, folder or workspace: subfolders are loaded (nested) only when asked. */
+export interface FolderTree {
+  sheets: Array<{ sheet: SheetRow; level: AccessLevel }>;
+  templates: Array<{ sheet: SheetRow; level: AccessLevel }>;
+  folders: Array<{ folder: FolderRow; tree?: FolderTree }>;
+}
+
+export type TreeRoot = { folderId: number } | { homeOf: number } | { workspaceTop: number };
+
+async function sheetsAt(db: Queryable, root: TreeRoot): Promise<SheetRow[]> {
+  let q = db.selectFrom('sheets').selectAll();
+  if ('folderId' in root) q = q.where('folder_id', '=', root.folderId);
+  else if ('homeOf' in root) q = q.where('owner_id', '=', root.homeOf).where('folder_id', 'is', null).where('workspace_id', 'is', null);
+  else q = q.where('workspace_id', '=', root.workspaceTop).where('folder_id', 'is', null);
+  return q.orderBy('name').orderBy('id').execute();
+}
+
+/** Loads what a container holds that the caller can see; `depth` levels of subfolders get their contents. */
+export async function loadTree(db: Queryable, actor: Actor, root: TreeRoot, depth: number): Promise<FolderTree> {
+  const all = await sheetLevels(db, actor, await sheetsAt(db, root));
+  const sub = await childFolders(db, 'folderId' in root ? { parentId: root.folderId } : root);
+  const folders: FolderTree['folders'] = [];
+  for (const folder of sub) folders.push(depth > 0 ? { folder, tree: await loadTree(db, actor, { folderId: folder.id }, depth - 1) } : { folder });
+  return { sheets: all.filter((x) => !x.sheet.is_template), templates: all.filter((x) => !!x.sheet.is_template), folders };
+}
+
+function folderName(body: unknown): string {
+  return requireName(asObject(body, 'a Folder object'));
+}
+
+/** Create Folder in the caller's home, in a folder, or at the top of a workspace. */
+export async function createFolder(db: Queryable, actor: Actor, where: { type: 'home' | 'folder' | 'workspace'; id: number | null }, body: unknown, now = Date.now()): Promise<FolderRow> {
+  const container = await containerForCreate(db, actor, where);
+  const name = folderName(body);
+  const p = placement(container);
+  const folder: FolderRow = {
+    id: newId(),
+    org_id: actor.org.id,
+    owner_id: container.type === 'folder' ? container.folder.owner_id : actor.user.id,
+    name,
+    parent_id: p.folderId,
+    workspace_id: p.workspaceId,
+    created_at: now,
+    modified_at: now,
+  };
+  await insertFolder(db, folder);
+  await recordEvents(db, authorOf(actor), [{ objectType: 'FOLDER', action: 'CREATE', objectId: folder.id, workspaceId: folder.workspace_id, details: { folderName: name } }], now);
+  return folder;
+}
+
+/** Update Folder (rename): the home's owner, or ADMIN on the workspace. */
+export async function renameFolder(db: Queryable, actor: Actor, folderId: number, body: unknown, now = Date.now()): Promise<FolderRow> {
+  const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
+  const b = asObject(body, 'a Folder object');
+  if (b.id !== undefined && b.id !== folderId) throw apiError(1029);
+  const name = requireName(b);
+  await db.updateTable('folders').set({ name, modified_at: now }).where('id', '=', folder.id).execute();
+  await recordEvents(db, authorOf(actor), [{ objectType: 'FOLDER', action: 'RENAME', objectId: folder.id, workspaceId: folder.workspace_id, details: { oldName: folder.name, newName: name } }], now);
+  return { ...folder, name, modified_at: now };
+}
+
+/** Removes folders and every sheet in them (the folders given must include all descendants). */
+export async function deleteFolderRecords(db: Queryable, author: EventAuthor, folders: FolderRow[], now = Date.now()): Promise<void> {
+  if (folders.length === 0) return;
+  const ids = folders.map((f) => f.id);
+  const sheets: SheetRow[] = [];
+  for (let i = 0; i < ids.length; i += 500) sheets.push(...(await db.selectFrom('sheets').selectAll().where('folder_id', 'in', ids.slice(i, i + 500)).execute()));
+  await deleteSheetRecords(db, author, sheets, now);
+  await deleteFavoritesOf(db, 'folder', ids);
+  for (let i = 0; i < ids.length; i += 500) await db.deleteFrom('folders').where('id', 'in', ids.slice(i, i + 500)).execute();
+  await recordEvents(db, author, folders.map((f) => ({ objectType: 'FOLDER', action: 'DELETE', objectId: f.id, workspaceId: f.workspace_id, details: { folderName: f.name } })), now);
+}
+
+/** Delete Folder with everything in it. */
+export async function deleteFolder(db: Queryable, actor: Actor, folderId: number): Promise<void> {
+  const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
+  await deleteFolderRecords(db, authorOf(actor), [folder, ...(await descendantFolders(db, folder.id))]);
+}
+
+/** Move Folder to home, another folder or a workspace; 1258 under itself or a descendant. */
+export async function moveFolder(db: Queryable, actor: Actor, folderId: number, body: unknown, now = Date.now()): Promise<FolderRow> {
+  const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
+  const d = parseDestination(body, { copy: false });
+  const below = await descendantFolders(db, folder.id);
+  if (d.type === 'folder' && (d.id === folder.id || below.some((f) => f.id === d.id))) throw apiError(1258);
+  const container = await containerForCreate(db, actor, d);
+  const p = placement(container);
+  const ownerId = container.type === 'folder' ? container.folder.owner_id : container.type === 'home' ? actor.user.id : folder.owner_id;
+  await db.updateTable('folders').set({ parent_id: p.folderId, workspace_id: p.workspaceId, owner_id: ownerId }).where('id', '=', folder.id).execute();
+  const all = [folder.id, ...below.map((f) => f.id)];
+  for (let i = 0; i < all.length; i += 500) {
+    const chunk = all.slice(i, i + 500);
+    await db.updateTable('folders').set({ workspace_id: p.workspaceId, owner_id: ownerId }).where('id', 'in', chunk).execute();
+    await db.updateTable('sheets').set({ workspace_id: p.workspaceId }).where('folder_id', 'in', chunk).execute();
+  }
+  await recordEvents(db, authorOf(actor), [{ objectType: 'FOLDER', action: 'MOVE', objectId: folder.id, workspaceId: p.workspaceId, details: { destinationType: d.type, destinationId: d.id } }], now);
+  return { ...folder, parent_id: p.folderId, workspace_id: p.workspaceId, owner_id: ownerId };
+}
+
+/** How many sheets a folder subtree holds (the copy limit). */
+export async function countSheetsIn(db: Queryable, folderIds: number[]): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < folderIds.length; i += 500) {
+    const r = await db.selectFrom('sheets').select((eb) => eb.fn.countAll<number>().as('n')).where('folder_id', 'in', folderIds.slice(i, i + 500)).executeTakeFirstOrThrow();
+    n += Number(r.n);
+  }
+  return n;
+}
+
+/** Copies a folder and everything below into a place; returns the new folder. */
+export async function copyFolderTree(
+  db: Queryable,
+  ctx: CopyContext,
+  src: FolderRow,
+  dest: { parentId: number | null; workspaceId: number | null; ownerId: number },
+  name: string,
+): Promise<FolderRow> {
+  const folder: FolderRow = { ...src, id: newId(), name, owner_id: dest.ownerId, parent_id: dest.parentId, workspace_id: dest.workspaceId, created_at: ctx.now, modified_at: ctx.now };
+  await insertFolder(db, folder);
+  ctx.events.push({ objectType: 'FOLDER', action: 'CREATE', objectId: folder.id, workspaceId: folder.workspace_id, details: { folderName: name, sourceObjectId: src.id } });
+  const sheets = await db.selectFrom('sheets').selectAll().where('folder_id', '=', src.id).orderBy('name').orderBy('id').execute();
+  for (const s of sheets) await copySheetRecords(db, ctx, s, { folderId: folder.id, workspaceId: folder.workspace_id }, s.name, s.is_template ? 'template' : 'sheet');
+  for (const sub of await childFolders(db, { parentId: src.id })) {
+    await copyFolderTree(db, ctx, sub, { parentId: folder.id, workspaceId: folder.workspace_id, ownerId: dest.ownerId }, sub.name);
+  }
+  return folder;
+}
+
+/** Reserves new ids for every sheet a tree copy will take, so links between them follow. */
+export async function reserveSheetIds(db: Queryable, ctx: CopyContext, q: { folderIds: number[]; workspaceId?: number }): Promise<number> {
+  const ids: number[] = [];
+  for (let i = 0; i < q.folderIds.length; i += 500) {
+    ids.push(...(await db.selectFrom('sheets').select('id').where('folder_id', 'in', q.folderIds.slice(i, i + 500)).execute()).map((r) => r.id));
+  }
+  if (q.workspaceId !== undefined) ids.push(...(await db.selectFrom('sheets').select('id').where('workspace_id', '=', q.workspaceId).where('folder_id', 'is', null).execute()).map((r) => r.id));
+  for (const id of ids) ctx.sheetMap.set(id, newId());
+  return ids.length;
+}
+
+/** Wraps an unexpected failure of a tree copy as 1119 (nothing is kept: the transaction rolls back). */
+export function copyFailed(e: unknown, topType: 'folder' | 'workspace', topId: number): unknown {
+  if (isApiError(e)) return e;
+  return apiErrorWith(1119, { detail: { topContainerType: topType, topContainerId: topId } });
+}
+
+/** Copy Folder (include options, skipRemap) to a ContainerDestination. */
+export async function copyFolder(db: Queryable, actor: Actor, folderId: number, body: unknown, include: Iterable<string>, skipRemap: Iterable<string>): Promise<FolderRow> {
+  const { folder } = await folderFor(db, actor, folderId, 'VIEWER');
+  const d = parseDestination(body, { copy: true });
+  const container = await containerForCreate(db, actor, d);
+  const below = await descendantFolders(db, folder.id);
+  if (d.type === 'folder' && (d.id === folder.id || below.some((f) => f.id === d.id))) throw apiError(1258);
+  const ctx = copyContext(actor, include, skipRemap);
+  const count = await reserveSheetIds(db, ctx, { folderIds: [folder.id, ...below.map((f) => f.id)] });
+  if (count > MAX_COPY_SHEETS) throw apiErrorWith(1120, { detail: { maxSheetCount: MAX_COPY_SHEETS } });
+  const p = placement(container);
+  try {
+    const ownerId = container.type === 'folder' ? container.folder.owner_id : actor.user.id;
+    const copy = await copyFolderTree(db, ctx, folder, { parentId: p.folderId, workspaceId: p.workspaceId, ownerId }, d.newName ?? folder.name);
+    await finishCopy(db, ctx);
+    return copy;
+  } catch (e) {
+    throw copyFailed(e, 'folder', folder.id);
+  }
+}

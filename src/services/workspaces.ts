@@ -1,0 +1,85 @@
+import type { Queryable } from '../store/db.ts';
+import { childFolders, insertWorkspace, workspaceFolders, type WorkspaceRow } from '../store/containers.ts';
+import { deleteFavoritesOf } from '../store/favorites.ts';
+import { deleteSharesOf, insertShares, listShares } from '../store/shares.ts';
+import { apiError, apiErrorWith } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { AccessLevel } from './access.ts';
+import type { Actor } from './context.ts';
+import { authorOf, recordEvents } from './events.ts';
+import { asObject, requireName } from './sheets.ts';
+import { accessibleWorkspaces, parseDestination, workspaceFor } from './containers.ts';
+import { copyFailed, copyFolderTree, deleteFolderRecords, MAX_COPY_SHEETS, reserveSheetIds } from './folders.ts';
+import { copyContext, copySheetRecords, deleteSheetRecords, finishCopy, newShareId } from './sheetObjects.ts';
+
+export async function listWorkspaces(db: Queryable, actor: Actor): Promise<Array<{ ws: WorkspaceRow; level: AccessLevel }>> {
+  return [...(await accessibleWorkspaces(db, actor)).values()];
+}
+
+/** Create Workspace: any licensed member may; the creator owns it. */
+export async function createWorkspace(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<WorkspaceRow> {
+  const name = requireName(asObject(body, 'a Workspace object'));
+  const ws: WorkspaceRow = { id: newId(), org_id: actor.org.id, owner_id: actor.user.id, name, created_at: now, modified_at: now };
+  await insertWorkspace(db, ws);
+  await recordEvents(db, authorOf(actor), [{ objectType: 'WORKSPACE', action: 'CREATE', objectId: ws.id, workspaceId: ws.id, details: { workspaceName: name } }], now);
+  return ws;
+}
+
+/** Update Workspace (rename): ADMIN. */
+export async function renameWorkspace(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<{ ws: WorkspaceRow; level: AccessLevel }> {
+  const { ws, level } = await workspaceFor(db, actor, id, 'ADMIN');
+  const b = asObject(body, 'a Workspace object');
+  if (b.id !== undefined && b.id !== id) throw apiError(1029);
+  const name = requireName(b);
+  await db.updateTable('workspaces').set({ name, modified_at: now }).where('id', '=', ws.id).execute();
+  await recordEvents(db, authorOf(actor), [{ objectType: 'WORKSPACE', action: 'RENAME', objectId: ws.id, workspaceId: ws.id, details: { oldName: ws.name, newName: name } }], now);
+  return { ws: { ...ws, name, modified_at: now }, level };
+}
+
+/** Delete Workspace with its folders, sheets and shares: the owner only. */
+export async function deleteWorkspace(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
+  const { ws } = await workspaceFor(db, actor, id, 'OWNER');
+  const author = authorOf(actor);
+  await deleteFolderRecords(db, author, await workspaceFolders(db, ws.id), now);
+  const top = await db.selectFrom('sheets').selectAll().where('workspace_id', '=', ws.id).execute();
+  await deleteSheetRecords(db, author, top, now);
+  await deleteSharesOf(db, 'workspace', [ws.id]);
+  await deleteFavoritesOf(db, 'workspace', [ws.id]);
+  await db.deleteFrom('workspaces').where('id', '=', ws.id).execute();
+  await recordEvents(db, author, [{ objectType: 'WORKSPACE', action: 'DELETE', objectId: ws.id, workspaceId: ws.id, details: { workspaceName: ws.name } }], now);
+}
+
+/**
+ * Copy Workspace: a new workspace named newName, owned by the caller, with copies of the
+ * folders and sheets (include options as for folders; include=shares also copies the
+ * workspace's shares).
+ */
+export async function copyWorkspace(db: Queryable, actor: Actor, id: number, body: unknown, include: Iterable<string>, skipRemap: Iterable<string>, now = Date.now()): Promise<WorkspaceRow> {
+  const { ws } = await workspaceFor(db, actor, id, 'VIEWER');
+  const b = asObject(body, 'a ContainerDestination object');
+  if (b.destinationType !== undefined && b.destinationType !== null) parseDestination(b, { copy: true });
+  if (b.newName === undefined || b.newName === null || b.newName === '') throw apiError(1012, 'newName');
+  const name = requireName(b, 'newName');
+  const ctx = copyContext(actor, include, skipRemap, now);
+  const folders = await workspaceFolders(db, ws.id);
+  const count = await reserveSheetIds(db, ctx, { folderIds: folders.map((f) => f.id), workspaceId: ws.id });
+  if (count > MAX_COPY_SHEETS) throw apiErrorWith(1120, { detail: { maxSheetCount: MAX_COPY_SHEETS } });
+  try {
+    const copy: WorkspaceRow = { id: newId(), org_id: actor.org.id, owner_id: actor.user.id, name, created_at: now, modified_at: now };
+    await insertWorkspace(db, copy);
+    ctx.events.push({ objectType: 'WORKSPACE', action: 'CREATE', objectId: copy.id, workspaceId: copy.id, details: { workspaceName: name, sourceObjectId: ws.id } });
+    const top = await db.selectFrom('sheets').selectAll().where('workspace_id', '=', ws.id).where('folder_id', 'is', null).orderBy('name').orderBy('id').execute();
+    for (const s of top) await copySheetRecords(db, ctx, s, { folderId: null, workspaceId: copy.id }, s.name, s.is_template ? 'template' : 'sheet');
+    for (const f of await childFolders(db, { workspaceTop: ws.id })) {
+      await copyFolderTree(db, ctx, f, { parentId: null, workspaceId: copy.id, ownerId: actor.user.id }, f.name);
+    }
+    if (ctx.include.has('shares')) {
+      const shares = (await listShares(db, 'workspace', ws.id)).filter((s) => s.user_id !== actor.user.id);
+      await insertShares(db, shares.map((s) => ({ ...s, id: newShareId(), object_id: copy.id, created_by: actor.user.id, created_at: now, modified_at: now })));
+    }
+    await finishCopy(db, ctx);
+    return copy;
+  } catch (e) {
+    throw copyFailed(e, 'workspace', ws.id);
+  }
+}

@@ -1,0 +1,47 @@
+import type { Selectable } from 'kysely';
+import type { Queryable } from './db.ts';
+import type { ShareTable } from './containerSchema.ts';
+
+export type ShareRow = Selectable<ShareTable>;
+export type ShareObjectType = 'sheet' | 'workspace';
+
+/** Who a grant may name: a user (by id or by address) or one of the user's groups. */
+export interface Grantee {
+  userId: number;
+  email: string;
+  groupIds: number[];
+}
+
+export async function listShares(db: Queryable, objectType: ShareObjectType, objectId: number): Promise<ShareRow[]> {
+  return db.selectFrom('shares').selectAll().where('object_type', '=', objectType).where('object_id', '=', objectId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function findShare(db: Queryable, objectType: ShareObjectType, objectId: number, id: string): Promise<ShareRow | undefined> {
+  return db.selectFrom('shares').selectAll().where('object_type', '=', objectType).where('object_id', '=', objectId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertShares(db: Queryable, rows: ShareRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('shares').values(rows).execute();
+}
+
+export async function deleteSharesOf(db: Queryable, objectType: ShareObjectType, objectIds: number[]): Promise<void> {
+  if (objectIds.length === 0) return;
+  await db.deleteFrom('shares').where('object_type', '=', objectType).where('object_id', 'in', objectIds).execute();
+}
+
+/** The grants naming this grantee on objects of a type (all objects, or the ones listed). */
+export async function grantsFor(db: Queryable, g: Grantee, objectType: ShareObjectType, objectIds?: number[]): Promise<Array<{ object_id: number; access_level: string }>> {
+  if (objectIds !== undefined && objectIds.length === 0) return [];
+  let q = db
+    .selectFrom('shares')
+    .select(['object_id', 'access_level'])
+    .where('object_type', '=', objectType)
+    .where((eb) => {
+      const ors = [eb('user_id', '=', g.userId), eb('email', '=', g.email)];
+      if (g.groupIds.length > 0) ors.push(eb('group_id', 'in', g.groupIds));
+      return eb.or(ors);
+    });
+  if (objectIds !== undefined) q = q.where('object_id', 'in', objectIds);
+  return q.execute();
+}
