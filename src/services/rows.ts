@@ -182,6 +182,7 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
       }
     });
     if (location.kind !== 'none' && staged.length > 0) {
+      ctx.orderChanged = true;
       m.tree.moveRows(staged.map((s) => s.row.id), location, { canEditLocked: isAdmin, hasData: (rid) => rowHasData(m.rows.get(rid)?.cells) });
     }
     const writes: CellWrite[] = [];

@@ -109,7 +109,7 @@ export interface WriteContext {
   newRows: Set<number>;
   deletedRows: Set<number>;
   dirtyColumns: boolean;
-  /** Row order changed without other row changes (sort): stored keys are re-derived. */
+  /** Existing rows moved (sort, location update, indent): every stored key is re-derived. */
   orderChanged: boolean;
   /** Cell states before they were overwritten: [rowId, columnId, previous cell, previous meta]. */
   history: Array<[number, number, StoredCell | undefined, [number, number | null] | undefined]>;
@@ -177,17 +177,50 @@ export async function writeSheet<T>(
   }
 }
 
+/**
+ * Keys for rows that only were added (existing rows kept their order): each block of new rows
+ * gets keys between its neighbours. False when the gaps are too small (then re-derive all).
+ */
+function keyNewRows(model: SheetModel, newRows: Set<number>): boolean {
+  const order = model.tree.displayOrder();
+  const at = [...newRows].filter((id) => model.rows.has(id)).map((id) => model.tree.rowNumberOf(id)! - 1).sort((a, b) => a - b);
+  let i = 0;
+  while (i < at.length) {
+    let j = i;
+    while (j + 1 < at.length && at[j + 1] === at[j]! + 1) j++;
+    const first = at[i]!;
+    const last = at[j]!;
+    const block = order.slice(first, last + 1);
+    const before = first > 0 ? model.rows.get(order[first - 1]!)!.sortKey : undefined;
+    const after = last + 1 < order.length ? model.rows.get(order[last + 1]!)!.sortKey : undefined;
+    const around: (number | undefined)[] = [...(before !== undefined ? [before] : []), ...block.map(() => undefined), ...(after !== undefined ? [after] : [])];
+    const { keys } = assignSortKeys(around);
+    const offset = before !== undefined ? 1 : 0;
+    for (let k = 0; k < block.length; k++) {
+      const key = keys[k + offset]!;
+      if ((before !== undefined && !(key > before)) || (after !== undefined && !(key < after))) return false;
+      model.rows.get(block[k]!)!.sortKey = key;
+    }
+    i = j + 1;
+  }
+  return true;
+}
+
 async function persist(ctx: WriteContext): Promise<void> {
   const { tx, model } = ctx;
   // stored order: keys strictly increasing along display order; re-key only what moved
   const order = model.tree.displayOrder();
-  const { keys, changed } = assignSortKeys(order.map((id) => model.rows.get(id)!.sortKey));
-  for (const i of changed) {
-    const r = model.rows.get(order[i]!)!;
-    r.sortKey = keys[i];
-    ctx.dirtyRows.add(r.id);
+  const onlyAdded = !ctx.orderChanged && keyNewRows(model, ctx.newRows);
+  if (!onlyAdded) {
+    const { keys, changed } = assignSortKeys(order.map((id) => model.rows.get(id)!.sortKey));
+    for (const i of changed) {
+      const r = model.rows.get(order[i]!)!;
+      r.sortKey = keys[i];
+      ctx.dirtyRows.add(r.id);
+    }
   }
-  for (const id of order) {
+  for (const id of onlyAdded ? [...ctx.newRows, ...ctx.dirtyRows] : order) {
+    if (!model.tree.has(id)) continue;
     const r = model.rows.get(id)!;
     const parent = model.tree.parentOf(id);
     const expanded = model.tree.get(id)!.expanded;

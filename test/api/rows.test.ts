@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { assertError, cellOf, makeSheet } from '../helpers/sheets.ts';
+import { spawnServer } from '../helpers/process.ts';
 
 let t: TestServer;
 let api: Client;
@@ -252,5 +253,50 @@ describe('update, delete and read rows', () => {
     assertError(await api.get('/sheets/123456789'), 404, 1006);
     assertError(await api.post('/sheets/123456789/rows', { cells: [] }), 404, 1006);
     assertError(await api.get('/sheets/notanumber'), 404, 1006);
+  });
+});
+
+describe('stored order', () => {
+  test('a second sheetd process on the same database sees the same rows in the same order after every kind of change', async () => {
+    const second = await spawnServer({ SHEETD_DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) });
+    try {
+      const api2 = client(second.base, t.adminToken);
+      const s = await makeSheet(api, 'order', COLUMNS);
+      const task = s.col.Task!.id;
+      const add = async (loc: Record<string, unknown>, names: string[]) => {
+        const r = await api.post(`/sheets/${s.id}/rows`, names.map((n) => ({ ...loc, cells: [{ columnId: task, value: n }] })));
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        return r.body.result.map((x: { id: number }) => x.id) as number[];
+      };
+      const compare = async () => {
+        const a = await api.get(`/sheets/${s.id}`);
+        const b = await api2.get(`/sheets/${s.id}`);
+        assert.equal(b.body.version, a.body.version);
+        const shape = (body: { rows: Array<{ id: number; rowNumber: number; parentId?: number; siblingId?: number; cells: Array<{ columnId: number; value?: unknown }> }> }) =>
+          body.rows.map((r) => [r.id, r.rowNumber, r.parentId ?? null, r.siblingId ?? null, cellOf(r, task).value]);
+        assert.deepEqual(shape(b.body), shape(a.body));
+        return shape(a.body);
+      };
+      const [a, b] = await add({ toBottom: true }, ['a', 'b']);
+      await add({ toTop: true }, ['t1', 't2']);
+      await compare();
+      await add({ siblingId: a, above: true }, ['x1', 'x2', 'x3']);
+      await add({ parentId: b }, ['b.1', 'b.2']);
+      await add({ parentId: b, toBottom: true }, ['b.3']);
+      await add({ siblingId: a }, ['after-a']);
+      let rows = await compare();
+      assert.deepEqual(rows.map((r) => r[4]), ['t1', 't2', 'x1', 'x2', 'x3', 'a', 'after-a', 'b', 'b.1', 'b.2', 'b.3']);
+      assert.equal((await api.put(`/sheets/${s.id}/rows`, { id: b, toTop: true })).status, 200);
+      rows = await compare();
+      assert.deepEqual(rows.map((r) => r[4]), ['b', 'b.1', 'b.2', 'b.3', 't1', 't2', 'x1', 'x2', 'x3', 'a', 'after-a']);
+      assert.equal((await api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: task, direction: 'ASCENDING' }] })).status, 200);
+      await compare();
+      assert.equal((await api.del(`/sheets/${s.id}/rows?ids=${a}`)).status, 200);
+      await add({ toTop: true }, ['new-top']);
+      rows = await compare();
+      assert.equal(rows.length, 11);
+    } finally {
+      await second.close();
+    }
   });
 });
