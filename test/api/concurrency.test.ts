@@ -1,35 +1,28 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { startTestServer, TEST_PG_URL, type TestServer } from '../helpers/server.ts';
-import { client, type Client } from '../helpers/http.ts';
+import { TEST_PG_URL } from '../helpers/server.ts';
+import { serverForFile } from '../helpers/setup.ts';
 import { assertError, cellOf, makeSheet } from '../helpers/sheets.ts';
 
-let t: TestServer;
-let api: Client;
-
-before(async () => {
-  t = await startTestServer({ SHEETD_LOCK_TIMEOUT_MS: '300' });
-  api = client(t.base, t.adminToken);
-});
-after(() => t.close());
+const s0 = serverForFile({ SHEETD_LOCK_TIMEOUT_MS: '300' });
 
 test('concurrent updates to one sheet are serialized: none is lost, versions count every change', async () => {
-  const s = await makeSheet(api, 'busy', [{ title: 'N', type: 'TEXT_NUMBER', primary: true }, { title: 'V', type: 'TEXT_NUMBER' }]);
-  const rows = await api.post(`/sheets/${s.id}/rows`, Array.from({ length: 10 }, (_, i) => ({ toBottom: true, cells: [{ columnId: s.col.N!.id, value: `r${i}` }] })));
+  const s = await makeSheet(s0.api, 'busy', [{ title: 'N', type: 'TEXT_NUMBER', primary: true }, { title: 'V', type: 'TEXT_NUMBER' }]);
+  const rows = await s0.api.post(`/sheets/${s.id}/rows`, Array.from({ length: 10 }, (_, i) => ({ toBottom: true, cells: [{ columnId: s.col.N!.id, value: `r${i}` }] })));
   const ids = rows.body.result.map((r: { id: number }) => r.id) as number[];
   const v0 = rows.body.version as number;
   // 30 writers at once: 10 row updates, 10 row adds, 10 more updates
   const writes = [
-    ...ids.map((id, i) => api.put(`/sheets/${s.id}/rows`, { id, cells: [{ columnId: s.col.V!.id, value: i }] })),
-    ...Array.from({ length: 10 }, (_, i) => api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: s.col.N!.id, value: `new${i}` }] })),
-    ...ids.map((id, i) => api.put(`/sheets/${s.id}/rows`, { id, cells: [{ columnId: s.col.N!.id, value: `R${i}` }] })),
+    ...ids.map((id, i) => s0.api.put(`/sheets/${s.id}/rows`, { id, cells: [{ columnId: s.col.V!.id, value: i }] })),
+    ...Array.from({ length: 10 }, (_, i) => s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: s.col.N!.id, value: `new${i}` }] })),
+    ...ids.map((id, i) => s0.api.put(`/sheets/${s.id}/rows`, { id, cells: [{ columnId: s.col.N!.id, value: `R${i}` }] })),
   ];
   const results = await Promise.all(writes);
   for (const r of results) assert.equal(r.status, 200, JSON.stringify(r.body));
   const versions = results.map((r) => r.body.version as number).sort((a, b) => a - b);
   assert.deepEqual(versions, Array.from({ length: 30 }, (_, i) => v0 + i + 1));
-  const sheet = await api.get(`/sheets/${s.id}`);
+  const sheet = await s0.api.get(`/sheets/${s.id}`);
   assert.equal(sheet.body.version, v0 + 30);
   assert.equal(sheet.body.totalRowCount, 20);
   for (let i = 0; i < 10; i++) {
@@ -43,21 +36,21 @@ test('concurrent updates to one sheet are serialized: none is lost, versions cou
 // With PostgreSQL, writes from any sheetd process wait on the sheet's row lock; one that cannot
 // get its turn in time answers 500/4004 and changes nothing.
 test('a write that cannot get the sheet in time answers 4004 and changes nothing', { skip: !TEST_PG_URL && 'PostgreSQL only: SQLite runs one writer at a time in one process' }, async () => {
-  const s = await makeSheet(api, 'locked', [{ title: 'N', type: 'TEXT_NUMBER', primary: true }]);
-  const other = new pg.Client({ connectionString: t.config.databaseUrl });
+  const s = await makeSheet(s0.api, 'locked', [{ title: 'N', type: 'TEXT_NUMBER', primary: true }]);
+  const other = new pg.Client({ connectionString: s0.t.config.databaseUrl });
   await other.connect();
   try {
     await other.query('BEGIN');
     await other.query('SELECT id FROM sheets WHERE id = $1 FOR UPDATE', [s.id]);
-    const res = await api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.N!.id, value: 'blocked' }] });
+    const res = await s0.api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.N!.id, value: 'blocked' }] });
     assertError(res, 500, 4004);
     assert.match(res.body.message, new RegExp(String(s.id)));
     await other.query('ROLLBACK');
   } finally {
     await other.end();
   }
-  const sheet = await api.get(`/sheets/${s.id}`);
+  const sheet = await s0.api.get(`/sheets/${s.id}`);
   assert.equal(sheet.body.totalRowCount, 0);
   assert.equal(sheet.body.version, 0);
-  assert.equal((await api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.N!.id, value: 'after' }] })).status, 200);
+  assert.equal((await s0.api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.N!.id, value: 'after' }] })).status, 200);
 });

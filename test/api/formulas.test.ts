@@ -1,17 +1,9 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { client, type Client } from '../helpers/http.ts';
+import { serverForFile } from '../helpers/setup.ts';
 import { assertError, cellOf, makeSheet } from '../helpers/sheets.ts';
 
-let t: TestServer;
-let api: Client;
-
-before(async () => {
-  t = await startTestServer();
-  api = client(t.base, t.adminToken);
-});
-after(() => t.close());
+const s0 = serverForFile();
 
 const COLUMNS = [
   { title: 'Item', type: 'TEXT_NUMBER', primary: true },
@@ -22,17 +14,17 @@ const COLUMNS = [
 ];
 
 async function rowsOf(id: number) {
-  const res = await api.get(`/sheets/${id}`);
+  const res = await s0.api.get(`/sheets/${id}`);
   assert.equal(res.status, 200);
   return res.body.rows as Array<{ id: number; rowNumber: number; cells: Array<{ columnId: number; value?: unknown; formula?: string; displayValue?: string }> }>;
 }
 
 describe('formulas through Add and Update Rows', () => {
   test('a formula is computed, returned as `formula`, and recomputed when its inputs change', async () => {
-    const s = await makeSheet(api, 'f1', COLUMNS);
+    const s = await makeSheet(s0.api, 'f1', COLUMNS);
     const { Item, Qty, Total } = s.col;
     const price = s.col['Unit Price']!;
-    const add = await api.post(`/sheets/${s.id}/rows`, [
+    const add = await s0.api.post(`/sheets/${s.id}/rows`, [
       { toBottom: true, cells: [{ columnId: Item!.id, value: 'a' }, { columnId: price.id, value: 2.5 }, { columnId: Qty!.id, value: 4 }, { columnId: Total!.id, formula: '=[Unit Price]@row * Qty@row' }] },
       { toBottom: true, cells: [{ columnId: Item!.id, value: 'b' }, { columnId: price.id, value: 10 }, { columnId: Qty!.id, value: 1 }, { columnId: Total!.id, formula: '=[Unit Price]@row * Qty@row' }] },
     ]);
@@ -42,20 +34,20 @@ describe('formulas through Add and Update Rows', () => {
     let rows = await rowsOf(s.id);
     assert.equal(cellOf(rows[1]!, Total!.id).value, 10);
     // change an input: only its dependents change
-    const upd = await api.put(`/sheets/${s.id}/rows`, { id: rows[0]!.id, cells: [{ columnId: Qty!.id, value: 10 }] });
+    const upd = await s0.api.put(`/sheets/${s.id}/rows`, { id: rows[0]!.id, cells: [{ columnId: Qty!.id, value: 10 }] });
     assert.equal(upd.status, 200, JSON.stringify(upd.body));
     rows = await rowsOf(s.id);
     assert.equal(cellOf(rows[0]!, Total!.id).value, 25);
     assert.equal(cellOf(rows[1]!, Total!.id).value, 10);
     // a grand total over the column, by row numbers
-    const sum = await api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: Item!.id, value: 'sum' }, { columnId: Total!.id, formula: '=SUM([Total]1:[Total]2)' }] });
+    const sum = await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: Item!.id, value: 'sum' }, { columnId: Total!.id, formula: '=SUM([Total]1:[Total]2)' }] });
     assert.equal(cellOf(sum.body.result, Total!.id).value, 35);
   });
 
   test('a formula must start with = (1162); calculation problems are values, not errors', async () => {
-    const s = await makeSheet(api, 'f2', COLUMNS);
-    assertError(await api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.Total!.id, formula: 'SUM(1,2)' }] }), 400, 1162);
-    const res = await api.post(`/sheets/${s.id}/rows`, [
+    const s = await makeSheet(s0.api, 'f2', COLUMNS);
+    assertError(await s0.api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.Total!.id, formula: 'SUM(1,2)' }] }), 400, 1162);
+    const res = await s0.api.post(`/sheets/${s.id}/rows`, [
       { toBottom: true, cells: [{ columnId: s.col.Item!.id, value: 'x' }, { columnId: s.col.Qty!.id, value: 0 }, { columnId: s.col.Total!.id, formula: '=10 / Qty@row' }] },
       { toBottom: true, cells: [{ columnId: s.col.Item!.id, value: 'y' }, { columnId: s.col.Total!.id, formula: '=SUM(1,' }] },
       { toBottom: true, cells: [{ columnId: s.col.Item!.id, value: 'z' }, { columnId: s.col.Total!.id, formula: '=Total@row + 1' }] },
@@ -71,30 +63,30 @@ describe('formulas through Add and Update Rows', () => {
   });
 
   test('structure changes keep formulas on the same cells and rewrite their text', async () => {
-    const s = await makeSheet(api, 'f3', COLUMNS);
+    const s = await makeSheet(s0.api, 'f3', COLUMNS);
     const { Item, Qty, Total } = s.col;
-    const a = (await api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: Item!.id, value: 'a' }, { columnId: Qty!.id, value: 3 }] })).body.result.id;
-    const b = (await api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: Item!.id, value: 'b' }, { columnId: Qty!.id, value: 4 }, { columnId: Total!.id, formula: '=[Qty]1 * 100' }] })).body.result.id;
+    const a = (await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: Item!.id, value: 'a' }, { columnId: Qty!.id, value: 3 }] })).body.result.id;
+    const b = (await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: Item!.id, value: 'b' }, { columnId: Qty!.id, value: 4 }, { columnId: Total!.id, formula: '=[Qty]1 * 100' }] })).body.result.id;
     let rows = await rowsOf(s.id);
     assert.equal(cellOf(rows[1]!, Total!.id).value, 300);
     // a new row on top: the reference follows row a, now row 2
-    assert.equal((await api.post(`/sheets/${s.id}/rows`, { toTop: true, cells: [{ columnId: Item!.id, value: 'top' }, { columnId: Qty!.id, value: 9 }] })).status, 200);
+    assert.equal((await s0.api.post(`/sheets/${s.id}/rows`, { toTop: true, cells: [{ columnId: Item!.id, value: 'top' }, { columnId: Qty!.id, value: 9 }] })).status, 200);
     rows = await rowsOf(s.id);
     const rowB = rows.find((r) => r.id === b)!;
     assert.equal(cellOf(rowB, Total!.id).formula, '=[Qty]2 * 100');
     assert.equal(cellOf(rowB, Total!.id).value, 300);
     // renaming the column renames it in the formula text
-    assert.equal((await api.put(`/sheets/${s.id}/columns/${Qty!.id}`, { title: 'Quantity' })).status, 200);
+    assert.equal((await s0.api.put(`/sheets/${s.id}/columns/${Qty!.id}`, { title: 'Quantity' })).status, 200);
     rows = await rowsOf(s.id);
     assert.equal(cellOf(rows.find((r) => r.id === b)!, Total!.id).formula, '=[Quantity]2 * 100');
     // sorting moves rows: the reference still points at row a
-    assert.equal((await api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: Item!.id, direction: 'DESCENDING' }] })).status, 200);
+    assert.equal((await s0.api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: Item!.id, direction: 'DESCENDING' }] })).status, 200);
     rows = await rowsOf(s.id);
     const rowA = rows.find((r) => r.id === a)!;
     assert.equal(cellOf(rows.find((r) => r.id === b)!, Total!.id).formula, `=[Quantity]${rowA.rowNumber} * 100`);
     assert.equal(cellOf(rows.find((r) => r.id === b)!, Total!.id).value, 300);
     // deleting the referenced row turns the value into #REF
-    assert.equal((await api.del(`/sheets/${s.id}/rows?ids=${a}`)).status, 200);
+    assert.equal((await s0.api.del(`/sheets/${s.id}/rows?ids=${a}`)).status, 200);
     rows = await rowsOf(s.id);
     const after = cellOf(rows.find((r) => r.id === b)!, Total!.id);
     assert.equal(after.value, '#REF');
@@ -102,24 +94,24 @@ describe('formulas through Add and Update Rows', () => {
   });
 
   test('a column formula applies to every row, including rows added later; its cells refuse values (1302)', async () => {
-    const s = await makeSheet(api, 'f4', COLUMNS);
+    const s = await makeSheet(s0.api, 'f4', COLUMNS);
     const { Item, Qty, Total } = s.col;
-    await api.post(`/sheets/${s.id}/rows`, [1, 2].map((q) => ({ toBottom: true, cells: [{ columnId: Item!.id, value: `r${q}` }, { columnId: Qty!.id, value: q }] })));
-    const set = await api.put(`/sheets/${s.id}/columns/${Total!.id}`, { formula: '=Qty@row * 2' });
+    await s0.api.post(`/sheets/${s.id}/rows`, [1, 2].map((q) => ({ toBottom: true, cells: [{ columnId: Item!.id, value: `r${q}` }, { columnId: Qty!.id, value: q }] })));
+    const set = await s0.api.put(`/sheets/${s.id}/columns/${Total!.id}`, { formula: '=Qty@row * 2' });
     assert.equal(set.status, 200, JSON.stringify(set.body));
     assert.equal(set.body.result.formula, '=[Qty]@row * 2');
     let rows = await rowsOf(s.id);
     assert.deepEqual(rows.map((r) => cellOf(r, Total!.id).value), [2, 4]);
-    const added = await api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: Item!.id, value: 'r3' }, { columnId: Qty!.id, value: 7 }] });
+    const added = await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: Item!.id, value: 'r3' }, { columnId: Qty!.id, value: 7 }] });
     assert.equal(cellOf(added.body.result, Total!.id).value, 14);
-    assertError(await api.put(`/sheets/${s.id}/rows`, { id: rows[0]!.id, cells: [{ columnId: Total!.id, value: 1 }] }), 400, 1302);
+    assertError(await s0.api.put(`/sheets/${s.id}/rows`, { id: rows[0]!.id, cells: [{ columnId: Total!.id, value: 1 }] }), 400, 1302);
     rows = await rowsOf(s.id);
     assert.deepEqual(rows.map((r) => cellOf(r, Total!.id).value), [2, 4, 14]);
   });
 
   test('date results follow the column type; functions over text and dates', async () => {
-    const s = await makeSheet(api, 'f5', COLUMNS);
-    const res = await api.post(`/sheets/${s.id}/rows`, [
+    const s = await makeSheet(s0.api, 'f5', COLUMNS);
+    const res = await s0.api.post(`/sheets/${s.id}/rows`, [
       { toBottom: true, cells: [{ columnId: s.col.Item!.id, value: 'hello' }, { columnId: s.col.Due!.id, formula: '=DATE(2024, 2, 28) + 2' }, { columnId: s.col.Total!.id, formula: '=UPPER(Item@row) + "!"' }] },
     ]);
     assert.equal(res.status, 200, JSON.stringify(res.body));

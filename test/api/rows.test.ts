@@ -1,18 +1,11 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { client, type Client } from '../helpers/http.ts';
+import { serverForFile } from '../helpers/setup.ts';
+import { client } from '../helpers/http.ts';
 import { assertError, cellOf, makeSheet } from '../helpers/sheets.ts';
 import { spawnServer } from '../helpers/process.ts';
 
-let t: TestServer;
-let api: Client;
-
-before(async () => {
-  t = await startTestServer();
-  api = client(t.base, t.adminToken);
-});
-after(() => t.close());
+const s0 = serverForFile();
 
 const COLUMNS = [
   { title: 'Task', type: 'TEXT_NUMBER', primary: true },
@@ -22,7 +15,7 @@ const COLUMNS = [
 ];
 
 async function sheetState(id: number) {
-  const res = await api.get(`/sheets/${id}`);
+  const res = await s0.api.get(`/sheets/${id}`);
   assert.equal(res.status, 200);
   return res.body as { version: number; totalRowCount: number; rows: Array<{ id: number; rowNumber: number; parentId?: number; siblingId?: number; cells: Array<{ columnId: number; value?: unknown }> }> };
 }
@@ -33,15 +26,15 @@ function names(s: Awaited<ReturnType<typeof sheetState>>, taskCol: number) {
 
 describe('add rows', () => {
   test('a single Row gives a single result, an array an array; version goes up by one per change', async () => {
-    const s = await makeSheet(api, 'add', COLUMNS);
-    const one = await api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'first' }] });
+    const s = await makeSheet(s0.api, 'add', COLUMNS);
+    const one = await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'first' }] });
     assert.equal(one.status, 200);
     assert.equal(one.body.message, 'SUCCESS');
     assert.equal(one.body.resultCode, 0);
     assert.equal(Array.isArray(one.body.result), false);
     assert.equal(one.body.result.rowNumber, 1);
     assert.equal(one.body.version, 1);
-    const many = await api.post(`/sheets/${s.id}/rows`, [
+    const many = await s0.api.post(`/sheets/${s.id}/rows`, [
       { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'second' }, { columnId: s.col.Done!.id, value: true }] },
       { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 3 }, { columnId: s.col.Due!.id, value: '2025-02-03' }] },
     ]);
@@ -58,10 +51,10 @@ describe('add rows', () => {
   });
 
   test('location: toTop, parentId (first child), parentId+toBottom, siblingId, above', async () => {
-    const s = await makeSheet(api, 'loc', COLUMNS);
+    const s = await makeSheet(s0.api, 'loc', COLUMNS);
     const task = s.col.Task!.id;
     const add = async (loc: Record<string, unknown>, name: string) => {
-      const r = await api.post(`/sheets/${s.id}/rows`, { ...loc, cells: [{ columnId: task, value: name }] });
+      const r = await s0.api.post(`/sheets/${s.id}/rows`, { ...loc, cells: [{ columnId: task, value: name }] });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       return r.body.result.id as number;
     };
@@ -80,45 +73,45 @@ describe('add rows', () => {
   });
 
   test('rows of one request must share one location (1123); bad parent/sibling ids (1063/1064); bad combinations (1062)', async () => {
-    const s = await makeSheet(api, 'badloc', COLUMNS);
+    const s = await makeSheet(s0.api, 'badloc', COLUMNS);
     const task = s.col.Task!.id;
     const before = (await sheetState(s.id)).version;
-    assertError(await api.post(`/sheets/${s.id}/rows`, [{ toTop: true, cells: [] }, { toBottom: true, cells: [] }]), 400, 1123);
-    assertError(await api.post(`/sheets/${s.id}/rows`, { parentId: 12345, cells: [{ columnId: task, value: 'x' }] }), 400, 1063);
-    assertError(await api.post(`/sheets/${s.id}/rows`, { siblingId: 12345, cells: [{ columnId: task, value: 'x' }] }), 400, 1064);
-    assertError(await api.post(`/sheets/${s.id}/rows`, { toTop: true, toBottom: true, cells: [] }), 400, 1062);
+    assertError(await s0.api.post(`/sheets/${s.id}/rows`, [{ toTop: true, cells: [] }, { toBottom: true, cells: [] }]), 400, 1123);
+    assertError(await s0.api.post(`/sheets/${s.id}/rows`, { parentId: 12345, cells: [{ columnId: task, value: 'x' }] }), 400, 1063);
+    assertError(await s0.api.post(`/sheets/${s.id}/rows`, { siblingId: 12345, cells: [{ columnId: task, value: 'x' }] }), 400, 1064);
+    assertError(await s0.api.post(`/sheets/${s.id}/rows`, { toTop: true, toBottom: true, cells: [] }), 400, 1062);
     const after = await sheetState(s.id);
     assert.equal(after.version, before);
     assert.equal(after.totalRowCount, 0);
   });
 
   test('a child of a row with no data is refused (1185)', async () => {
-    const s = await makeSheet(api, 'empty-parent', COLUMNS);
-    const empty = await api.post(`/sheets/${s.id}/rows`, { cells: [] });
+    const s = await makeSheet(s0.api, 'empty-parent', COLUMNS);
+    const empty = await s0.api.post(`/sheets/${s.id}/rows`, { cells: [] });
     assert.equal(empty.status, 200);
-    assertError(await api.post(`/sheets/${s.id}/rows`, { parentId: empty.body.result.id, cells: [{ columnId: s.col.Task!.id, value: 'kid' }] }), 400, 1185);
+    assertError(await s0.api.post(`/sheets/${s.id}/rows`, { parentId: empty.body.result.id, cells: [{ columnId: s.col.Task!.id, value: 'kid' }] }), 400, 1185);
   });
 
   test('bad cells make the whole request fail and change nothing (atomic by default)', async () => {
-    const s = await makeSheet(api, 'atomic', COLUMNS);
+    const s = await makeSheet(s0.api, 'atomic', COLUMNS);
     const task = s.col.Task!.id;
-    const res = await api.post(`/sheets/${s.id}/rows`, [
+    const res = await s0.api.post(`/sheets/${s.id}/rows`, [
       { cells: [{ columnId: task, value: 'good' }] },
       { cells: [{ columnId: 999, value: 'bad column' }] },
     ]);
     assertError(res, 400, 1036);
-    assertError(await api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: task, value: 'a' }, { columnId: task, value: 'b' }] }), 400, 1037);
-    assertError(await api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: task, value: { no: 1 } }] }), 400, 1038);
-    assertError(await api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.Done!.id, value: 'maybe' }] }), 400, 1042);
+    assertError(await s0.api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: task, value: 'a' }, { columnId: task, value: 'b' }] }), 400, 1037);
+    assertError(await s0.api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: task, value: { no: 1 } }] }), 400, 1038);
+    assertError(await s0.api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.Done!.id, value: 'maybe' }] }), 400, 1042);
     const state = await sheetState(s.id);
     assert.equal(state.totalRowCount, 0);
     assert.equal(state.version, 0);
   });
 
   test('allowPartialSuccess applies valid rows and lists each failure with its index (resultCode 3)', async () => {
-    const s = await makeSheet(api, 'partial', COLUMNS);
+    const s = await makeSheet(s0.api, 'partial', COLUMNS);
     const task = s.col.Task!.id;
-    const res = await api.post(`/sheets/${s.id}/rows?allowPartialSuccess=true`, [
+    const res = await s0.api.post(`/sheets/${s.id}/rows?allowPartialSuccess=true`, [
       { cells: [{ columnId: task, value: 'ok1' }] },
       { cells: [{ columnId: 42, value: 'bad' }] },
       { cells: [{ columnId: task, value: 'ok2' }] },
@@ -134,17 +127,17 @@ describe('add rows', () => {
   });
 
   test('more than 500 rows in one request is refused', async () => {
-    const s = await makeSheet(api, 'limit', COLUMNS);
+    const s = await makeSheet(s0.api, 'limit', COLUMNS);
     const rows = Array.from({ length: 501 }, (_, i) => ({ cells: [{ columnId: s.col.Task!.id, value: i }] }));
-    assertError(await api.post(`/sheets/${s.id}/rows`, rows), 400, 1061);
-    const ok = await api.post(`/sheets/${s.id}/rows`, rows.slice(0, 500));
+    assertError(await s0.api.post(`/sheets/${s.id}/rows`, rows), 400, 1061);
+    const ok = await s0.api.post(`/sheets/${s.id}/rows`, rows.slice(0, 500));
     assert.equal(ok.status, 200);
     assert.equal((await sheetState(s.id)).totalRowCount, 500);
   });
 
   test('values over 4,000 characters are silently truncated', async () => {
-    const s = await makeSheet(api, 'trunc', COLUMNS);
-    const res = await api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.Task!.id, value: 'x'.repeat(4500) }] });
+    const s = await makeSheet(s0.api, 'trunc', COLUMNS);
+    const res = await s0.api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.Task!.id, value: 'x'.repeat(4500) }] });
     assert.equal(res.status, 200);
     const row = (await sheetState(s.id)).rows[0]!;
     assert.equal((cellOf(row, s.col.Task!.id).value as string).length, 4000);
@@ -153,27 +146,27 @@ describe('add rows', () => {
 
 describe('update, delete and read rows', () => {
   test('update cells and move rows; unknown row ids are refused; partial success reports rowId', async () => {
-    const s = await makeSheet(api, 'upd', COLUMNS);
+    const s = await makeSheet(s0.api, 'upd', COLUMNS);
     const task = s.col.Task!.id;
-    const added = await api.post(`/sheets/${s.id}/rows`, ['a', 'b', 'c'].map((v) => ({ toBottom: true, cells: [{ columnId: task, value: v }] })));
+    const added = await s0.api.post(`/sheets/${s.id}/rows`, ['a', 'b', 'c'].map((v) => ({ toBottom: true, cells: [{ columnId: task, value: v }] })));
     const [a, b, c] = added.body.result.map((r: { id: number }) => r.id) as number[];
-    const upd = await api.put(`/sheets/${s.id}/rows`, [{ id: b, cells: [{ columnId: task, value: 'B' }, { columnId: s.col.Status!.id, value: 'Open' }] }]);
+    const upd = await s0.api.put(`/sheets/${s.id}/rows`, [{ id: b, cells: [{ columnId: task, value: 'B' }, { columnId: s.col.Status!.id, value: 'Open' }] }]);
     assert.equal(upd.status, 200, JSON.stringify(upd.body));
     assert.equal(cellOf(upd.body.result[0], task).value, 'B');
-    const move = await api.put(`/sheets/${s.id}/rows`, { id: c, toTop: true });
+    const move = await s0.api.put(`/sheets/${s.id}/rows`, { id: c, toTop: true });
     assert.equal(move.status, 200, JSON.stringify(move.body));
     assert.deepEqual(names(await sheetState(s.id), task), ['c', 'a', 'B']);
-    const indent = await api.put(`/sheets/${s.id}/rows`, { id: b, parentId: a });
+    const indent = await s0.api.put(`/sheets/${s.id}/rows`, { id: b, parentId: a });
     assert.equal(indent.status, 200, JSON.stringify(indent.body));
     const st = await sheetState(s.id);
     assert.equal(st.rows[2]!.parentId, a);
     const before = st.version;
-    assertError(await api.put(`/sheets/${s.id}/rows`, [{ id: a, cells: [{ columnId: task, value: 'nope' }] }, { id: 777, cells: [] }]), 404, 1006);
-    assertError(await api.put(`/sheets/${s.id}/rows`, [{ cells: [{ columnId: task, value: 'no id' }] }]), 400, 1012);
+    assertError(await s0.api.put(`/sheets/${s.id}/rows`, [{ id: a, cells: [{ columnId: task, value: 'nope' }] }, { id: 777, cells: [] }]), 404, 1006);
+    assertError(await s0.api.put(`/sheets/${s.id}/rows`, [{ cells: [{ columnId: task, value: 'no id' }] }]), 400, 1012);
     const after = await sheetState(s.id);
     assert.equal(after.version, before);
     assert.deepEqual(names(after, task), ['c', 'a', 'B']);
-    const partial = await api.put(`/sheets/${s.id}/rows?allowPartialSuccess=true`, [{ id: a, cells: [{ columnId: task, value: 'A' }] }, { id: c, cells: [{ columnId: s.col.Done!.id, value: 'not a bool' }] }]);
+    const partial = await s0.api.put(`/sheets/${s.id}/rows?allowPartialSuccess=true`, [{ id: a, cells: [{ columnId: task, value: 'A' }] }, { id: c, cells: [{ columnId: s.col.Done!.id, value: 'not a bool' }] }]);
     assert.equal(partial.body.resultCode, 3);
     assert.equal(partial.body.failedItems[0].rowId, c);
     assert.equal(partial.body.failedItems[0].index, 1);
@@ -181,95 +174,95 @@ describe('update, delete and read rows', () => {
   });
 
   test('delete rows by ids: children go with their parent; ignoreRowsNotFound', async () => {
-    const s = await makeSheet(api, 'del', COLUMNS);
+    const s = await makeSheet(s0.api, 'del', COLUMNS);
     const task = s.col.Task!.id;
-    const p = (await api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: task, value: 'parent' }] })).body.result.id;
-    const kid = (await api.post(`/sheets/${s.id}/rows`, { parentId: p, cells: [{ columnId: task, value: 'kid' }] })).body.result.id;
-    const other = (await api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: task, value: 'other' }] })).body.result.id;
-    assertError(await api.del(`/sheets/${s.id}/rows?ids=${p},123`), 404, 1006);
+    const p = (await s0.api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: task, value: 'parent' }] })).body.result.id;
+    const kid = (await s0.api.post(`/sheets/${s.id}/rows`, { parentId: p, cells: [{ columnId: task, value: 'kid' }] })).body.result.id;
+    const other = (await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: task, value: 'other' }] })).body.result.id;
+    assertError(await s0.api.del(`/sheets/${s.id}/rows?ids=${p},123`), 404, 1006);
     assert.equal((await sheetState(s.id)).totalRowCount, 3);
-    const res = await api.del(`/sheets/${s.id}/rows?ids=${p},123&ignoreRowsNotFound=true`);
+    const res = await s0.api.del(`/sheets/${s.id}/rows?ids=${p},123&ignoreRowsNotFound=true`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual([...res.body.result].sort(), [p, kid].sort());
     const st = await sheetState(s.id);
     assert.deepEqual(st.rows.map((r) => r.id), [other]);
     assert.equal(st.rows[0]!.rowNumber, 1);
-    assertError(await api.del(`/sheets/${s.id}/rows`), 400, 1009);
+    assertError(await s0.api.del(`/sheets/${s.id}/rows`), 400, 1009);
   });
 
   test('get row with includes; rowIds and rowNumbers select rows of Get Sheet; paging over rows', async () => {
-    const s = await makeSheet(api, 'read', COLUMNS);
+    const s = await makeSheet(s0.api, 'read', COLUMNS);
     const task = s.col.Task!.id;
-    const res = await api.post(`/sheets/${s.id}/rows`, Array.from({ length: 5 }, (_, i) => ({ toBottom: true, cells: [{ columnId: task, value: `r${i + 1}` }] })));
+    const res = await s0.api.post(`/sheets/${s.id}/rows`, Array.from({ length: 5 }, (_, i) => ({ toBottom: true, cells: [{ columnId: task, value: `r${i + 1}` }] })));
     const ids = res.body.result.map((r: { id: number }) => r.id) as number[];
-    const row = await api.get(`/sheets/${s.id}/rows/${ids[2]}?include=columns,writerInfo,rowPermalink`);
+    const row = await s0.api.get(`/sheets/${s.id}/rows/${ids[2]}?include=columns,writerInfo,rowPermalink`);
     assert.equal(row.status, 200);
     assert.equal(row.body.rowNumber, 3);
     assert.equal(row.body.columns.length, 4);
-    assert.equal(row.body.createdBy.email, t.config.adminEmail);
+    assert.equal(row.body.createdBy.email, s0.t.config.adminEmail);
     assert.match(row.body.permalink, /^http/);
-    assertError(await api.get(`/sheets/${s.id}/rows/999`), 404, 1006);
-    const byIds = await api.get(`/sheets/${s.id}?rowIds=${ids[4]},${ids[0]}`);
+    assertError(await s0.api.get(`/sheets/${s.id}/rows/999`), 404, 1006);
+    const byIds = await s0.api.get(`/sheets/${s.id}?rowIds=${ids[4]},${ids[0]}`);
     assert.deepEqual(byIds.body.rows.map((r: { id: number }) => r.id), [ids[0], ids[4]]);
     assert.equal(byIds.body.totalRowCount, 5);
-    const byNumbers = await api.get(`/sheets/${s.id}?rowNumbers=2,4`);
+    const byNumbers = await s0.api.get(`/sheets/${s.id}?rowNumbers=2,4`);
     assert.deepEqual(byNumbers.body.rows.map((r: { rowNumber: number }) => r.rowNumber), [2, 4]);
-    const paged = await api.get(`/sheets/${s.id}?pageSize=2&page=2`);
+    const paged = await s0.api.get(`/sheets/${s.id}?pageSize=2&page=2`);
     assert.deepEqual(paged.body.rows.map((r: { rowNumber: number }) => r.rowNumber), [3, 4]);
-    const cols = await api.get(`/sheets/${s.id}?columnIds=${task}`);
+    const cols = await s0.api.get(`/sheets/${s.id}?columnIds=${task}`);
     assert.equal(cols.body.columns.length, 1);
     assert.equal(cols.body.rows[0].cells.length, 1);
-    const newer = await api.get(`/sheets/${s.id}?ifVersionAfter=${byIds.body.version}`);
+    const newer = await s0.api.get(`/sheets/${s.id}?ifVersionAfter=${byIds.body.version}`);
     assert.deepEqual(Object.keys(newer.body).sort(), ['id', 'version']);
   });
 
   test('numericDates writes and reads epoch milliseconds', async () => {
-    const s = await makeSheet(api, 'nd', COLUMNS);
+    const s = await makeSheet(s0.api, 'nd', COLUMNS);
     const ms = Date.UTC(2024, 5, 30);
-    const res = await api.post(`/sheets/${s.id}/rows?numericDates=true`, { cells: [{ columnId: s.col.Task!.id, value: 'x' }, { columnId: s.col.Due!.id, value: ms }] });
+    const res = await s0.api.post(`/sheets/${s.id}/rows?numericDates=true`, { cells: [{ columnId: s.col.Task!.id, value: 'x' }, { columnId: s.col.Due!.id, value: ms }] });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const iso = await api.get(`/sheets/${s.id}`);
+    const iso = await s0.api.get(`/sheets/${s.id}`);
     assert.equal(cellOf(iso.body.rows[0], s.col.Due!.id).value, '2024-06-30');
     assert.match(iso.body.rows[0].createdAt, /Z$/);
-    const num = await api.get(`/sheets/${s.id}?numericDates=true`);
+    const num = await s0.api.get(`/sheets/${s.id}?numericDates=true`);
     assert.equal(cellOf(num.body.rows[0], s.col.Due!.id).value, ms);
     assert.equal(typeof num.body.rows[0].createdAt, 'number');
     assert.equal(typeof num.body.createdAt, 'number');
   });
 
   test('sort keeps the hierarchy; bad criteria are refused', async () => {
-    const s = await makeSheet(api, 'sort', COLUMNS);
+    const s = await makeSheet(s0.api, 'sort', COLUMNS);
     const task = s.col.Task!.id;
-    await api.post(`/sheets/${s.id}/rows`, ['b', 'c', 'a'].map((v) => ({ toBottom: true, cells: [{ columnId: task, value: v }] })));
-    const res = await api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: task, direction: 'DESCENDING' }] });
+    await s0.api.post(`/sheets/${s.id}/rows`, ['b', 'c', 'a'].map((v) => ({ toBottom: true, cells: [{ columnId: task, value: v }] })));
+    const res = await s0.api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: task, direction: 'DESCENDING' }] });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.rows.map((r: { cells: Array<{ columnId: number }> }) => cellOf(r, task).value), ['c', 'b', 'a']);
     assert.deepEqual(names(await sheetState(s.id), task), ['c', 'b', 'a']);
-    assertError(await api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: 1 }] }), 400, 1036);
-    assertError(await api.post(`/sheets/${s.id}/sort`, { sortCriteria: [] }), 400, 1012);
+    assertError(await s0.api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: 1 }] }), 400, 1036);
+    assertError(await s0.api.post(`/sheets/${s.id}/sort`, { sortCriteria: [] }), 400, 1012);
   });
 
   test('an unknown sheet is 404/1006 for every operation', async () => {
-    assertError(await api.get('/sheets/123456789'), 404, 1006);
-    assertError(await api.post('/sheets/123456789/rows', { cells: [] }), 404, 1006);
-    assertError(await api.get('/sheets/notanumber'), 404, 1006);
+    assertError(await s0.api.get('/sheets/123456789'), 404, 1006);
+    assertError(await s0.api.post('/sheets/123456789/rows', { cells: [] }), 404, 1006);
+    assertError(await s0.api.get('/sheets/notanumber'), 404, 1006);
   });
 });
 
 describe('stored order', () => {
   test('a second sheetd process on the same database sees the same rows in the same order after every kind of change', async () => {
-    const second = await spawnServer({ SHEETD_DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) });
+    const second = await spawnServer({ SHEETD_DATA_DIR: s0.t.dataDir, ...(s0.t.config.databaseUrl ? { DATABASE_URL: s0.t.config.databaseUrl } : {}) });
     try {
-      const api2 = client(second.base, t.adminToken);
-      const s = await makeSheet(api, 'order', COLUMNS);
+      const api2 = client(second.base, s0.t.adminToken);
+      const s = await makeSheet(s0.api, 'order', COLUMNS);
       const task = s.col.Task!.id;
       const add = async (loc: Record<string, unknown>, names: string[]) => {
-        const r = await api.post(`/sheets/${s.id}/rows`, names.map((n) => ({ ...loc, cells: [{ columnId: task, value: n }] })));
+        const r = await s0.api.post(`/sheets/${s.id}/rows`, names.map((n) => ({ ...loc, cells: [{ columnId: task, value: n }] })));
         assert.equal(r.status, 200, JSON.stringify(r.body));
         return r.body.result.map((x: { id: number }) => x.id) as number[];
       };
       const compare = async () => {
-        const a = await api.get(`/sheets/${s.id}`);
+        const a = await s0.api.get(`/sheets/${s.id}`);
         const b = await api2.get(`/sheets/${s.id}`);
         assert.equal(b.body.version, a.body.version);
         const shape = (body: { rows: Array<{ id: number; rowNumber: number; parentId?: number; siblingId?: number; cells: Array<{ columnId: number; value?: unknown }> }> }) =>
@@ -286,12 +279,12 @@ describe('stored order', () => {
       await add({ siblingId: a }, ['after-a']);
       let rows = await compare();
       assert.deepEqual(rows.map((r) => r[4]), ['t1', 't2', 'x1', 'x2', 'x3', 'a', 'after-a', 'b', 'b.1', 'b.2', 'b.3']);
-      assert.equal((await api.put(`/sheets/${s.id}/rows`, { id: b, toTop: true })).status, 200);
+      assert.equal((await s0.api.put(`/sheets/${s.id}/rows`, { id: b, toTop: true })).status, 200);
       rows = await compare();
       assert.deepEqual(rows.map((r) => r[4]), ['b', 'b.1', 'b.2', 'b.3', 't1', 't2', 'x1', 'x2', 'x3', 'a', 'after-a']);
-      assert.equal((await api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: task, direction: 'ASCENDING' }] })).status, 200);
+      assert.equal((await s0.api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: task, direction: 'ASCENDING' }] })).status, 200);
       await compare();
-      assert.equal((await api.del(`/sheets/${s.id}/rows?ids=${a}`)).status, 200);
+      assert.equal((await s0.api.del(`/sheets/${s.id}/rows?ids=${a}`)).status, 200);
       await add({ toTop: true }, ['new-top']);
       rows = await compare();
       assert.equal(rows.length, 11);
