@@ -31,8 +31,20 @@ export async function createPgDatabase(adminUrl: string): Promise<{ url: string;
   const name = `sheetd_t_${randomString(10)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    // test files run in parallel: simultaneous CREATE DATABASE can find template1 busy (55006)
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name}`);
+        break;
+      } catch (e) {
+        if ((e as { code?: string }).code !== '55006' || attempt >= 20) throw e;
+        await new Promise((r) => setTimeout(r, 50 + Math.random() * 250));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
   const u = new URL(adminUrl);
   u.pathname = '/' + name;
   return {

@@ -7,6 +7,7 @@ import type { ReadOptions } from '../../services/context.ts';
 import type { RowState, SheetModel } from '../../services/sheetModel.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import { ts } from '../present.ts';
+import { permalink } from './permalinks.ts';
 import { fromIdentityForm, sheetSchema } from '../../engine/formulaBridge.ts';
 
 /** Users referenced by rows (created/modified by), for system columns and writerInfo. */
@@ -55,7 +56,7 @@ export function presentRow(model: SheetModel, row: RowState, o: RowPresentOption
     if (cb) out.createdBy = { email: cb.email, name: cb.name ?? cb.email };
     if (mb) out.modifiedBy = { email: mb.email, name: mb.name ?? mb.email };
   }
-  if (ro.include.has('rowPermalink')) out.permalink = `${o.permalinkBase}/sheets/${model.sheetId.toString(36)}?rowId=${row.id.toString(36)}`;
+  if (ro.include.has('rowPermalink')) out.permalink = `${permalink({ publicUrl: o.permalinkBase }, 'sheets', model.sheetId)}?rowId=${row.id.toString(36)}`;
   if (ro.include.has('discussions')) out.discussions = [];
   if (ro.include.has('attachments')) out.attachments = [];
   out.cells = rowCells(model, row, o);
@@ -119,7 +120,7 @@ export function sheetSummary(sheet: SheetRow, level: AccessLevel, ro: ReadOption
     name: sheet.name,
     version: sheet.version,
     accessLevel: presentAccessLevel(level, ro.accessApiLevel),
-    permalink: `${permalinkBase}/sheets/${sheet.id.toString(36)}`,
+    permalink: permalink({ publicUrl: permalinkBase }, 'sheets', sheet.id),
     createdAt: ts(sheet.created_at, ro.numericDates),
     modifiedAt: ts(sheet.modified_at, ro.numericDates),
   };

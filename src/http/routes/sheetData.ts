@@ -11,6 +11,7 @@ import { presentColumns, presentRow, sheetSummary, type UserLookup } from '../pr
 import { pageWindow } from '../paging.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import { fullName } from '../present/users.ts';
+import { settingsOf, userSettingsFor } from '../../services/sheetObjects.ts';
 
 /** Name and email of every user that created or last modified a row of the model. */
 export async function userLookup(db: Queryable, rows: Iterable<RowState>): Promise<UserLookup> {
@@ -79,8 +80,9 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
       dependenciesEnabled: false,
       resourceManagementEnabled: false,
       cellImageUploadEnabled: true,
-      userSettings: { criticalPathEnabled: false, displaySummaryTasks: true },
+      userSettings: userSettingsFor(sheet, req.actor.user.id),
       userPermissions: { summaryPermissions: level === 'OWNER' || level === 'ADMIN' ? 'ADMIN' : level === 'VIEWER' || level === 'COMMENTER' ? 'READ_ONLY' : 'READ_WRITE' },
+      ...(settingsOf(sheet).projectSettings ? { projectSettings: settingsOf(sheet).projectSettings } : {}),
       columns: presentColumns(model, req.ro, level, cols),
       rows: rows.map((r) => presentRow(model, r, opts)),
     };

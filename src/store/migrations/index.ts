@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Migration, MigrationProvider } from 'kysely/migration';
+import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from './types.ts';
 import * as m0001 from './0001_foundation.ts';
 import * as m0002 from './0002_sheets.ts';
