@@ -5,29 +5,17 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import smartsheet from 'smartsheet';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { client, type Client, type Res } from '../helpers/http.ts';
-import { createToken } from '../../src/services/tokens.ts';
-import { findUserByEmail } from '../../src/store/users.ts';
+import { assertError, client, type Client } from '../helpers/http.ts';
+import { tokenFor } from '../helpers/tokens.ts';
 import { assertPrimaryEmail } from '../../src/services/alternateEmails.ts';
-import type { EventAuthor } from '../../src/services/events.ts';
 
 let t: TestServer;
 let api: Client;
 const ids: Record<string, number> = {};
 const tokens: Record<string, string> = {};
 
-function assertError(res: Res, status: number, code: number) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body.errorCode, code, JSON.stringify(res.body));
-}
 
-async function tokenOf(email: string): Promise<string> {
-  const db = t.server.store.db;
-  const u = await findUserByEmail(db, email);
-  assert.ok(u, email);
-  const author: EventAuthor = { orgId: u.org_id, userId: null, requestUserId: null, accessTokenName: null, source: 'TEST' };
-  return (await createToken(db, author, u.id, { name: 'test' })).raw;
-}
+const tokenOf = (email: string) => tokenFor(t, email);
 
 const alternates = async (userId: number) => (await api.get(`/users/${userId}/alternateemails?includeAll=true`)).body.data as Array<{ id: number; email: string; confirmed: boolean }>;
 

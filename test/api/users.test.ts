@@ -2,30 +2,16 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { client, type Client, type Res } from '../helpers/http.ts';
-import { createToken } from '../../src/services/tokens.ts';
-import { findUserByEmail } from '../../src/store/users.ts';
+import { assertError, client, type Client } from '../helpers/http.ts';
+import { tokenFor } from '../helpers/tokens.ts';
 import { newId } from '../../src/ids.ts';
-import type { EventAuthor } from '../../src/services/events.ts';
 
 let t: TestServer;
 let api: Client;
 let adminId: number;
 
-function assertError(res: Res, status: number, code: number) {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  assert.equal(res.body.errorCode, code, JSON.stringify(res.body));
-  assert.equal(typeof res.body.message, 'string');
-  assert.equal(typeof res.body.refId, 'string');
-}
 
-async function tokenOf(email: string): Promise<string> {
-  const db = t.server.store.db;
-  const u = await findUserByEmail(db, email);
-  assert.ok(u, email);
-  const author: EventAuthor = { orgId: u.org_id, userId: null, requestUserId: null, accessTokenName: null, source: 'TEST' };
-  return (await createToken(db, author, u.id, { name: 'test' })).raw;
-}
+const tokenOf = (email: string) => tokenFor(t, email);
 
 async function addUser(body: Record<string, unknown>): Promise<number> {
   const res = await api.post('/users', body);

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 /** A small HTTP client for black-box tests: returns status, headers and the parsed JSON body. */
 export interface Res<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
   status: number;
@@ -45,3 +46,13 @@ export function client(base: string, defaultToken: string) {
 }
 
 export type Client = ReturnType<typeof client>;
+
+/** The catalogued Error object with this status and code. */
+export function assertError(res: { status: number; body: unknown }, status: number, code: number): void {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  const b = res.body as { errorCode?: number; message?: string; refId?: string };
+  assert.equal(b.errorCode, code, JSON.stringify(res.body));
+  assert.equal(typeof b.message, 'string');
+  assert.ok((b.message ?? '').length > 0);
+  assert.equal(typeof b.refId, 'string');
+}

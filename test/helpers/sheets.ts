@@ -32,10 +32,4 @@ export function cellOf(row: { cells: Array<{ columnId: number }> }, columnId: nu
   return c as Record<string, unknown>;
 }
 
-export function assertError(res: { status: number; body: unknown }, status: number, code: number): void {
-  assert.equal(res.status, status, JSON.stringify(res.body));
-  const b = res.body as { errorCode?: number; message?: string; refId?: string };
-  assert.equal(b.errorCode, code, JSON.stringify(res.body));
-  assert.equal(typeof b.message, 'string');
-  assert.equal(typeof b.refId, 'string');
-}
+export { assertError } from './http.ts';
