@@ -85,6 +85,12 @@ export function formulaText(m: SheetModel, rowId: number, columnId: number): str
   return m.formulas ? m.formulas.formulaOf(rowId, columnId) : undefined;
 }
 
+/** A column formula as a client sees it (the engine renders it once it exists). */
+export function columnFormulaText(m: SheetModel, c: ColumnDef): string | undefined {
+  if (c.formula === undefined) return undefined;
+  return m.formulas?.columnFormulaOf(c.id) ?? fromIdentityForm(c.formula, sheetSchema(m.columns, m.tree.displayOrder()));
+}
+
 export interface CellWrite {
   row: RowState;
   column: ColumnDef;
@@ -112,11 +118,8 @@ export function afterWrite(ctx: WriteContext, writes: readonly CellWrite[], opts
     }
   }
   let changes: CellChange[];
-  if (opts.structural || m.formulas === undefined) {
-    m.formulas = undefined;
-    changes = formulasOf(m).changes;
-  } else if (m.formulas === null) {
-    if (formulaWrites.length === 0) return;
+  if (opts.structural || !m.formulas) {
+    if (m.formulas === null && !opts.structural && formulaWrites.length === 0) return;
     m.formulas = undefined;
     changes = formulasOf(m).changes;
   } else {

@@ -8,7 +8,7 @@ import type { RowState, SheetModel } from '../../services/sheetModel.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
-import { fromIdentityForm, sheetSchema } from '../../engine/formulaBridge.ts';
+import { columnFormulaText } from '../../services/formulas.ts';
 
 /** Users referenced by rows (created/modified by), for system columns and writerInfo. */
 export type UserLookup = (id: number | null) => StoredContact | undefined;
@@ -110,7 +110,7 @@ export function presentColumns(model: SheetModel, ro: ReadOptions, level: Access
 /** A column of a model: its column formula rendered with current titles and row numbers. */
 export function presentModelColumn(model: SheetModel, c: ColumnDef, level: number, includeFormat: boolean, isSheetAdmin: boolean): ApiColumn {
   const out = presentColumn(c, { level, includeFormat, isSheetAdmin });
-  if (c.formula !== undefined) out.formula = fromIdentityForm(c.formula, sheetSchema(model.columns, model.tree.displayOrder()));
+  if (c.formula !== undefined) out.formula = columnFormulaText(model, c);
   return out;
 }
 

@@ -72,6 +72,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     }
     const users = await userLookup(db(), rows);
     const opts = { ro: req.ro, level, users, permalinkBase: base(), columns: cols };
+    const { projectSettings } = settingsOf(sheet);
     const out: Record<string, unknown> = {
       ...sheetSummary(sheet, level, req.ro, base()),
       totalRowCount: model.rows.size,
@@ -82,7 +83,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
       cellImageUploadEnabled: true,
       userSettings: userSettingsFor(sheet, req.actor.user.id),
       userPermissions: { summaryPermissions: level === 'OWNER' || level === 'ADMIN' ? 'ADMIN' : level === 'VIEWER' || level === 'COMMENTER' ? 'READ_ONLY' : 'READ_WRITE' },
-      ...(settingsOf(sheet).projectSettings ? { projectSettings: settingsOf(sheet).projectSettings } : {}),
+      ...(projectSettings ? { projectSettings } : {}),
       columns: presentColumns(model, req.ro, level, cols),
       rows: rows.map((r) => presentRow(model, r, opts)),
     };
