@@ -121,6 +121,101 @@ export interface WriteOptions {
   lockTimeoutMs?: number;
 }
 
+export interface SheetWriteResult<T> {
+  result: T;
+  version: number;
+  model: SheetModel;
+  sheet: SheetRow;
+  level: AccessLevel;
+}
+
+/** One sheet taking part in a write: what access it needs. */
+export interface SheetWriteTarget {
+  sheetId: number;
+  needed: AccessLevel;
+}
+
+async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts: WriteOptions): Promise<void> {
+  if (store.dialect !== 'postgres') return; // SQLite: the write transaction is the lock
+  await sql`SET LOCAL lock_timeout = ${sql.lit(`${opts.lockTimeoutMs ?? store.lockTimeoutMs}ms`)}`.execute(tx);
+  // ascending ids: two writers over the same sheets never wait on each other in a circle
+  for (const id of [...new Set(sheetIds)].sort((a, b) => a - b)) {
+    try {
+      await tx.selectFrom('sheets').select('id').where('id', '=', id).forUpdate().execute();
+    } catch (e) {
+      if ((e as { code?: string }).code === '55P03') throw apiError(4004, id);
+      throw e;
+    }
+  }
+}
+
+async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: number): Promise<WriteContext> {
+  const { sheet, level } = await sheetFor(tx, actor, target.sheetId, target.needed);
+  const model = await readModel(tx, sheet);
+  // from here the model is ours: readers of this process reload from the database
+  forgetSheet(target.sheetId);
+  return {
+    tx, actor, sheet, level, model, now,
+    dirtyRows: new Set(), newRows: new Set(), deletedRows: new Set(), dirtyColumns: false, orderChanged: false, history: [], events: [],
+  };
+}
+
+/** Persists what a write context changed, bumps the version and records its events. */
+async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: SheetRow }> {
+  const { tx, sheet, model } = ctx;
+  const changed = ctx.dirtyRows.size > 0 || ctx.newRows.size > 0 || ctx.deletedRows.size > 0 || ctx.dirtyColumns || ctx.orderChanged;
+  let version = sheet.version;
+  if (changed) {
+    await persist(ctx);
+    version = sheet.version + 1;
+    await tx.updateTable('sheets').set({ version, modified_at: ctx.now }).where('id', '=', sheet.id).execute();
+    model.version = version;
+  }
+  if (ctx.events.length > 0) {
+    await recordEvents(tx, authorOf(ctx.actor), ctx.events.map((e) => ({ ...e, sheetId: sheet.id, workspaceId: sheet.workspace_id })), ctx.now);
+  }
+  return { version, sheet: { ...sheet, version, modified_at: changed ? ctx.now : sheet.modified_at } };
+}
+
+/**
+ * Runs one mutation over several sheets in one transaction (copy or move rows between
+ * sheets, cross-sheet updates): every sheet locked (in id order), access checked in the order
+ * given, each model changed by `fn`, persisted and versioned as with writeSheet.
+ */
+export async function writeSheets<T>(
+  store: Store,
+  actor: Actor,
+  targets: SheetWriteTarget[],
+  fn: (ctxs: WriteContext[]) => T | Promise<T>,
+  opts: WriteOptions = {},
+): Promise<{ result: T; sheets: Array<Omit<SheetWriteResult<T>, 'result'>> }> {
+  const ids = targets.map((t) => t.sheetId);
+  let committed: SheetModel[] = [];
+  try {
+    const out = await store.db.transaction().execute(async (tx) => {
+      await lockSheets(tx, store, ids, opts);
+      const now = Date.now();
+      const ctxs: WriteContext[] = [];
+      for (const t of targets) ctxs.push(await openWrite(tx, actor, t, now));
+      const result = await fn(ctxs);
+      const sheets: Array<Omit<SheetWriteResult<T>, 'result'>> = [];
+      for (const ctx of ctxs) {
+        const { version, sheet } = await closeWrite(ctx);
+        sheets.push({ version, sheet, model: ctx.model, level: ctx.level });
+      }
+      committed = ctxs.map((c) => c.model);
+      return { result, sheets };
+    });
+    for (const m of committed) remember(m);
+    await afterCommit(store, out.sheets);
+    return out;
+  } catch (e) {
+    for (const id of ids) forgetSheet(id);
+    if (!isApiError(e) && (e as { code?: string }).code === 'SQLITE_BUSY') throw apiError(4004, ids[0]);
+    throw e;
+  }
+}
+
 /**
  * Runs one sheet mutation: transaction, lock, access check, model, persistence of what changed,
  * version bump, change events. `fn` changes ctx.model and marks rows/columns dirty.
@@ -132,49 +227,19 @@ export async function writeSheet<T>(
   needed: AccessLevel,
   fn: (ctx: WriteContext) => T | Promise<T>,
   opts: WriteOptions = {},
-): Promise<{ result: T; version: number; model: SheetModel; sheet: SheetRow; level: AccessLevel }> {
-  let committed: SheetModel | null = null;
-  try {
-    const out = await store.db.transaction().execute(async (tx) => {
-      if (store.dialect === 'postgres') {
-        await sql`SET LOCAL lock_timeout = ${sql.lit(`${opts.lockTimeoutMs ?? store.lockTimeoutMs}ms`)}`.execute(tx);
-        try {
-          await tx.selectFrom('sheets').select('id').where('id', '=', sheetId).forUpdate().execute();
-        } catch (e) {
-          if ((e as { code?: string }).code === '55P03') throw apiError(4004, sheetId);
-          throw e;
-        }
-      }
-      const { sheet, level } = await sheetFor(tx, actor, sheetId, needed);
-      const model = await readModel(tx, sheet);
-      // from here the model is ours: readers of this process reload from the database
-      forgetSheet(sheetId);
-      const ctx: WriteContext = {
-        tx, actor, sheet, level, model, now: Date.now(),
-        dirtyRows: new Set(), newRows: new Set(), deletedRows: new Set(), dirtyColumns: false, orderChanged: false, history: [], events: [],
-      };
-      const result = await fn(ctx);
-      const changed = ctx.dirtyRows.size > 0 || ctx.newRows.size > 0 || ctx.deletedRows.size > 0 || ctx.dirtyColumns || ctx.orderChanged;
-      let version = sheet.version;
-      if (changed) {
-        await persist(ctx);
-        version = sheet.version + 1;
-        await tx.updateTable('sheets').set({ version, modified_at: ctx.now }).where('id', '=', sheetId).execute();
-        model.version = version;
-      }
-      if (ctx.events.length > 0) {
-        await recordEvents(tx, authorOf(actor), ctx.events.map((e) => ({ ...e, sheetId, workspaceId: sheet.workspace_id })), ctx.now);
-      }
-      committed = model;
-      return { result, version, model, level, sheet: { ...sheet, version, modified_at: changed ? ctx.now : sheet.modified_at } };
-    });
-    if (committed) remember(committed);
-    return out;
-  } catch (e) {
-    forgetSheet(sheetId);
-    if (!isApiError(e) && (e as { code?: string }).code === 'SQLITE_BUSY') throw apiError(4004, sheetId);
-    throw e;
-  }
+): Promise<SheetWriteResult<T>> {
+  const { result, sheets } = await writeSheets(store, actor, [{ sheetId, needed }], (ctxs) => fn(ctxs[0]!), opts);
+  return { result, ...sheets[0]! };
+}
+
+/** Hooks run after a sheet write committed (cross-sheet propagation); set by the services that need it. */
+type AfterCommit = (store: Store, sheets: ReadonlyArray<{ sheet: SheetRow; model: SheetModel }>) => Promise<void>;
+const afterCommitHooks: AfterCommit[] = [];
+export function onSheetCommitted(hook: AfterCommit): void {
+  afterCommitHooks.push(hook);
+}
+async function afterCommit(store: Store, sheets: ReadonlyArray<{ sheet: SheetRow; model: SheetModel; version: number }>): Promise<void> {
+  for (const h of afterCommitHooks) await h(store, sheets);
 }
 
 /**
