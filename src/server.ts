@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { registerFollowers } from './services/follow.ts';
 import pino from 'pino';
 import type { Config } from './config.ts';
 import { openStore, type Store } from './store/db.ts';
@@ -27,6 +28,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   if (bootstrap.created && logger) {
     logger.info({ tokenFile: bootstrap.tokenFile }, `created the organization and its admin ${config.adminEmail}; the admin's API token is in ${bootstrap.tokenFile}`);
   }
+  registerFollowers();
   const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
   const app = await buildApp({ store, config, limiter }, { logger: logger || false });
   const address = await app.listen({ host: config.host, port: config.port });

@@ -23,6 +23,7 @@ function build(m: SheetModel): CellChange[] {
   const engine = new FormulaEngine(
     m.columns.map((c) => ({ id: c.id, title: c.title, type: c.type })),
     order.map((id) => ({ id, parentId: m.tree.parentOf(id) })),
+    { crossSheet: (name) => (m.crossSheet ? m.crossSheet(name) : { error: '#INVALID REF' }) },
   );
   const cells: Array<{ rowId: number; columnId: number; value?: ReturnType<typeof storedToRaw>; formula?: string }> = [];
   for (const id of order) {

@@ -12,6 +12,7 @@ import { atLeast } from './access.ts';
 import type { Actor } from './context.ts';
 import { writeSheet, type RowState, type WriteContext } from './sheetModel.ts';
 import { afterWrite, type CellWrite } from './formulas.ts';
+import { loadLinkSources, resolveNewLinks } from './cellLinks.ts';
 
 /** Options of the row write operations (query parameters). */
 export interface RowWriteOptions {
@@ -148,11 +149,12 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
   if (input.length === 0) throw apiError(1012, 'rows');
   assertRowsPerRequest(input.length);
   const location: RowLocation = readRowLocation(input as RowLocationInput[], true);
-  return writeSheet(store, actor, sheetId, 'EDITOR', (ctx) => {
+  return writeSheet(store, actor, sheetId, 'EDITOR', async (ctx) => {
     const m = ctx.model;
     const isAdmin = atLeast(ctx.level, 'ADMIN');
     const failures: RowFailure[] = [];
     const updated: RowState[] = [];
+    const linkSources = await loadLinkSources(ctx.tx, actor, input);
     const seen = new Set<number>();
     // staged: validate every row first so an atomic request changes nothing on failure
     const staged: Array<{ row: RowState; cells: StoredRowCells; changed: number[]; format?: string | null; expanded?: boolean; locked?: boolean }> = [];
@@ -175,6 +177,7 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
         for (const colId of changed) {
           if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
         }
+        if (linkSources.size > 0) resolveNewLinks(ctx, row.cells, cells, changed, linkSources);
         staged.push({ row, cells, changed, format, expanded, locked });
       } catch (e) {
         if (!o.allowPartialSuccess || !isApiError(e)) throw e;

@@ -4,7 +4,7 @@ import { findSheet, listColumns, recordToColumn, columnToRecord, type SheetRow }
 import type { ColumnDef } from '../engine/columns.ts';
 import type { StoredCell, StoredRowCells } from '../engine/cells.ts';
 import { RowTree } from '../engine/rows.ts';
-import type { FormulaEngine } from '../engine/formula/index.ts';
+import type { CrossSheetData, FormulaEngine } from '../engine/formula/index.ts';
 import { assignSortKeys } from '../engine/sortKeys.ts';
 import { apiError, isApiError } from '../errors.ts';
 import type { AccessLevel } from './access.ts';
@@ -44,6 +44,8 @@ export interface SheetModel {
   tree: RowTree;
   /** The sheet's formulas (services/formulas.ts); undefined: not looked at yet; null: none. */
   formulas?: FormulaEngine | null;
+  /** The data of `{Reference Name}` for the formulas (services/crossSheet.ts sets it before use). */
+  crossSheet?: (name: string) => CrossSheetData;
 }
 
 const MAX_CACHED = 64;
@@ -111,6 +113,8 @@ export interface WriteContext {
   dirtyColumns: boolean;
   /** Existing rows moved (sort, location update, indent): every stored key is re-derived. */
   orderChanged: boolean;
+  /** Something else a reader of the sheet sees changed (cross-sheet references): bump the version. */
+  metaChanged?: boolean;
   /** Cell states before they were overwritten: [rowId, columnId, previous cell, previous meta]. */
   history: Array<[number, number, StoredCell | undefined, [number, number | null] | undefined]>;
   events: ChangeEvent[];
@@ -123,6 +127,8 @@ export interface WriteOptions {
 
 export interface SheetWriteResult<T> {
   result: T;
+  /** Whether the write changed the sheet (its version went up). */
+  changed: boolean;
   version: number;
   model: SheetModel;
   sheet: SheetRow;
@@ -133,6 +139,8 @@ export interface SheetWriteResult<T> {
 export interface SheetWriteTarget {
   sheetId: number;
   needed: AccessLevel;
+  /** A write the server makes on its own (cross-sheet updates): no access check. */
+  system?: boolean;
 }
 
 async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts: WriteOptions): Promise<void> {
@@ -150,7 +158,7 @@ async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts: WriteO
 }
 
 async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: number): Promise<WriteContext> {
-  const { sheet, level } = await sheetFor(tx, actor, target.sheetId, target.needed);
+  const { sheet, level } = target.system ? { sheet: await systemSheet(tx, target.sheetId), level: 'OWNER' as AccessLevel } : await sheetFor(tx, actor, target.sheetId, target.needed);
   const model = await readModel(tx, sheet);
   // from here the model is ours: readers of this process reload from the database
   forgetSheet(target.sheetId);
@@ -163,7 +171,7 @@ async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: nu
 /** Persists what a write context changed, bumps the version and records its events. */
 async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: SheetRow }> {
   const { tx, sheet, model } = ctx;
-  const changed = ctx.dirtyRows.size > 0 || ctx.newRows.size > 0 || ctx.deletedRows.size > 0 || ctx.dirtyColumns || ctx.orderChanged;
+  const changed = ctx.dirtyRows.size > 0 || ctx.newRows.size > 0 || ctx.deletedRows.size > 0 || ctx.dirtyColumns || ctx.orderChanged || ctx.metaChanged === true;
   let version = sheet.version;
   if (changed) {
     await persist(ctx);
@@ -197,17 +205,19 @@ export async function writeSheets<T>(
       const now = Date.now();
       const ctxs: WriteContext[] = [];
       for (const t of targets) ctxs.push(await openWrite(tx, actor, t, now));
+      for (const ctx of ctxs) for (const h of hooks.opened) await h(ctx);
       const result = await fn(ctxs);
+      for (const ctx of ctxs) for (const h of hooks.written) await h(ctx);
       const sheets: Array<Omit<SheetWriteResult<T>, 'result'>> = [];
       for (const ctx of ctxs) {
         const { version, sheet } = await closeWrite(ctx);
-        sheets.push({ version, sheet, model: ctx.model, level: ctx.level });
+        sheets.push({ version, sheet, model: ctx.model, level: ctx.level, changed: version !== ctx.sheet.version });
       }
       committed = ctxs.map((c) => c.model);
       return { result, sheets };
     });
     for (const m of committed) remember(m);
-    await afterCommit(store, out.sheets);
+    await afterCommit(store, actor, out.sheets);
     return out;
   } catch (e) {
     for (const id of ids) forgetSheet(id);
@@ -232,14 +242,32 @@ export async function writeSheet<T>(
   return { result, ...sheets[0]! };
 }
 
-/** Hooks run after a sheet write committed (cross-sheet propagation); set by the services that need it. */
-type AfterCommit = (store: Store, sheets: ReadonlyArray<{ sheet: SheetRow; model: SheetModel }>) => Promise<void>;
-const afterCommitHooks: AfterCommit[] = [];
-export function onSheetCommitted(hook: AfterCommit): void {
-  afterCommitHooks.push(hook);
+async function systemSheet(db: Queryable, sheetId: number): Promise<SheetRow> {
+  const sheet = await findSheet(db, sheetId);
+  if (!sheet) throw apiError(1006);
+  return sheet;
 }
-async function afterCommit(store: Store, sheets: ReadonlyArray<{ sheet: SheetRow; model: SheetModel; version: number }>): Promise<void> {
-  for (const h of afterCommitHooks) await h(store, sheets);
+
+/**
+ * Hooks of services that follow every sheet write or read (cell links, cross-sheet
+ * references): `opened` before the write's changes (inside its transaction), `written` after
+ * them and before they are persisted, `committed` after the commit, `read` when a model is
+ * handed to a reader.
+ */
+type WriteHook = (ctx: WriteContext) => Promise<void>;
+type CommitHook = (store: Store, actor: Actor, sheets: ReadonlyArray<{ sheet: SheetRow; model: SheetModel; changed: boolean }>) => Promise<void>;
+type ReadHook = (db: Queryable, model: SheetModel) => Promise<void>;
+const hooks = { opened: [] as WriteHook[], written: [] as WriteHook[], committed: [] as CommitHook[], read: [] as ReadHook[] };
+
+export function onSheetWrite(h: { opened?: WriteHook; written?: WriteHook; committed?: CommitHook; read?: ReadHook }): void {
+  if (h.opened) hooks.opened.push(h.opened);
+  if (h.written) hooks.written.push(h.written);
+  if (h.committed) hooks.committed.push(h.committed);
+  if (h.read) hooks.read.push(h.read);
+}
+
+async function afterCommit(store: Store, actor: Actor, sheets: ReadonlyArray<{ sheet: SheetRow; model: SheetModel; changed: boolean }>): Promise<void> {
+  for (const h of hooks.committed) await h(store, actor, sheets);
 }
 
 /**
@@ -360,6 +388,7 @@ function rowRecord(sheetId: number, r: RowState) {
 export async function readSheet(db: Queryable, actor: Actor, sheetId: number): Promise<{ sheet: SheetRow; level: AccessLevel; model: SheetModel }> {
   const { sheet, level } = await sheetFor(db, actor, sheetId, 'VIEWER');
   const model = await readModel(db, sheet);
+  for (const h of hooks.read) await h(db, model);
   currentFormulas(model);
   return { sheet, level, model };
 }

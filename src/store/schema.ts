@@ -3,6 +3,7 @@
  * both SQLite and PostgreSQL, so one code path serves both.
  */
 import type { Generated } from 'kysely';
+import type { LinkTables } from './linkTables.ts';
 import type { ContainerTables } from './containerSchema.ts';
 import type { OrgTables } from './orgSchema.ts';
 
@@ -140,4 +141,4 @@ export interface CoreTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables {}

@@ -1,0 +1,218 @@
+import { apiError, isApiError, type ApiError } from '../errors.ts';
+import type { Queryable } from '../store/db.ts';
+import type { SheetRow } from '../store/sheets.ts';
+import type { StoredCell, StoredCellLink, StoredRowCells } from '../engine/cells.ts';
+import { convertValue } from '../engine/convert.ts';
+import { assertInboundCellLinks } from '../engine/limits.ts';
+import type { Actor } from './context.ts';
+import { sheetFor } from './permissions.ts';
+import { readModel, type RowState, type SheetModel, type WriteContext } from './sheetModel.ts';
+import type { CellWrite } from './formulas.ts';
+
+/**
+ * Cell links: a cell with `linkInFromCell` shows the value of a cell of another sheet and
+ * follows it. The link lives in the linked cell; `cell_links` indexes the links that are
+ * working (status OK) by source, for the source's linksOutToCells and for following changes.
+ */
+export interface LinkSource {
+  sheet: SheetRow;
+  model: SheetModel;
+}
+
+export type LinkSources = Map<number, LinkSource | ApiError>;
+
+/** The source sheets named by linkInFromCell in a request's rows, each checked for the caller (VIEWER). */
+export async function loadLinkSources(db: Queryable, actor: Actor, rows: readonly Record<string, unknown>[]): Promise<LinkSources> {
+  const ids = new Set<number>();
+  for (const r of rows) {
+    if (!Array.isArray(r.cells)) continue;
+    for (const c of r.cells as unknown[]) {
+      const li = (c as { linkInFromCell?: { sheetId?: unknown } } | null)?.linkInFromCell;
+      if (li && typeof li.sheetId === 'number') ids.add(li.sheetId);
+    }
+  }
+  const out: LinkSources = new Map();
+  for (const id of ids) {
+    try {
+      const { sheet } = await sheetFor(db, actor, id, 'VIEWER');
+      out.set(id, { sheet, model: await readModel(db, sheet) });
+    } catch (e) {
+      if (!isApiError(e)) throw e;
+      out.set(id, e);
+    }
+  }
+  return out;
+}
+
+function sameLink(a: StoredCellLink | undefined, b: StoredCellLink | undefined): boolean {
+  return a !== undefined && b !== undefined && a.sheetId === b.sheetId && a.rowId === b.rowId && a.columnId === b.columnId;
+}
+
+/** The value a linked cell shows: the source cell's value, read for the target column. */
+function linkedValue(target: WriteContext['model'], targetColumnId: number, src: SheetModel, li: StoredCellLink, targetCell: StoredCell): StoredCell['v'] {
+  const fromCol = src.columnsById.get(li.columnId)!;
+  const srcCell = src.rows.get(li.rowId)!.cells[String(li.columnId)];
+  return convertValue(srcCell?.v, fromCol, target.columnsById.get(targetColumnId)!, srcCell?.f ?? targetCell.f, {
+    rowNumberOf: (id) => src.tree.rowNumberOf(id),
+  });
+}
+
+/**
+ * Fills the value of every cell of `cells` that got a new link: the source must be a sheet the
+ * caller can see (1006 / 1004 as for reading it) holding that row and column (1006).
+ */
+export function resolveNewLinks(ctx: WriteContext, before: StoredRowCells, cells: StoredRowCells, changed: readonly number[], sources: LinkSources): void {
+  for (const colId of changed) {
+    const key = String(colId);
+    const cell = cells[key];
+    const li = cell?.li;
+    if (cell === undefined || li === undefined || sameLink(li, before[key]?.li)) continue;
+    const src = sources.get(li.sheetId);
+    if (src === undefined) throw apiError(1006);
+    if (isApiError(src)) throw src;
+    if (!src.model.rows.has(li.rowId) || !src.model.columnsById.has(li.columnId)) throw apiError(1006);
+    const v = linkedValue(ctx.model, colId, src.model, li, cell);
+    cells[key] = { ...cell, li: { sheetId: li.sheetId, rowId: li.rowId, columnId: li.columnId, sheetName: src.sheet.name, status: 'OK' }, ...(v === undefined ? {} : { v }) };
+    if (v === undefined) delete cells[key]!.v;
+  }
+}
+
+/**
+ * Follows a changed source: every cell of the target that links from `source` takes the source
+ * cell's current value; a link whose row or column is gone becomes BROKEN and keeps its last
+ * value. Returns the cell writes (for history and formulas).
+ */
+export function refreshLinksFrom(ctx: WriteContext, source: LinkSource | undefined, sourceSheetId: number): CellWrite[] {
+  const m = ctx.model;
+  const writes: CellWrite[] = [];
+  for (const row of m.rows.values()) {
+    for (const key in row.cells) {
+      const cell = row.cells[key]!;
+      const li = cell.li;
+      if (li === undefined || li.sheetId !== sourceSheetId || (li.status !== undefined && li.status !== 'OK')) continue;
+      const column = m.columnsById.get(Number(key));
+      if (column === undefined) continue;
+      let next: StoredCell;
+      if (source === undefined || !source.model.rows.has(li.rowId) || !source.model.columnsById.has(li.columnId)) {
+        next = { ...cell, li: { ...li, status: 'BROKEN' } };
+      } else {
+        const v = linkedValue(m, column.id, source.model, li, cell);
+        if (JSON.stringify(v) === JSON.stringify(cell.v) && li.sheetName === source.sheet.name) continue;
+        next = { ...cell, li: { ...li, sheetName: source.sheet.name } };
+        if (v === undefined) delete next.v;
+        else next.v = v;
+      }
+      recordWrite(ctx, row, column.id, cell, next);
+      writes.push({ row, column, before: cell });
+    }
+  }
+  return writes;
+}
+
+function recordWrite(ctx: WriteContext, row: RowState, columnId: number, before: StoredCell, after: StoredCell): void {
+  const key = String(columnId);
+  if (JSON.stringify(before.v) !== JSON.stringify(after.v)) {
+    ctx.history.push([row.id, columnId, before, row.meta[key]]);
+    row.meta[key] = [ctx.now, ctx.actor.user.id];
+  }
+  row.cells = { ...row.cells, [key]: after };
+  ctx.dirtyRows.add(row.id);
+}
+
+// ---------------------------------------------------------------------------------------
+// The index of working links
+
+/** Whether a model had indexed links when last looked at (saves the index upkeep on sheets without links). */
+const hasLinks = new WeakMap<SheetModel, boolean>();
+
+function linksOfRow(row: RowState): Array<[number, StoredCellLink]> {
+  const out: Array<[number, StoredCellLink]> = [];
+  for (const key in row.cells) {
+    const li = row.cells[key]!.li;
+    if (li !== undefined && (li.status === undefined || li.status === 'OK')) out.push([Number(key), li]);
+  }
+  return out;
+}
+
+function countLinks(m: SheetModel): number {
+  let n = 0;
+  for (const row of m.rows.values()) n += linksOfRow(row).length;
+  return n;
+}
+
+/**
+ * Hook: after a write changed the sheet, before it is persisted. Keeps the index in step with
+ * the links of the rows written, and holds the inbound link limit (1061).
+ */
+export async function syncLinkIndex(ctx: WriteContext): Promise<void> {
+  const m = ctx.model;
+  const candidates = [...ctx.dirtyRows, ...ctx.newRows, ...ctx.deletedRows];
+  if (candidates.length === 0 && !ctx.dirtyColumns) return;
+  const current: Array<{ rowId: number; columnId: number; li: StoredCellLink }> = [];
+  for (const id of new Set(candidates)) {
+    const row = m.rows.get(id);
+    if (row && !ctx.deletedRows.has(id)) for (const [columnId, li] of linksOfRow(row)) current.push({ rowId: id, columnId, li });
+  }
+  let had = hasLinks.get(m);
+  if (had === undefined) {
+    const n = countLinks(m);
+    had = n > 0;
+    if (current.length > 0) assertInboundCellLinks(n);
+  } else if (current.length > 0) {
+    assertInboundCellLinks(countLinks(m));
+  }
+  if (!had && current.length === 0) {
+    hasLinks.set(m, false);
+    return;
+  }
+  const tx = ctx.tx;
+  const ids = [...new Set(candidates)];
+  for (let i = 0; i < ids.length; i += 500) {
+    await tx.deleteFrom('cell_links').where('target_sheet_id', '=', m.sheetId).where('target_row_id', 'in', ids.slice(i, i + 500)).execute();
+  }
+  if (ctx.dirtyColumns) {
+    await tx.deleteFrom('cell_links').where('target_sheet_id', '=', m.sheetId).where('target_column_id', 'not in', m.columns.map((c) => c.id)).execute();
+  }
+  const recs = current.map((c) => ({
+    target_sheet_id: m.sheetId,
+    target_row_id: c.rowId,
+    target_column_id: c.columnId,
+    source_sheet_id: c.li.sheetId,
+    source_row_id: c.li.rowId,
+    source_column_id: c.li.columnId,
+  }));
+  for (let i = 0; i < recs.length; i += 200) await tx.insertInto('cell_links').values(recs.slice(i, i + 200)).execute();
+  hasLinks.set(m, true);
+}
+
+/** The sheets holding cells that link from `sheetId`. */
+export async function linkTargets(db: Queryable, sheetId: number): Promise<number[]> {
+  const rows = await db.selectFrom('cell_links').select('target_sheet_id').distinct().where('source_sheet_id', '=', sheetId).execute();
+  return rows.map((r) => r.target_sheet_id);
+}
+
+export interface LinkOut {
+  sheetId: number;
+  rowId: number;
+  columnId: number;
+  sheetName: string;
+  status: 'OK';
+}
+
+/** linksOutToCells of a sheet's cells, keyed `rowId:columnId`. */
+export async function linksOut(db: Queryable, sheetId: number): Promise<Map<string, LinkOut[]>> {
+  const rows = await db
+    .selectFrom('cell_links')
+    .innerJoin('sheets', 'sheets.id', 'cell_links.target_sheet_id')
+    .select(['cell_links.target_sheet_id', 'cell_links.target_row_id', 'cell_links.target_column_id', 'cell_links.source_row_id', 'cell_links.source_column_id', 'sheets.name'])
+    .where('cell_links.source_sheet_id', '=', sheetId)
+    .execute();
+  const out = new Map<string, LinkOut[]>();
+  for (const r of rows) {
+    const key = `${r.source_row_id}:${r.source_column_id}`;
+    let list = out.get(key);
+    if (!list) out.set(key, (list = []));
+    list.push({ sheetId: r.target_sheet_id, rowId: r.target_row_id, columnId: r.target_column_id, sheetName: r.name, status: 'OK' });
+  }
+  return out;
+}

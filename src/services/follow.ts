@@ -1,0 +1,68 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Store } from '../store/db.ts';
+import { findSheet } from '../store/sheets.ts';
+import type { Actor } from './context.ts';
+import { beforeRead, beforeWrite } from './crossSheet.ts';
+import { refreshLinksFrom, syncLinkIndex } from './cellLinks.ts';
+import { afterWrite } from './formulas.ts';
+import { onSheetWrite, readModel, writeSheets, type SheetModel } from './sheetModel.ts';
+import type { SheetRow } from '../store/sheets.ts';
+
+/**
+ * Sheets that read other sheets (cell links, cross-sheet references) follow them: when a
+ * write to a sheet commits, every sheet reading it gets a write of its own that brings its
+ * linked cells and `{Reference}` formulas up to date, and so on down the chain. A chain never
+ * comes back to a sheet it already passed (links in a circle settle on the first pass).
+ * Following happens before the original request answers, so a client reading a dependent sheet
+ * right after its write sees the new values. A dependent that cannot be written now (its lock
+ * is busy) catches up on its next write (references) or the next change of its source (links).
+ */
+const chain = new AsyncLocalStorage<ReadonlySet<number>>();
+
+async function dependents(store: Store, sheetId: number): Promise<number[]> {
+  const rows = await store.db
+    .selectFrom('cross_sheet_refs')
+    .select('sheet_id as id')
+    .where('source_sheet_id', '=', sheetId)
+    .union(store.db.selectFrom('cell_links').select('target_sheet_id as id').where('source_sheet_id', '=', sheetId))
+    .execute();
+  return [...new Set(rows.map((r) => r.id))];
+}
+
+/** Brings the sheets reading `source` up to date with it. */
+export async function followSheet(store: Store, actor: Actor, source: { sheet: SheetRow; model: SheetModel } | { sheetId: number; gone: true }): Promise<void> {
+  const sourceId = 'gone' in source ? source.sheetId : source.sheet.id;
+  const passed = new Set(chain.getStore() ?? []);
+  passed.add(sourceId);
+  for (const target of await dependents(store, sourceId)) {
+    if (passed.has(target)) continue;
+    try {
+      await chain.run(passed, () =>
+        writeSheets(store, actor, [{ sheetId: target, needed: 'VIEWER', system: true }], async ([ctx]) => {
+          // the source as committed (read again: another process may have written since)
+          const sheet = await findSheet(ctx!.tx, sourceId);
+          const link = sheet ? { sheet, model: await readModel(ctx!.tx, sheet) } : undefined;
+          afterWrite(ctx!, refreshLinksFrom(ctx!, link, sourceId));
+        }),
+      );
+    } catch {
+      // the dependent was deleted or is busy: it catches up later (see above)
+    }
+  }
+}
+
+let registered = false;
+
+/** Registers the hooks of cell links and cross-sheet references with the sheet writer (once). */
+export function registerFollowers(): void {
+  if (registered) return;
+  registered = true;
+  onSheetWrite({
+    opened: beforeWrite,
+    written: syncLinkIndex,
+    read: beforeRead,
+    committed: async (store, actor, sheets) => {
+      for (const s of sheets) if (s.changed) await followSheet(store, actor, s);
+    },
+  });
+}
