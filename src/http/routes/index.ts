@@ -27,6 +27,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(contactRoutes);
   await app.register(domainRoutes);
   await app.register(rowRoutes);
+  await app.register(import('./rowTransfer.ts'));
   await app.register(columnRoutes);
   await app.register(cellHistoryRoutes);
   await app.register(homeRoutes);
