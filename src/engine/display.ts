@@ -49,7 +49,8 @@ export interface ApiCell {
   conditionalFormat?: string;
   formula?: string;
   hyperlink?: { url?: string; sheetId?: number; reportId?: number; sightId?: number };
-  linkInFromCell?: StoredCellLink;
+  linkInFromCell?: Partial<StoredCellLink> & { sheetId: number };
+  linksOutToCells?: Array<Partial<StoredCellLink> & { sheetId: number }>;
   image?: { id: string; height?: number; width?: number; altText?: string };
 }
 

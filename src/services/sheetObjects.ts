@@ -166,7 +166,13 @@ export async function deleteSheetRecords(db: Queryable, author: EventAuthor, she
   await deleteSharesOf(db, 'sheet', ids);
   await deleteFavoritesOf(db, 'sheet', ids);
   await deleteFavoritesOf(db, 'template', ids);
-  for (let i = 0; i < ids.length; i += 500) await db.deleteFrom('sheets').where('id', 'in', ids.slice(i, i + 500)).execute();
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    await db.deleteFrom('sheets').where('id', 'in', part).execute();
+    // links into and references of the deleted sheets go with them (links out of them break)
+    await db.deleteFrom('cell_links').where('target_sheet_id', 'in', part).execute();
+    await db.deleteFrom('cross_sheet_refs').where('sheet_id', 'in', part).execute();
+  }
   await recordEvents(db, author, sheets.map((s) => ({ objectType: 'SHEET', action: 'DELETE', objectId: s.id, sheetId: s.id, workspaceId: s.workspace_id, details: { sheetName: s.name } })), now);
 }
 

@@ -9,6 +9,7 @@ import type { SheetRow } from '../../store/sheets.ts';
 import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
 import { columnFormulaText } from '../../services/formulas.ts';
+import type { LinkOut } from '../../services/cellLinks.ts';
 
 /** Users referenced by rows (created/modified by), for system columns and writerInfo. */
 export type UserLookup = (id: number | null) => StoredContact | undefined;
@@ -20,6 +21,8 @@ export interface RowPresentOptions {
   permalinkBase: string;
   /** Present these columns only (columnIds filter), sorted by index. */
   columns?: ColumnDef[];
+  /** The sheet's outbound cell links, keyed `rowId:columnId` (services/cellLinks.ts linksOut). */
+  linksOut?: ReadonlyMap<string, readonly LinkOut[]>;
 }
 
 /** A row's position in the sheet (row numbers are kept by the tree until it changes). */
@@ -98,6 +101,15 @@ export function rowCells(model: SheetModel, row: RowState, o: RowPresentOptions)
       const text = engine.formulaOf(row.id, c.columnId);
       if (text !== undefined) c.formula = text;
     }
+  }
+  if (o.linksOut !== undefined && o.linksOut.size > 0) {
+    for (const c of cells) {
+      const out = o.linksOut.get(`${row.id}:${c.columnId}`);
+      if (out !== undefined) c.linksOutToCells = ro.exclude.has('linksOutToCellsDetails') ? out.map((l) => ({ sheetId: l.sheetId, sheetName: l.sheetName })) : out.map((l) => ({ ...l }));
+    }
+  }
+  if (ro.exclude.has('linkInFromCellDetails')) {
+    for (const c of cells) if (c.linkInFromCell !== undefined) c.linkInFromCell = { sheetId: c.linkInFromCell.sheetId, sheetName: c.linkInFromCell.sheetName };
   }
   if (ro.exclude.has('nonexistentCells')) return cells.filter((c) => Object.keys(c).some((k) => k !== 'columnId' && k !== 'columnType'));
   return cells;

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { linksOut } from '../../services/cellLinks.ts';
+import { listRefs, presentRefs } from '../../services/crossSheet.ts';
 import { apiError } from '../../errors.ts';
 import { readSheet, type RowState, type SheetModel } from '../../services/sheetModel.ts';
 import { createSheetFromColumns } from '../../services/sheets.ts';
@@ -71,7 +73,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
       rows = w.limit === null ? rows : rows.slice(w.offset, w.offset + w.limit);
     }
     const users = await userLookup(db(), rows);
-    const opts = { ro: req.ro, level, users, permalinkBase: base(), columns: cols };
+    const opts = { ro: req.ro, level, users, permalinkBase: base(), columns: cols, linksOut: await linksOut(db(), sheetId) };
     const { projectSettings } = settingsOf(sheet);
     const out: Record<string, unknown> = {
       ...sheetSummary(sheet, level, req.ro, base()),
@@ -97,7 +99,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     if (req.ro.include.has('source') && sheet.source) out.source = JSON.parse(sheet.source) as unknown;
     if (req.ro.include.has('discussions')) out.discussions = [];
     if (req.ro.include.has('attachments')) out.attachments = [];
-    if (req.ro.include.has('crossSheetReferences')) out.crossSheetReferences = [];
+    if (req.ro.include.has('crossSheetReferences')) out.crossSheetReferences = await presentRefs(db(), await listRefs(db(), sheetId));
     if (req.ro.include.has('filterDefinitions') || req.ro.include.has('filters')) out.filters = [];
     return out;
   });
@@ -109,7 +111,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     const row = model.rows.get(rowId);
     if (!row) throw apiError(1006);
     const users = await userLookup(db(), [row]);
-    const out = presentRow(model, row, { ro: req.ro, level, users, permalinkBase: base() });
+    const out = presentRow(model, row, { ro: req.ro, level, users, permalinkBase: base(), linksOut: await linksOut(db(), sheetId) });
     if (req.ro.include.has('columns')) out.columns = presentColumns(model, req.ro, level);
     return out;
   });
