@@ -17,6 +17,7 @@ import { sheetObjectRoutes } from './sheetObjects.ts';
 import { shareRoutes } from './shares.ts';
 import { favoriteRoutes } from './favorites.ts';
 import { templateRoutes } from './templates.ts';
+import { imageRoutes } from './images.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -35,5 +36,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(shareRoutes);
   await app.register(favoriteRoutes);
   await app.register(templateRoutes);
+  await app.register(imageRoutes);
   await app.register(sheetDataRoutes);
 }
