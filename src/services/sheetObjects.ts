@@ -14,6 +14,7 @@ import type { Actor, ReadOptions } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './events.ts';
 import { sheetFor, sheetAccessLevel } from './permissions.ts';
 import { asObject, createSheetFromColumns, requireName, type SheetContainer } from './sheets.ts';
+import { copyCellImages } from './images.ts';
 import { accessibleSheets, containerForCreate, parseDestination, placement, type ResolvedContainer } from './containers.ts';
 
 /** What a copy brings along (include=...): everything else is the structure (columns, settings). */
@@ -131,6 +132,7 @@ export async function copySheetRecords(
       return rec as Insertable<RowTable>;
     });
     for (let i = 0; i < records.length; i += 400) await db.insertInto('rows').values(records.slice(i, i + 400)).execute();
+    await copyCellImages(db, src.id, id, rows.map((r) => r.cells));
   }
   if (ctx.include.has('shares')) {
     const shares = (await listShares(db, 'sheet', src.id)).filter((s) => s.user_id !== ctx.actor.user.id);

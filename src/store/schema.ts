@@ -137,8 +137,35 @@ export interface CoreTables {
   cell_history: CellHistoryTable;
 }
 
+/** A cell image's bytes (one row per sheet that shows it: a sheet copy copies the row). */
+export interface ImageTable {
+  /** Opaque, url-safe, random (the id cells refer to). */
+  id: string;
+  sheet_id: number;
+  bytes: Buffer;
+  mime_type: string;
+  width: number;
+  height: number;
+  file_name: string | null;
+  created_at: number;
+  created_by: number | null;
+}
+
+/** A temporary image URL handed out by POST /imageurls. */
+export interface ImageUrlTable {
+  token: string;
+  sheet_id: number;
+  image_id: string;
+  expires_at: number;
+}
+
+export interface ImageTables {
+  images: ImageTable;
+  image_urls: ImageUrlTable;
+}
+
 /**
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables {}

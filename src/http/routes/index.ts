@@ -18,6 +18,7 @@ import { shareRoutes } from './shares.ts';
 import { favoriteRoutes } from './favorites.ts';
 import { templateRoutes } from './templates.ts';
 import { crossSheetRefRoutes } from './crossSheetRefs.ts';
+import { imageRoutes } from './images.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -38,5 +39,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(favoriteRoutes);
   await app.register(templateRoutes);
   await app.register(crossSheetRefRoutes);
+  await app.register(imageRoutes);
   await app.register(sheetDataRoutes);
 }

@@ -5,6 +5,7 @@ import * as m0001 from './0001_foundation.ts';
 import * as m0002 from './0002_sheets.ts';
 import * as m0003 from './0003_org.ts';
 import * as m0004 from './0004_containers.ts';
+import * as m0005 from './0005_images.ts';
 import * as m0006 from './0006_links.ts';
 
 /**
@@ -17,6 +18,7 @@ const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>
   ['0002_sheets', m0002],
   ['0003_org', m0003],
   ['0004_containers', m0004],
+  ['0005_images', m0005],
   ['0006_links', m0006],
 ];
 

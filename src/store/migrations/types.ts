@@ -9,5 +9,6 @@ export function types(d: Dialect) {
     serial: d === 'postgres' ? ('bigserial' as const) : ('integer' as const),
     ms: d === 'postgres' ? ('bigint' as const) : ('integer' as const),
     float: d === 'postgres' ? ('double precision' as const) : ('real' as const),
+    blob: d === 'postgres' ? ('bytea' as const) : ('blob' as const),
   };
 }
