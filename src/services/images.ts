@@ -187,6 +187,7 @@ export async function copyCellImages(db: Queryable, fromSheetId: number, toSheet
           .where('sheet_id', '=', fromSheetId)
           .where('id', 'in', ids.slice(i, i + 500)),
       )
+      .onConflict((oc) => oc.columns(['sheet_id', 'id']).doNothing())
       .execute();
   }
 }

@@ -16,6 +16,7 @@ import { atLeast } from './access.ts';
 import type { Actor } from './context.ts';
 import { writeSheets, type RowState, type SheetModel, type WriteContext } from './sheetModel.ts';
 import { afterWrite, currentFormulas, type CellWrite } from './formulas.ts';
+import { copyCellImages } from './images.ts';
 
 /**
  * Copy Rows to Another Sheet and Move Rows to Another Sheet: one transaction over both sheets.
@@ -83,6 +84,8 @@ async function transfer(store: Store, actor: Actor, sheetId: number, body: unkno
     if (rows.length === 0) return { destinationSheetId: d.destinationId, rowMappings: [] };
     const mapping = new Map(rows.map((id) => [id, newId()] as const));
     const created = await addToDestination(src!, dest!, rows, mapping);
+    // images the rows show go along (under the same ids) so they resolve in the destination
+    await copyCellImages(dest!.tx, sheetId, d.destinationId, created.map((r) => JSON.stringify(r.row.cells)));
     if (mode === 'move') removeFromSource(src!, named);
     return { destinationSheetId: d.destinationId, rowMappings: created.map((r) => ({ from: r.from, to: r.row.id })) };
   });

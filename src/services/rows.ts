@@ -127,8 +127,11 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
     // auto-numbers in the order the rows now stand
     const autos = assignAutoNumbers(m.columns, created.length, ctx.now);
     for (const [colId, { values, next }] of autos) {
+      const column = m.columnsById.get(colId)!;
       created.forEach((r, i) => {
+        const before = r.cells[String(colId)];
         r.cells[String(colId)] = { v: values[i]! };
+        writes.push({ row: r, column, before });
       });
       m.columnsById.get(colId)!.nextAutoNumber = next;
       ctx.dirtyColumns = true;

@@ -305,6 +305,28 @@ describe('image URLs', () => {
   });
 });
 
+describe('rows copied or moved to another sheet', () => {
+  test('keep their images, which resolve in the destination after the source is deleted (copied twice: no clash)', async () => {
+    const s = await fixture('rows-src');
+    const png = pngBytes(4, 4, 9);
+    const up = await upload(cellPath(s.id, s.rowId, s.col.Pic!.id), png);
+    const img = cellAt(up.body.result, s.col.Pic!.id).image!;
+    const dest = await makeSheet(s0.api, 'rows-dest', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Pic', type: 'TEXT_NUMBER' }]);
+    for (let i = 0; i < 2; i++) {
+      const copy = await s0.api.post(`/sheets/${s.id}/rows/copy`, { rowIds: [s.rowId], to: { sheetId: dest.id } });
+      assert.equal(copy.status, 200, JSON.stringify(copy.body));
+    }
+    const sheet = await s0.api.get(`/sheets/${dest.id}`);
+    assert.equal(sheet.body.rows.length, 2);
+    for (const r of sheet.body.rows) assert.deepEqual(cellAt(r, dest.col.Pic!.id).image, img);
+    assert.equal((await s0.api.del(`/sheets/${s.id}`)).status, 200);
+    const res = await imageUrls([img.id]);
+    const got = await fetch(res.body.imageUrls[0].url);
+    assert.equal(got.status, 200);
+    assert.deepEqual(Buffer.from(await got.arrayBuffer()), png);
+  });
+});
+
 describe('through the official SDK', () => {
   // The SDK's typings demand fields real clients leave out; these tests send what clients send.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -120,3 +120,25 @@ describe('formulas through Add and Update Rows', () => {
     assert.equal(cellOf(rows[0]!, s.col.Total!.id).value, 'HELLO!');
   });
 });
+
+describe('formulas over server-filled cells', () => {
+  test('a formula in an added row reads that row\'s auto-number', async () => {
+    const s = await makeSheet(s0.api, 'f-auto', [
+      { title: 'Item', type: 'TEXT_NUMBER', primary: true },
+      { title: 'No', type: 'TEXT_NUMBER', systemColumnType: 'AUTO_NUMBER', autoNumberFormat: { prefix: 'T-', fill: '000', startingNumber: 7 } },
+      { title: 'Label', type: 'TEXT_NUMBER' },
+    ]);
+    const add = await s0.api.post(`/sheets/${s.id}/rows`, [
+      { toBottom: true, cells: [{ columnId: s.col.Item!.id, value: 'a' }, { columnId: s.col.Label!.id, formula: '=No@row + "!"' }] },
+      { toBottom: true, cells: [{ columnId: s.col.Item!.id, value: 'b' }, { columnId: s.col.Label!.id, formula: '=No@row + "!"' }] },
+    ]);
+    assert.equal(add.status, 200, JSON.stringify(add.body));
+    // a later add, when the sheet's formulas are already loaded
+    const more = await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: s.col.Item!.id, value: 'c' }, { columnId: s.col.Label!.id, formula: '=No@row + "?"' }] });
+    assert.equal(more.status, 200, JSON.stringify(more.body));
+    const rows = await rowsOf(s.id);
+    assert.equal(cellOf(rows[0]!, s.col.Label!.id).value, 'T-007!');
+    assert.equal(cellOf(rows[1]!, s.col.Label!.id).value, 'T-008!');
+    assert.equal(cellOf(rows[2]!, s.col.Label!.id).value, 'T-009?');
+  });
+});
