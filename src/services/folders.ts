@@ -76,21 +76,23 @@ export async function renameFolder(db: Queryable, actor: Actor, folderId: number
 }
 
 /** Removes folders and every sheet in them (the folders given must include all descendants). */
-export async function deleteFolderRecords(db: Queryable, author: EventAuthor, folders: FolderRow[], now = Date.now()): Promise<void> {
-  if (folders.length === 0) return;
+/** Deletes folders with everything in them; returns the ids of the sheets deleted. */
+export async function deleteFolderRecords(db: Queryable, author: EventAuthor, folders: FolderRow[], now = Date.now()): Promise<number[]> {
+  if (folders.length === 0) return [];
   const ids = folders.map((f) => f.id);
   const sheets: SheetRow[] = [];
   for (let i = 0; i < ids.length; i += 500) sheets.push(...(await db.selectFrom('sheets').selectAll().where('folder_id', 'in', ids.slice(i, i + 500)).execute()));
-  await deleteSheetRecords(db, author, sheets, now);
+  const deleted = await deleteSheetRecords(db, author, sheets, now);
   await deleteFavoritesOf(db, 'folder', ids);
   for (let i = 0; i < ids.length; i += 500) await db.deleteFrom('folders').where('id', 'in', ids.slice(i, i + 500)).execute();
   await recordEvents(db, author, folders.map((f) => ({ objectType: 'FOLDER', action: 'DELETE', objectId: f.id, workspaceId: f.workspace_id, details: { folderName: f.name } })), now);
+  return deleted;
 }
 
-/** Delete Folder with everything in it. */
-export async function deleteFolder(db: Queryable, actor: Actor, folderId: number): Promise<void> {
+/** Delete Folder with everything in it; returns the ids of the sheets deleted. */
+export async function deleteFolder(db: Queryable, actor: Actor, folderId: number): Promise<number[]> {
   const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
-  await deleteFolderRecords(db, authorOf(actor), [folder, ...(await descendantFolders(db, folder.id))]);
+  return deleteFolderRecords(db, authorOf(actor), [folder, ...(await descendantFolders(db, folder.id))]);
 }
 
 /** Move Folder to home, another folder or a workspace; 1258 under itself or a descendant. */

@@ -51,6 +51,11 @@ export async function followSheet(store: Store, actor: Actor, source: { sheet: S
   }
 }
 
+/** After sheets were deleted: the links out of them break, the references to them give #REF. */
+export async function followDeleted(store: Store, actor: Actor, sheetIds: readonly number[]): Promise<void> {
+  for (const sheetId of sheetIds) await followSheet(store, actor, { sheetId, gone: true });
+}
+
 let registered = false;
 
 /** Registers the hooks of cell links and cross-sheet references with the sheet writer (once). */

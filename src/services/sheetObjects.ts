@@ -162,8 +162,8 @@ export function newShareId(): string {
 }
 
 /** Deletes sheets with what hangs off them (rows, columns and history cascade; shares, favorites). */
-export async function deleteSheetRecords(db: Queryable, author: EventAuthor, sheets: SheetRow[], now = Date.now()): Promise<void> {
-  if (sheets.length === 0) return;
+export async function deleteSheetRecords(db: Queryable, author: EventAuthor, sheets: SheetRow[], now = Date.now()): Promise<number[]> {
+  if (sheets.length === 0) return [];
   const ids = sheets.map((s) => s.id);
   await deleteSharesOf(db, 'sheet', ids);
   await deleteFavoritesOf(db, 'sheet', ids);
@@ -176,6 +176,7 @@ export async function deleteSheetRecords(db: Queryable, author: EventAuthor, she
     await db.deleteFrom('cross_sheet_refs').where('sheet_id', 'in', part).execute();
   }
   await recordEvents(db, author, sheets.map((s) => ({ objectType: 'SHEET', action: 'DELETE', objectId: s.id, sheetId: s.id, workspaceId: s.workspace_id, details: { sheetName: s.name } })), now);
+  return ids;
 }
 
 function sheetContainerOf(c: ResolvedContainer): SheetContainer {

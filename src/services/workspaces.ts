@@ -37,16 +37,18 @@ export async function renameWorkspace(db: Queryable, actor: Actor, id: number, b
 }
 
 /** Delete Workspace with its folders, sheets and shares: the owner only. */
-export async function deleteWorkspace(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
+/** Delete Workspace with everything in it; returns the ids of the sheets deleted. */
+export async function deleteWorkspace(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<number[]> {
   const { ws } = await workspaceFor(db, actor, id, 'OWNER');
   const author = authorOf(actor);
-  await deleteFolderRecords(db, author, await workspaceFolders(db, ws.id), now);
+  const deleted = await deleteFolderRecords(db, author, await workspaceFolders(db, ws.id), now);
   const top = await db.selectFrom('sheets').selectAll().where('workspace_id', '=', ws.id).execute();
-  await deleteSheetRecords(db, author, top, now);
+  deleted.push(...(await deleteSheetRecords(db, author, top, now)));
   await deleteSharesOf(db, 'workspace', [ws.id]);
   await deleteFavoritesOf(db, 'workspace', [ws.id]);
   await db.deleteFrom('workspaces').where('id', '=', ws.id).execute();
   await recordEvents(db, author, [{ objectType: 'WORKSPACE', action: 'DELETE', objectId: ws.id, workspaceId: ws.id, details: { workspaceName: ws.name } }], now);
+  return deleted;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
 import { client } from '../helpers/http.ts';
 import { assertError, cellOf, makeSheet, makeUser } from '../helpers/sheets.ts';
@@ -247,5 +248,60 @@ describe('cell links', () => {
     assert.equal(cellOf(r.body.result, c.col.Q!.id).value, 3);
     await s0.api.put(`/sheets/${a.src.id}/rows`, { id: a.srcRows[0]!.id, cells: [{ columnId: a.src.col.Price!.id, value: 77 }] });
     assert.equal(cellOf((await rowsOf(c.id))[0]!, c.col.Q!.id).value, 77);
+  });
+});
+
+describe('deleted sources', () => {
+  test('deleting the source sheet breaks links (last value kept) and references (#REF)', async () => {
+    const { src, srcRows, dst, dstRows } = await twoSheets('d1');
+    await s0.api.post(`/sheets/${dst.id}/crosssheetreferences`, { name: 'P', sourceSheetId: src.id, startColumnId: src.col.Price!.id, endColumnId: src.col.Price!.id });
+    await s0.api.put(`/sheets/${dst.id}/rows`, [
+      { id: dstRows[0]!.id, cells: [{ columnId: dst.col.Total!.id, value: null, linkInFromCell: { sheetId: src.id, rowId: srcRows[0]!.id, columnId: src.col.Price!.id } }] },
+      { id: dstRows[1]!.id, cells: [{ columnId: dst.col.Total!.id, formula: '=SUM({P})' }] },
+    ]);
+    let rows = await rowsOf(dst.id);
+    assert.equal(cellOf(rows[0]!, dst.col.Total!.id).value, 3);
+    assert.equal(cellOf(rows[1]!, dst.col.Total!.id).value, 15);
+    assert.equal((await s0.api.del(`/sheets/${src.id}`)).status, 200);
+    rows = await rowsOf(dst.id);
+    assert.equal((cellOf(rows[0]!, dst.col.Total!.id).linkInFromCell as { status: string }).status, 'BROKEN');
+    assert.equal(cellOf(rows[0]!, dst.col.Total!.id).value, 3);
+    assert.equal(cellOf(rows[1]!, dst.col.Total!.id).value, '#REF');
+    const refs = await s0.api.get(`/sheets/${dst.id}?include=crossSheetReferences`);
+    assert.equal(refs.body.crossSheetReferences[0].status, 'BROKEN');
+  });
+
+  test('deleting a workspace that holds the source does the same', async () => {
+    const ws = await s0.api.post('/workspaces', { name: 'xs-ws' });
+    assert.equal(ws.status, 200, JSON.stringify(ws.body));
+    const src = await s0.api.post(`/workspaces/${ws.body.result.id}/sheets`, { name: 'ws source', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }] });
+    assert.equal(src.status, 200, JSON.stringify(src.body));
+    const srcId = src.body.result.id as number;
+    const colA = src.body.result.columns[0].id as number;
+    const srcRow = (await s0.api.post(`/sheets/${srcId}/rows`, { cells: [{ columnId: colA, value: 'v' }] })).body.result;
+    const { dst, dstRows } = await twoSheets('d2');
+    await s0.api.put(`/sheets/${dst.id}/rows`, { id: dstRows[0]!.id, cells: [{ columnId: dst.col.Total!.id, value: null, linkInFromCell: { sheetId: srcId, rowId: srcRow.id, columnId: colA } }] });
+    assert.equal(cellOf((await rowsOf(dst.id))[0]!, dst.col.Total!.id).value, 'v');
+    assert.equal((await s0.api.del(`/workspaces/${ws.body.result.id}`)).status, 200);
+    const cell = cellOf((await rowsOf(dst.id))[0]!, dst.col.Total!.id);
+    assert.equal((cell.linkInFromCell as { status: string }).status, 'BROKEN');
+    assert.equal(cell.value, 'v');
+  });
+});
+
+describe('the same through the official SDK', () => {
+  test('crossSheetReferences and a cell link', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the SDK's typings demand fields clients leave out
+    const sdk: any = smartsheet.createClient({ accessToken: s0.t.adminToken, baseUrl: `${s0.t.base}/`, logLevel: 'error' });
+    const { src, srcRows, dst, dstRows } = await twoSheets('sdk');
+    const created = await sdk.sheets.createCrossSheetReference({ sheetId: dst.id, body: { name: 'SDK Ref', sourceSheetId: src.id, startColumnId: src.col.Price!.id, endColumnId: src.col.Price!.id } });
+    assert.equal(created.result.name, 'SDK Ref');
+    const listed = await sdk.sheets.listCrossSheetReferences({ sheetId: dst.id });
+    assert.equal(listed.data.length, 1);
+    const one = await sdk.sheets.getCrossSheetReference({ sheetId: dst.id, crossSheetReferenceId: created.result.id });
+    assert.equal(one.sourceSheetId, src.id);
+    await sdk.sheets.updateRow({ sheetId: dst.id, body: [{ id: dstRows[0]!.id, cells: [{ columnId: dst.col.Total!.id, value: null, linkInFromCell: { sheetId: src.id, rowId: srcRows[2]!.id, columnId: src.col.Price!.id } }] }] });
+    const sheet = await sdk.sheets.getSheet({ id: dst.id });
+    assert.equal(sheet.rows[0].cells.find((c: { columnId: number }) => c.columnId === dst.col.Total!.id).value, 7);
   });
 });

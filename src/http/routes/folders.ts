@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { followDeleted } from '../../services/follow.ts';
 import { list, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
@@ -31,7 +32,8 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete('/folders/:folderId', { config: { scope: 'ADMIN_WORKSPACES' } }, async (req: FolderReq) => {
     const id = pathId(req.params.folderId);
-    await db().transaction().execute((tx) => deleteFolder(tx, req.actor, id));
+    const deleted = await db().transaction().execute((tx) => deleteFolder(tx, req.actor, id));
+    await followDeleted(app.ctx.store, req.actor, deleted);
     return success();
   });
 

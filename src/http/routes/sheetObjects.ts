@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { followSheet } from '../../services/follow.ts';
+import { followDeleted } from '../../services/follow.ts';
 import { one, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
@@ -59,7 +59,7 @@ export async function sheetObjectRoutes(app: FastifyInstance): Promise<void> {
   app.delete('/sheets/:sheetId', { config: { scope: 'DELETE_SHEETS' } }, async (req: SheetReq) => {
     const id = pathId(req.params.sheetId);
     await db().transaction().execute((tx) => deleteSheetObject(tx, req.actor, id));
-    await followSheet(app.ctx.store, req.actor, { sheetId: id, gone: true });
+    await followDeleted(app.ctx.store, req.actor, [id]);
     return success();
   });
 

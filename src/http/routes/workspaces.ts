@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { followDeleted } from '../../services/follow.ts';
 import { bool, list, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
@@ -44,7 +45,8 @@ export async function workspaceRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete('/workspaces/:workspaceId', { config: { scope: 'ADMIN_WORKSPACES' } }, async (req: WsReq) => {
     const id = pathId(req.params.workspaceId);
-    await db().transaction().execute((tx) => deleteWorkspace(tx, req.actor, id));
+    const deleted = await db().transaction().execute((tx) => deleteWorkspace(tx, req.actor, id));
+    await followDeleted(app.ctx.store, req.actor, deleted);
     return success();
   });
 
