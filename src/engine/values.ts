@@ -53,6 +53,8 @@ export interface CellWriteContext {
   rowId?: number;
   /** Images in cells allowed by the organisation (default true; 1164 otherwise). */
   imagesEnabled?: boolean;
+  /** An image of the sheet by id (its size), undefined when the sheet has no such image (1006). */
+  imageInfo?: (id: string) => { width: number; height: number } | undefined;
   /** Row number -> row id of the sheet, to read predecessor text "12FS +2d". */
   rowIdOfNumber?: (rowNumber: number) => number | undefined;
   /** Best-guess contact name for an email (caller's contacts, users, column contactOptions). */
@@ -450,15 +452,24 @@ function parseImage(img: unknown, existing: StoredCell | undefined, column: Colu
   if (typeof alt === 'string' && alt.length > MAX_ALT_TEXT_CHARS) throw apiError(1165);
   const id = img.id;
   if (present(id) && typeof id !== 'string') throw apiError(1031, String(id), 'image.id');
-  const base = typeof id === 'string' && id !== '' ? { id } : existing?.img;
+  const isNew = typeof id === 'string' && id !== '' && id !== existing?.img?.id;
+  const base = isNew ? { id: id as string } : existing?.img;
   if (base === undefined) {
     if (typeof alt === 'string') throw apiError(1161, ctx.rowId ?? '', column.id);
     throw apiError(1012, 'image.id');
   }
   const out: StoredImage = { ...base, id: base.id };
-  for (const k of ['height', 'width'] as const) {
-    const x = img[k];
-    if (typeof x === 'number' && Number.isFinite(x) && x >= 0) out[k] = x;
+  if (isNew && ctx.imageInfo !== undefined) {
+    // an image of this sheet: its size is the stored image's, not what the client says
+    const info = ctx.imageInfo(base.id);
+    if (info === undefined) throw apiError(1006);
+    out.width = info.width;
+    out.height = info.height;
+  } else if (ctx.imageInfo === undefined) {
+    for (const k of ['height', 'width'] as const) {
+      const x = img[k];
+      if (typeof x === 'number' && Number.isFinite(x) && x >= 0) out[k] = x;
+    }
   }
   if (typeof alt === 'string') {
     if (alt === '') delete out.altText;

@@ -12,7 +12,8 @@ import { atLeast } from './access.ts';
 import type { Actor } from './context.ts';
 import { writeSheet, type RowState, type WriteContext } from './sheetModel.ts';
 import { afterWrite, type CellWrite } from './formulas.ts';
-import { loadLinkSources, resolveNewLinks } from './cellLinks.ts';
+import { resolveNewLinks } from './cellLinks.ts';
+import { loadCellTargets, type CellTargets } from './cellTargets.ts';
 
 /** Options of the row write operations (query parameters). */
 export interface RowWriteOptions {
@@ -42,9 +43,10 @@ export function rowList(body: unknown): { rows: Record<string, unknown>[]; singl
   throw apiError(1008, 'expected a Row object or an array of Row objects');
 }
 
-function cellContext(ctx: WriteContext, o: RowWriteOptions, rowId: number, isNewRow: boolean, rowFormat: string | undefined): CellWriteContext {
+function cellContext(ctx: WriteContext, o: RowWriteOptions, rowId: number, isNewRow: boolean, rowFormat: string | undefined, targets: CellTargets): CellWriteContext {
   const m = ctx.model;
   return {
+    ...targets.context,
     numericDates: o.numericDates,
     level: o.level,
     isSheetAdmin: atLeast(ctx.level, 'ADMIN'),
@@ -89,11 +91,12 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
   if (input.length === 0) throw apiError(1012, 'rows');
   assertRowsPerRequest(input.length);
   const location = readRowLocation(input as RowLocationInput[], false);
-  return writeSheet(store, actor, sheetId, 'EDITOR', (ctx) => {
+  return writeSheet(store, actor, sheetId, 'EDITOR', async (ctx) => {
     const m = ctx.model;
     const isAdmin = atLeast(ctx.level, 'ADMIN');
     const failures: RowFailure[] = [];
     const created: RowState[] = [];
+    const targets = await loadCellTargets(ctx, actor, input);
     const writes: CellWrite[] = [];
     input.forEach((r, index) => {
       const id = newId();
@@ -103,7 +106,7 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
         const expanded = boolAttr(r, 'expanded') ?? true;
         const locked = boolAttr(r, 'locked') ?? false;
         if (locked && !isAdmin) throw apiError(1004);
-        const { cells, changed } = parseRowCells(m.columnsById, r.cells ?? [], undefined, cellContext(ctx, o, id, true, format));
+        const { cells, changed } = parseRowCells(m.columnsById, r.cells ?? [], undefined, cellContext(ctx, o, id, true, format, targets));
         for (const colId of changed) {
           if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
         }
@@ -157,7 +160,7 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
     const isAdmin = atLeast(ctx.level, 'ADMIN');
     const failures: RowFailure[] = [];
     const updated: RowState[] = [];
-    const linkSources = await loadLinkSources(ctx.tx, actor, input);
+    const targets = await loadCellTargets(ctx, actor, input);
     const seen = new Set<number>();
     // staged: validate every row first so an atomic request changes nothing on failure
     const staged: Array<{ row: RowState; cells: StoredRowCells; changed: number[]; format?: string | null; expanded?: boolean; locked?: boolean }> = [];
@@ -176,11 +179,11 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
         const format = r.format === undefined ? undefined : r.format === null ? null : normaliseFormat(r.format);
         const { cells, changed } = r.cells === undefined
           ? { cells: row.cells, changed: [] as number[] }
-          : parseRowCells(m.columnsById, r.cells, row.cells, cellContext(ctx, o, row.id, false, format ?? row.format));
+          : parseRowCells(m.columnsById, r.cells, row.cells, cellContext(ctx, o, row.id, false, format ?? row.format, targets));
         for (const colId of changed) {
           if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
         }
-        if (linkSources.size > 0) resolveNewLinks(ctx, row.cells, cells, changed, linkSources);
+        if (targets.links.size > 0) resolveNewLinks(ctx, row.cells, cells, changed, targets.links);
         staged.push({ row, cells, changed, format, expanded, locked });
       } catch (e) {
         if (!o.allowPartialSuccess || !isApiError(e)) throw e;

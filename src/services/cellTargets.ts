@@ -1,0 +1,56 @@
+import type { CellWriteContext } from '../engine/values.ts';
+import { findSheet } from '../store/sheets.ts';
+import type { Actor } from './context.ts';
+import { sheetAccessLevel } from './permissions.ts';
+import { loadLinkSources, type LinkSources } from './cellLinks.ts';
+import type { WriteContext } from './sheetModel.ts';
+
+/**
+ * What the cells of a row write point at outside their own row, looked up once per request
+ * before the cells are parsed: the source sheets of cell links, the sheets of sheet
+ * hyperlinks (1114 when the caller cannot see them; their name is the cell's value), and the
+ * images of the sheet named by `image.id` (1006 for an id the sheet does not have).
+ */
+export interface CellTargets {
+  links: LinkSources;
+  context: Pick<CellWriteContext, 'hyperlinkTarget' | 'imageInfo'>;
+}
+
+type CellLike = { hyperlink?: { sheetId?: unknown }; image?: { id?: unknown } } | null;
+
+function cellsOf(rows: readonly Record<string, unknown>[]): CellLike[] {
+  const out: CellLike[] = [];
+  for (const r of rows) if (Array.isArray(r.cells)) out.push(...(r.cells as CellLike[]));
+  return out;
+}
+
+export async function loadCellTargets(ctx: WriteContext, actor: Actor, rows: readonly Record<string, unknown>[]): Promise<CellTargets> {
+  const cells = cellsOf(rows);
+  const sheetIds = new Set<number>();
+  const imageIds = new Set<string>();
+  for (const c of cells) {
+    if (typeof c?.hyperlink?.sheetId === 'number') sheetIds.add(c.hyperlink.sheetId);
+    if (typeof c?.image?.id === 'string' && c.image.id !== '') imageIds.add(c.image.id);
+  }
+  const sheets = new Map<number, { name: string }>();
+  for (const id of sheetIds) {
+    const sheet = await findSheet(ctx.tx, id);
+    if (sheet && (await sheetAccessLevel(ctx.tx, actor, sheet)) !== null) {
+      sheets.set(id, { name: sheet.name });
+    }
+  }
+  const images = new Map<string, { width: number; height: number }>();
+  const ids = [...imageIds];
+  for (let i = 0; i < ids.length; i += 500) {
+    const found = await ctx.tx.selectFrom('images').select(['id', 'width', 'height']).where('sheet_id', '=', ctx.model.sheetId).where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const f of found) images.set(f.id, { width: f.width, height: f.height });
+  }
+  return {
+    links: await loadLinkSources(ctx.tx, actor, rows),
+    context: {
+      // reports and dashboards do not exist yet: a hyperlink to one names nothing
+      hyperlinkTarget: (kind, id) => (kind === 'sheet' ? sheets.get(id) : undefined),
+      imageInfo: (id) => images.get(id),
+    },
+  };
+}
