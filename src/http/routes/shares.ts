@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Scope } from '../../services/scopes.ts';
+import { hasScope, type Scope } from '../../services/scopes.ts';
 import type { ShareObjectType } from '../../store/shares.ts';
-import { bool, paging, pathId, type Query } from '../query.ts';
+import { bool, int, one, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
 import { share } from '../present/shares.ts';
@@ -58,4 +58,67 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
       return success();
     });
   }
+
+  /**
+   * The asset-sharing form the newer SDKs use: /shares?assetType=sheet|workspace&assetId=…
+   * (list with maxItems/lastKey, create, get, PATCH, delete), over the same shares. Reports,
+   * dashboards and other asset types hold nothing here yet: 1006.
+   */
+  function asset(q: Query): { type: ShareObjectType; id: number; write: Scope } {
+    const t = one(q, 'assetType');
+    if (t === undefined) throw apiError(1009, 'assetType');
+    const idText = one(q, 'assetId');
+    if (idText === undefined) throw apiError(1009, 'assetId');
+    const id = pathId(idText);
+    if (t === 'sheet') return { type: 'sheet', id, write: 'SHARE_SHEETS' };
+    if (t === 'workspace') return { type: 'workspace', id, write: 'ADMIN_WORKSPACES' };
+    if (['report', 'sight', 'collection', 'file'].includes(t)) throw apiError(1006);
+    throw apiError(1018, t, 'assetType');
+  }
+  type AssetReq = FastifyRequest<{ Params: { shareId: string } }>;
+  /** The asset of a changing request, after the token's scope for that asset type is checked. */
+  function writable(req: FastifyRequest) {
+    const a = asset(req.query as Query);
+    if (!hasScope(req.actor.scopes, a.write)) throw apiError(1004);
+    return a;
+  }
+
+  app.get('/shares', { config: { scope: 'READ_SHEETS' } }, async (req) => {
+    const q = req.query as Query;
+    const a = asset(q);
+    const all = await listSharesOf(db(), req.actor, a.type, a.id, one(q, 'sharingInclude')?.split(',').includes('workspaceShares') ?? false);
+    const max = int(q, 'maxItems', { min: 1, max: 1000 }) ?? 100;
+    const lastKey = one(q, 'lastKey');
+    const from = lastKey === undefined ? 0 : Number.parseInt(lastKey, 36);
+    if (!Number.isSafeInteger(from) || from < 0) throw apiError(1018, lastKey ?? '', 'lastKey');
+    const items = all.slice(from, from + max).map((v) => share(v, req.ro));
+    return { items, ...(from + max < all.length ? { lastKey: (from + max).toString(36) } : {}) };
+  });
+
+  app.post('/shares', { config: { scope: null, body: 'required' } }, async (req) => {
+    const q = req.query as Query;
+    const a = writable(req);
+    const body = Array.isArray(req.body) ? req.body : [req.body];
+    const { created } = await db().transaction().execute((tx) => createShares(tx, req.actor, a.type, a.id, body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(q, 'sendEmail') }));
+    return success(created.map((v) => share(v, req.ro)));
+  });
+
+  app.get('/shares/:shareId', { config: { scope: 'READ_SHEETS' } }, async (req: AssetReq) => {
+    const a = asset(req.query as Query);
+    return share(await getShareOf(db(), req.actor, a.type, a.id, shareIdParam(req.params.shareId)), req.ro);
+  });
+
+  app.patch('/shares/:shareId', { config: { scope: null, body: 'required' } }, async (req: AssetReq) => {
+    const a = writable(req);
+    const shareId = shareIdParam(req.params.shareId);
+    const v = await db().transaction().execute((tx) => updateShare(tx, req.actor, a.type, a.id, shareId, req.body, req.ro.accessApiLevel));
+    return share(v, req.ro);
+  });
+
+  app.delete('/shares/:shareId', { config: { scope: null } }, async (req: AssetReq) => {
+    const a = writable(req);
+    const shareId = shareIdParam(req.params.shareId);
+    await db().transaction().execute((tx) => deleteShare(tx, req.actor, a.type, a.id, shareId));
+    return success();
+  });
 }
