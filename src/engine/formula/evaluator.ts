@@ -4,7 +4,7 @@
  * Errors are values (ErrorValue), never exceptions. A referenced cell that holds an error reads
  * as #BLOCKED.
  */
-import type { ColumnId, Formula, Node, RowId, RowRef } from './ast.ts';
+import { readsCrossSheet, type ColumnId, type Formula, type Node, type RowId, type RowRef } from './ast.ts';
 import {
   checkNumber, compareValues, kindOf, MAX_NUMBER, MAX_TEXT, toScalar, toText, valuesEqual,
 } from './coerce.ts';
@@ -203,6 +203,9 @@ class Evaluator {
   }
 
   private matcher(node: Node): Matcher | ErrorValue {
+    // a range of another sheet inside a criterion (bare, or within an expression): the criterion
+    // is tested per cell, and a cross-sheet range cannot be read there
+    if (readsCrossSheet(node)) return err('#NESTED CRITERIA');
     if (node.type === 'criterion') {
       const rhs = toScalar(this.eval(node.arg));
       if (isError(rhs)) return rhs;
