@@ -9,7 +9,10 @@ import {
   checkNumber, compareValues, kindOf, MAX_NUMBER, MAX_TEXT, toScalar, toText, valuesEqual,
 } from './coerce.ts';
 import { FUNCTIONS } from './functions/index.ts';
-import { dateValue, err, isError, isRange, type ErrorValue, type RangeValue, type Scalar, type Value } from './values.ts';
+import {
+  dateValue, err, isError, isRange, neededPrecision, SECONDS_PER_DAY, timeValue,
+  type DateValue, type ErrorValue, type RangeValue, type Scalar, type TimeValue, type Value,
+} from './values.ts';
 
 /** What the evaluator may ask of the sheet. */
 export interface EvalContext {
@@ -346,10 +349,24 @@ function binary(op: string, a: Scalar, b: Scalar): Scalar {
   }
 }
 
+/** A time moved by a number of minutes (wrapping past midnight), shown with at least the parts it now has. */
+function addMinutes(t: TimeValue, minutes: number): TimeValue {
+  const moved = timeValue(t.secs + minutes * 60, t.format, t.precision);
+  const need = neededPrecision(moved.secs);
+  return need > moved.precision ? { ...moved, precision: need } : moved;
+}
+
 function plus(a: Scalar, b: Scalar): Scalar {
   const ka = kindOf(a);
   const kb = kindOf(b);
   if (ka === 'text' || kb === 'text') return toText(a) + toText(b);
+  if (ka === 'time' || kb === 'time') {
+    const [t, other, ko] = ka === 'time' ? [a as TimeValue, b, kb] : [b as TimeValue, a, ka];
+    if (ko === 'number' || ko === 'blank') return addMinutes(t, (other as number | null) ?? 0);
+    // a date plus a time of day is that date at that time
+    if (ko === 'date') return dateValue((other as DateValue).days + t.secs / SECONDS_PER_DAY);
+    return err('#INVALID OPERATION');
+  }
   if (ka === 'date' && (kb === 'number' || kb === 'blank')) return dateValue((a as { days: number }).days + ((b as number | null) ?? 0));
   if (kb === 'date' && (ka === 'number' || ka === 'blank')) return dateValue((b as { days: number }).days + ((a as number | null) ?? 0));
   if ((ka === 'number' || ka === 'blank') && (kb === 'number' || kb === 'blank')) {
@@ -361,6 +378,12 @@ function plus(a: Scalar, b: Scalar): Scalar {
 function minus(a: Scalar, b: Scalar): Scalar {
   const ka = kindOf(a);
   const kb = kindOf(b);
+  if (ka === 'time') {
+    // time - minutes is a time; time - time is the minutes between them (negative when b is later)
+    if (kb === 'number' || kb === 'blank') return addMinutes(a as TimeValue, -((b as number | null) ?? 0));
+    if (kb === 'time') return ((a as TimeValue).secs - (b as TimeValue).secs) / 60;
+    return err('#INVALID OPERATION');
+  }
   if (ka === 'date' && kb === 'date') return (a as { days: number }).days - (b as { days: number }).days;
   if (ka === 'date' && (kb === 'number' || kb === 'blank')) return dateValue((a as { days: number }).days - ((b as number | null) ?? 0));
   if ((ka === 'number' || ka === 'blank') && (kb === 'number' || kb === 'blank')) {
