@@ -34,7 +34,23 @@ export interface EvalContext {
   parent(rowId: RowId): RowId | null;
   /** A cross-sheet reference's cells, or the error to show (#REF, #PERMISSION ERROR, ...). */
   crossSheet(name: string): RangeValue | ErrorValue;
+  /**
+   * Optional: totals of one column's cells from position `top` (row `topRowId`) down to
+   * `bottom`, kept between calls (the engine's running totals); #BLOCKED when a cell is an error.
+   * SUM, COUNT and AVG over a running range (`[B]$1:[B]@row`) use it instead of reading the cells.
+   */
+  columnRun?(colId: ColumnId, topRowId: RowId, top: number, bottom: number): ColumnRun | ErrorValue | undefined;
 }
+
+/** What SUM, COUNT and AVG need of a range: the sum of its numbers (added top to bottom), how many numbers, how many non-blank cells. */
+export interface ColumnRun {
+  readonly sum: number;
+  readonly numbers: number;
+  readonly filled: number;
+}
+
+/** Functions of one range argument that a ColumnRun answers. */
+const RUN_FUNCTIONS: ReadonlySet<string> = new Set(['SUM', 'COUNT', 'AVG']);
 
 /** A criterion argument turned into a test of one cell. */
 export type Matcher = (cell: Scalar) => boolean;
@@ -188,6 +204,10 @@ class Evaluator {
   }
 
   private call(name: string, args: readonly Node[]): Value {
+    if (args.length === 1 && this.ctx.columnRun !== undefined && RUN_FUNCTIONS.has(name)) {
+      const fast = this.runningRange(name, args[0] as Node);
+      if (fast !== undefined) return fast;
+    }
     const def = FUNCTIONS.get(name);
     if (def === undefined) return err('#UNPARSEABLE');
     if (args.length < def.min || args.length > def.max) return err('#INCORRECT ARGUMENT SET');
@@ -203,6 +223,40 @@ class Evaluator {
       cellRef: (i) => this.cellRef(args[i]),
     };
     return def.impl(call);
+  }
+
+  /**
+   * SUM/COUNT/AVG of a running range: one column, from a fixed top row (written `$1`, or any
+   * fixed row when the other end is `@row`) down. Undefined when the call is not of that shape
+   * (it is then evaluated cell by cell, with the same result).
+   */
+  private runningRange(name: string, node: Node): Value | undefined {
+    if (node.type !== 'range' || node.r1 === null || node.r2 === null || node.c1.colId !== node.c2.colId) return undefined;
+    const colId = node.c1.colId;
+    const a = this.fixedOrHostRow(node.r1);
+    const b = this.fixedOrHostRow(node.r2);
+    if (a === undefined || b === undefined || !this.ctx.hasColumn(colId)) return undefined;
+    const ia = this.ctx.rowIndex(a);
+    const ib = this.ctx.rowIndex(b);
+    if (ia === undefined || ib === undefined) return undefined;
+    const down = ia <= ib;
+    const topRef = down ? node.r1 : node.r2;
+    if (topRef.kind !== 'id' || !(topRef.abs || (down ? node.r2 : node.r1).kind === 'at')) return undefined;
+    const run = this.ctx.columnRun?.(colId, down ? a : b, down ? ia : ib, down ? ib : ia);
+    if (run === undefined || isError(run)) return run;
+    switch (name) {
+      case 'SUM':
+        return checkNumber(run.sum);
+      case 'COUNT':
+        return run.filled;
+      default:
+        return run.numbers === 0 ? err('#DIVIDE BY ZERO') : run.sum / run.numbers;
+    }
+  }
+
+  /** A range end's row: its id, or the host row for `@row`; undefined for anything else. */
+  private fixedOrHostRow(r: RowRef): RowId | undefined {
+    return r.kind === 'id' ? r.rowId : r.kind === 'at' ? (this.ctx.hostRow ?? undefined) : undefined;
   }
 
   private matcher(node: Node): Matcher | ErrorValue {

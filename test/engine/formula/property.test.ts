@@ -31,6 +31,12 @@ const TEMPLATES: ((r: number, s: number, t: string, u: string) => string)[] = [
   (_r, _s, t) => `=JOIN(ANCESTORS(${t}@row), "/")`,
   (r, _s, t) => `=IFERROR(${t}${r} / ${t}@row, "div")`,
   (r, s, t, u) => `=INDEX(${t}1:${u}${s}, 1) + ${t}${r}`,
+  (_r, _s, t) => `=SUM(${t}$1:${t}@row)`,
+  (r, _s, t) => `=COUNT(${t}@row:${t}$${r})`,
+  (r, s, t) => `=SUM(${t}$${r}:${t}${s})`,
+  (r, _s, t) => `=IFERROR(AVG(${t}${r}:${t}@row), "none")`,
+  (_r, _s, t, u) => `=SUM(${t}$1:${u}@row)`,
+  (r, _s, t) => `=IFERROR(TIME(${t}${r}, 1) + ${t}@row, "t")`,
   () => '=TODAY() - DATE(2024, 1, 1)',
   () => '=SUM(1,',
 ];
