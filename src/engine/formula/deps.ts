@@ -39,7 +39,13 @@ export function collectDeps(formula: Formula, hostRow: RowId, hostCol: ColumnId,
   if (!formula.ok) return NO_DEPS;
   const c = new Collector(hostRow, hostCol, ctx);
   c.visit(formula.root);
-  return { cells: c.cells, ranges: c.ranges, crossSheets: c.crossSheets, structural: c.structural, usesToday: c.usesToday };
+  return {
+    cells: c.cells.length === 0 ? NO_DEPS.cells : c.cells,
+    ranges: c.ranges.length === 0 ? NO_DEPS.ranges : c.ranges,
+    crossSheets: c.crossSheets.length === 0 ? NO_DEPS.crossSheets : c.crossSheets,
+    structural: c.structural,
+    usesToday: c.usesToday,
+  };
 }
 
 /** One walk over a tree (a class rather than closures: this runs for every formula cell on load). */

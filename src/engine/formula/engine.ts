@@ -571,7 +571,7 @@ export class FormulaEngine {
     for (const n of order) {
       if (!isFormulaNode(n)) continue;
       let v: Scalar;
-      if (cyclic.has(n)) {
+      if (cyclic.size > 0 && cyclic.has(n)) {
         v = err('#CIRCULAR REFERENCE');
       } else {
         ctx.hostRow = n.rowId;
@@ -595,6 +595,15 @@ export class FormulaEngine {
     return this.runs.run(colId, topRowId, top, bottom);
   }
 
+  /** @internal the value of a cell, or undefined when its row or column does not exist */
+  readCellIfExists(rowId: RowId, colId: ColumnId): Scalar | undefined {
+    // formula cells exist only in existing rows and columns (deletes drop them)
+    const n = this.nodes.get(colId)?.get(rowId);
+    if (n !== undefined) return n.value;
+    if (!this.rows.has(rowId) || !this.columns.has(colId)) return undefined;
+    return this.inputs.get(colId)?.get(rowId) ?? null;
+  }
+
   /** @internal the value a formula reads from a cell */
   readCell(rowId: RowId, colId: ColumnId): Scalar {
     return this.value(rowId, colId);
@@ -611,6 +620,9 @@ class EngineContext implements EvalContext {
 
   cell(rowId: RowId, colId: ColumnId): Scalar {
     return this.engine.readCell(rowId, colId);
+  }
+  cellIfExists(rowId: RowId, colId: ColumnId): Scalar | undefined {
+    return this.engine.readCellIfExists(rowId, colId);
   }
   hasColumn(colId: ColumnId): boolean {
     return this.engine.hasColumn(colId);

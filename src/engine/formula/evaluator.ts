@@ -23,6 +23,8 @@ export interface EvalContext {
   readonly today: number;
   /** A cell's current value (computed value for formula cells). */
   cell(rowId: RowId, colId: ColumnId): Scalar;
+  /** Optional: the same, or undefined when the row or the column does not exist (one lookup instead of three). */
+  cellIfExists?(rowId: RowId, colId: ColumnId): Scalar | undefined;
   hasColumn(colId: ColumnId): boolean;
   /** 0-based position in display order; undefined for a deleted row. */
   rowIndex(rowId: RowId): number | undefined;
@@ -169,6 +171,14 @@ class Evaluator {
   }
 
   private cell(node: Node & { type: 'cell' }): Scalar {
+    const ctx = this.ctx;
+    if (ctx.cellIfExists !== undefined && node.row.kind !== 'missing') {
+      const rowId = node.row.kind === 'id' ? node.row.rowId : ctx.hostRow;
+      if (rowId !== null) {
+        const v = ctx.cellIfExists(rowId, node.col.colId);
+        if (v !== undefined) return v !== null && typeof v === 'object' && v.kind === 'error' ? err('#BLOCKED') : v;
+      }
+    }
     if (!this.ctx.hasColumn(node.col.colId)) return err('#REF');
     const rowId = node.row.kind === 'at' && this.ctx.hostRow !== null ? this.ctx.hostRow : this.resolveRow(node.row);
     if (typeof rowId !== 'number') return rowId;
