@@ -237,12 +237,18 @@ class Evaluator {
 
   /**
    * SUM/COUNT/AVG of a running range: one column, from a fixed top row (written `$1`, or any
-   * fixed row when the other end is `@row`) down. Undefined when the call is not of that shape
-   * (it is then evaluated cell by cell, with the same result).
+   * fixed row when the other end is `@row`) down, or the whole column. Undefined when the call
+   * is not of that shape (it is then evaluated cell by cell, with the same result).
    */
   private runningRange(name: string, node: Node): Value | undefined {
-    if (node.type !== 'range' || node.r1 === null || node.r2 === null || node.c1.colId !== node.c2.colId) return undefined;
+    if (node.type !== 'range' || node.c1.colId !== node.c2.colId) return undefined;
     const colId = node.c1.colId;
+    if (node.r1 === null || node.r2 === null) {
+      // a whole column: the run from the first row to the last
+      const ids = this.ctx.rowIds();
+      if (ids.length === 0 || !this.ctx.hasColumn(colId)) return undefined;
+      return this.fromRun(name, this.ctx.columnRun?.(colId, ids[0] as RowId, 0, ids.length - 1));
+    }
     const a = this.fixedOrHostRow(node.r1);
     const b = this.fixedOrHostRow(node.r2);
     if (a === undefined || b === undefined || !this.ctx.hasColumn(colId)) return undefined;
@@ -252,7 +258,10 @@ class Evaluator {
     const down = ia <= ib;
     const topRef = down ? node.r1 : node.r2;
     if (topRef.kind !== 'id' || !(topRef.abs || (down ? node.r2 : node.r1).kind === 'at')) return undefined;
-    const run = this.ctx.columnRun?.(colId, down ? a : b, down ? ia : ib, down ? ib : ia);
+    return this.fromRun(name, this.ctx.columnRun?.(colId, down ? a : b, down ? ia : ib, down ? ib : ia));
+  }
+
+  private fromRun(name: string, run: ColumnRun | ErrorValue | undefined): Value | undefined {
     if (run === undefined || isError(run)) return run;
     switch (name) {
       case 'SUM':

@@ -117,3 +117,27 @@ test('running ranges follow inserted, moved and deleted rows', () => {
   e.moveRows([{ id: row(1) }], row(2)); // back to the top
   assert.deepEqual([1, 2, 3, 4].map((r) => e.value(row(r), C)), [1, 3, 6, 46]);
 });
+
+test('SUM, COUNT and AVG of a whole column read the same running totals, exactly', () => {
+  const values = [0.1, 0.2, 'x', 0.3, null, 12.34, 24.68];
+  const e = engine(values);
+  e.setColumnFormula(C, '=[B]@row / SUM([B]:[B])');
+  e.setColumnFormula(D, '=SUM([B]:[B]) - SUM(B1:B7) + COUNT([B]:[B]) * 1000 + AVG([B]:[B])');
+  let sum = 0;
+  for (const v of values) if (typeof v === 'number') sum += v;
+  assert.equal(e.value(row(1), C), 0.1 / sum);
+  assert.equal(e.value(row(1), D), 6000 + sum / 5);
+  e.setCellValue(row(3), B, 1);
+  sum = 0;
+  for (const v of [0.1, 0.2, 1, 0.3, 12.34, 24.68]) sum += v;
+  assert.equal(e.value(row(2), C), 0.2 / sum);
+  assert.equal(e.value(row(7), D), 6000 + sum / 6);
+  e.setFormula(row(5), B, '=1 / 0');
+  assert.deepEqual(column(e, C, 2), ['#BLOCKED', '#BLOCKED']);
+  e.addRows([{ id: 300 }], row(1));
+  e.setCellValue(300, B, 100);
+  e.clearFormula(row(5), B);
+  sum = 0;
+  for (const v of [100, 0.1, 0.2, 1, 0.3, 12.34, 24.68]) sum += v; // top to bottom
+  assert.equal(e.value(row(1), C), 0.1 / sum);
+});
