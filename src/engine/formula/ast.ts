@@ -117,3 +117,20 @@ export function mapNodes(node: Node, f: (n: Node) => Node | undefined): Node {
       return node;
   }
 }
+
+/** Whether a cross-sheet reference occurs anywhere in an expression, function arguments included. */
+export function readsCrossSheet(n: Node): boolean {
+  switch (n.type) {
+    case 'xref':
+      return true;
+    case 'unary':
+    case 'criterion':
+      return readsCrossSheet(n.arg);
+    case 'binary':
+      return readsCrossSheet(n.left) || readsCrossSheet(n.right);
+    case 'call':
+      return n.args.some(readsCrossSheet);
+    default:
+      return false;
+  }
+}

@@ -3,7 +3,7 @@
  * and the function library. Blank counts as 0 in arithmetic and "" in text.
  */
 import {
-  err, formatDate, isError, isRange, type DateValue, type ErrorValue, type RangeValue, type Scalar, type Value,
+  err, formatDate, formatTime, isError, isRange, type DateValue, type ErrorValue, type RangeValue, type Scalar, type TimeValue, type Value,
 } from './values.ts';
 
 /** The largest magnitude a number may have; beyond it a result is #OVERFLOW. */
@@ -11,7 +11,7 @@ export const MAX_NUMBER = 9_007_199_254_740_992;
 /** The longest text a cell holds; a longer result is #TOO BIG. */
 export const MAX_TEXT = 4000;
 
-/** Display text of a value ("" for blank; dates as YYYY-MM-DD; booleans as true/false). */
+/** Display text of a value ("" for blank; dates as YYYY-MM-DD; times as shown, "1:30 PM"; booleans as true/false). */
 export function toText(v: Scalar): string {
   if (v === null) return '';
   switch (typeof v) {
@@ -25,6 +25,8 @@ export function toText(v: Scalar): string {
       switch (v.kind) {
         case 'date':
           return formatDate(v);
+        case 'time':
+          return formatTime(v);
         case 'error':
           return v.code;
         case 'multi':
@@ -127,6 +129,8 @@ export function compareValues(a: Scalar, b: Scalar): number | undefined {
       return Number(a) - Number(b);
     case 'date':
       return Math.sign((a as DateValue).days - (b as DateValue).days);
+    case 'time':
+      return Math.sign((a as TimeValue).secs - (b as TimeValue).secs);
     default:
       return undefined;
   }
@@ -141,13 +145,14 @@ function blankVersus(other: Scalar, kind: ValueKind): number | undefined {
     case 'boolean':
       return other === true ? -1 : 0;
     case 'date':
+    case 'time':
       return -1;
     default:
       return undefined;
   }
 }
 
-export type ValueKind = 'blank' | 'number' | 'text' | 'boolean' | 'date' | 'error';
+export type ValueKind = 'blank' | 'number' | 'text' | 'boolean' | 'date' | 'time' | 'error';
 
 export function kindOf(v: Scalar): ValueKind {
   if (v === null || v === '') return 'blank';

@@ -8,7 +8,10 @@ import type { RowModel } from './rows.ts';
 
 export interface RangeDep {
   readonly colId: ColumnId;
-  /** Both null: the whole column. Otherwise the rows at the two ends (either order). */
+  /**
+   * Both null: the whole column. Otherwise the rows at the two ends (either order); `start` is
+   * the fixed end when one end is `@row`, or the absolute one (`$1`) when only one is.
+   */
   readonly start: RowId | null;
   readonly end: RowId | null;
 }
@@ -36,7 +39,13 @@ export function collectDeps(formula: Formula, hostRow: RowId, hostCol: ColumnId,
   if (!formula.ok) return NO_DEPS;
   const c = new Collector(hostRow, hostCol, ctx);
   c.visit(formula.root);
-  return { cells: c.cells, ranges: c.ranges, crossSheets: c.crossSheets, structural: c.structural, usesToday: c.usesToday };
+  return {
+    cells: c.cells.length === 0 ? NO_DEPS.cells : c.cells,
+    ranges: c.ranges.length === 0 ? NO_DEPS.ranges : c.ranges,
+    crossSheets: c.crossSheets.length === 0 ? NO_DEPS.crossSheets : c.crossSheets,
+    structural: c.structural,
+    usesToday: c.usesToday,
+  };
 }
 
 /** One walk over a tree (a class rather than closures: this runs for every formula cell on load). */
@@ -83,7 +92,9 @@ class Collector {
         const a = this.row(n.r1);
         const b = this.row(n.r2);
         if (a === undefined || b === undefined) return;
-        for (const c of cols) this.ranges.push({ colId: c, start: a, end: b });
+        // start at the fixed end, so that a column's running ranges share their start (graph.ts chains them)
+        const swap = (n.r1.kind === 'at' && n.r2.kind !== 'at') || (n.r2.kind !== 'at' && n.r2.abs && (n.r1.kind === 'at' || !n.r1.abs));
+        for (const c of cols) this.ranges.push(swap ? { colId: c, start: b, end: a } : { colId: c, start: a, end: b });
         return;
       }
       case 'xref':
@@ -140,36 +151,48 @@ class Collector {
 
 /** Whether a formula calls TODAY() (the service recomputes these when the day changes). */
 export function isTimeDependent(formula: Formula): boolean {
-  if (!formula.ok) return false;
-  let found = false;
-  const visit = (n: Node): void => {
-    if (found) return;
-    if (n.type === 'call') {
-      if (n.name === 'TODAY') found = true;
-      n.args.forEach(visit);
-    } else if (n.type === 'binary') {
-      visit(n.left);
-      visit(n.right);
-    } else if (n.type === 'unary' || n.type === 'criterion') {
-      visit(n.arg);
-    }
-  };
-  visit(formula.root);
-  return found;
+  return formula.ok && callsToday(formula.root);
+}
+
+function callsToday(n: Node): boolean {
+  switch (n.type) {
+    case 'call':
+      return n.name === 'TODAY' || n.args.some(callsToday);
+    case 'binary':
+      return callsToday(n.left) || callsToday(n.right);
+    case 'unary':
+    case 'criterion':
+      return callsToday(n.arg);
+    default:
+      return false;
+  }
 }
 
 /** Cross-sheet reference names a formula uses. */
 export function crossSheetNames(formula: Formula): string[] {
   if (!formula.ok) return [];
   const out = new Set<string>();
-  const visit = (n: Node): void => {
-    if (n.type === 'xref') out.add(n.name);
-    else if (n.type === 'call') n.args.forEach(visit);
-    else if (n.type === 'binary') {
-      visit(n.left);
-      visit(n.right);
-    } else if (n.type === 'unary' || n.type === 'criterion') visit(n.arg);
-  };
-  visit(formula.root);
+  addCrossSheetNames(formula.root, out);
   return [...out];
+}
+
+function addCrossSheetNames(n: Node, out: Set<string>): void {
+  switch (n.type) {
+    case 'xref':
+      out.add(n.name);
+      return;
+    case 'call':
+      for (const a of n.args) addCrossSheetNames(a, out);
+      return;
+    case 'binary':
+      addCrossSheetNames(n.left, out);
+      addCrossSheetNames(n.right, out);
+      return;
+    case 'unary':
+    case 'criterion':
+      addCrossSheetNames(n.arg, out);
+      return;
+    default:
+      return;
+  }
 }

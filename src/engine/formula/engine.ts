@@ -5,10 +5,11 @@
  * returning the cells whose values changed.
  */
 import type { ColumnId, Formula, RowId } from './ast.ts';
+import { RunningTotals } from './aggregates.ts';
 import { collectDeps, isTimeDependent, type DepsContext } from './deps.ts';
-import { FormulaEvaluator, type EvalContext } from './evaluator.ts';
+import { FormulaEvaluator, type ColumnRun, type EvalContext } from './evaluator.ts';
 import { fitColumn } from './fit.ts';
-import { DependencyGraph, type FormulaNode } from './graph.ts';
+import { DependencyGraph, isFormulaNode, type FormulaNode, type GraphNode } from './graph.ts';
 import { parseFormula } from './parser.ts';
 import { render } from './render.ts';
 import { shrinkRangesForDeletedRows } from './rewrite.ts';
@@ -84,6 +85,7 @@ export class FormulaEngine {
   private readonly ctx: EngineContext;
   private readonly evaluator: FormulaEvaluator;
   private readonly depsCtx: DepsContext;
+  private readonly runs: RunningTotals;
 
   /** Column titles and row numbers as the parser and renderer see them. */
   readonly schema: SheetSchema;
@@ -93,6 +95,7 @@ export class FormulaEngine {
     this.columnOrder = columns.map((c) => c.id);
     this.rows = new RowModel(rows);
     this.graph = new DependencyGraph(this.rows);
+    this.runs = new RunningTotals(this.rows, (c) => this.columnReader(c));
     this.now = options.now ?? (() => new Date());
     this.offset = options.utcOffsetMinutes ?? 0;
     this.crossSheet = options.crossSheet;
@@ -131,6 +134,16 @@ export class FormulaEngine {
   value(rowId: RowId, colId: ColumnId): Scalar {
     const n = this.nodes.get(colId)?.get(rowId);
     return n ? n.value : (this.inputs.get(colId)?.get(rowId) ?? null);
+  }
+
+  /** value() for one column, with the column's maps looked up once. */
+  private columnReader(colId: ColumnId): (rowId: RowId) => Scalar {
+    const nodes = this.nodes.get(colId);
+    const inputs = this.inputs.get(colId);
+    return (rowId) => {
+      const n = nodes?.get(rowId);
+      return n ? n.value : (inputs?.get(rowId) ?? null);
+    };
   }
 
   result(rowId: RowId, colId: ColumnId): FormulaResult {
@@ -260,7 +273,7 @@ export class FormulaEngine {
   setColumnFormula(colId: ColumnId, text: string | null): CellChange[] {
     if (!this.columns.has(colId)) return [];
     const changes = new Changes();
-    const roots: FormulaNode[] = [];
+    const roots: GraphNode[] = [];
     if (text === null) {
       if (!this.columnFormulas.delete(colId)) return [];
       for (const n of [...(this.nodes.get(colId)?.values() ?? [])]) {
@@ -373,6 +386,7 @@ export class FormulaEngine {
     const c = this.columns.get(colId);
     if (!c || c.type === type) return [];
     c.type = type;
+    this.runs.clear();
     const changes = new Changes();
     const roots = new Set<FormulaNode>(this.nodes.get(colId)?.values() ?? []);
     for (const [rowId, raw] of this.raw.get(colId) ?? []) {
@@ -392,6 +406,7 @@ export class FormulaEngine {
     this.graph.readersOfColumn(colId, (n) => affected.add(n));
     for (const n of [...(this.nodes.get(colId)?.values() ?? [])]) this.dropNode(n);
     for (const n of affected) if (n.colId === colId) affected.delete(n);
+    this.runs.clear();
     this.nodes.delete(colId);
     this.columnFormulas.delete(colId);
     this.raw.delete(colId);
@@ -483,6 +498,7 @@ export class FormulaEngine {
       r.set(rowId, raw);
       s.set(rowId, inputToScalar(raw, type));
     }
+    this.runs.touch(colId, rowId);
   }
 
   private upsertNode(rowId: RowId, colId: ColumnId, formula: Formula, fromColumn: boolean): FormulaNode {
@@ -493,7 +509,7 @@ export class FormulaEngine {
       n = {
         rowId, colId, formula, fromColumn, deps: NO_DEPS,
         value: this.inputs.get(colId)?.get(rowId) ?? null,
-        mark: 0, index: 0, low: 0, onStack: false,
+        mark: 0, index: 0, low: 0, onStack: false, succ: null, succEpoch: -1,
       };
       byRow.set(rowId, n);
     } else {
@@ -524,6 +540,7 @@ export class FormulaEngine {
   }
 
   private dropNode(n: FormulaNode): void {
+    this.runs.touch(n.colId, n.rowId); // the cell shows its input again
     this.graph.unregister(n);
     this.structural.delete(n);
     this.timeDependent.delete(n);
@@ -537,9 +554,10 @@ export class FormulaEngine {
     return list;
   }
 
-  private readers(colId: ColumnId, rowId: RowId): FormulaNode[] {
-    const out: FormulaNode[] = [];
-    this.graph.readersOf(colId, rowId, (n) => out.push(n));
+  /** What a changed cell feeds (readers, and virtual nodes standing for range readers): roots to recompute. */
+  private readers(colId: ColumnId, rowId: RowId): GraphNode[] {
+    const out: GraphNode[] = [];
+    this.graph.successorsOf(colId, rowId, out);
     return out;
   }
 
@@ -547,12 +565,13 @@ export class FormulaEngine {
     for (const byRow of this.nodes.values()) yield* byRow.values();
   }
 
-  private recompute(roots: Iterable<FormulaNode>, changes: Changes): CellChange[] {
+  private recompute(roots: Iterable<GraphNode>, changes: Changes): CellChange[] {
     const { order, cyclic } = this.graph.order(roots);
     const ctx = this.ctx;
     for (const n of order) {
+      if (!isFormulaNode(n)) continue;
       let v: Scalar;
-      if (cyclic.has(n)) {
+      if (cyclic.size > 0 && cyclic.has(n)) {
         v = err('#CIRCULAR REFERENCE');
       } else {
         ctx.hostRow = n.rowId;
@@ -562,10 +581,27 @@ export class FormulaEngine {
         const type = this.columns.get(n.colId)?.type ?? 'TEXT_NUMBER';
         if (type !== 'TEXT_NUMBER' && type !== 'PICKLIST') v = fitColumn(v, type);
       }
-      if (n.value !== v && !sameScalar(n.value, v)) changes.addComputed(n.rowId, n.colId, v);
+      if (n.value !== v && !sameScalar(n.value, v)) {
+        changes.addComputed(n.rowId, n.colId, v);
+        this.runs.touch(n.colId, n.rowId);
+      }
       n.value = v;
     }
     return changes.list();
+  }
+
+  /** @internal running totals of a column (SUM([B]$1:[B]@row)) */
+  columnRun(colId: ColumnId, topRowId: RowId, top: number, bottom: number): ColumnRun | ErrorValue {
+    return this.runs.run(colId, topRowId, top, bottom);
+  }
+
+  /** @internal the value of a cell, or undefined when its row or column does not exist */
+  readCellIfExists(rowId: RowId, colId: ColumnId): Scalar | undefined {
+    // formula cells exist only in existing rows and columns (deletes drop them)
+    const n = this.nodes.get(colId)?.get(rowId);
+    if (n !== undefined) return n.value;
+    if (!this.rows.has(rowId) || !this.columns.has(colId)) return undefined;
+    return this.inputs.get(colId)?.get(rowId) ?? null;
   }
 
   /** @internal the value a formula reads from a cell */
@@ -584,6 +620,9 @@ class EngineContext implements EvalContext {
 
   cell(rowId: RowId, colId: ColumnId): Scalar {
     return this.engine.readCell(rowId, colId);
+  }
+  cellIfExists(rowId: RowId, colId: ColumnId): Scalar | undefined {
+    return this.engine.readCellIfExists(rowId, colId);
   }
   hasColumn(colId: ColumnId): boolean {
     return this.engine.hasColumn(colId);
@@ -605,6 +644,9 @@ class EngineContext implements EvalContext {
   }
   crossSheet(name: string): RangeValue | ErrorValue {
     return this.engine.crossSheetRange(name);
+  }
+  columnRun(colId: ColumnId, topRowId: RowId, top: number, bottom: number): ColumnRun | ErrorValue {
+    return this.engine.columnRun(colId, topRowId, top, bottom);
   }
 }
 

@@ -4,12 +4,15 @@
  * Errors are values (ErrorValue), never exceptions. A referenced cell that holds an error reads
  * as #BLOCKED.
  */
-import type { ColumnId, Formula, Node, RowId, RowRef } from './ast.ts';
+import { readsCrossSheet, type ColumnId, type Formula, type Node, type RowId, type RowRef } from './ast.ts';
 import {
   checkNumber, compareValues, kindOf, MAX_NUMBER, MAX_TEXT, toScalar, toText, valuesEqual,
 } from './coerce.ts';
 import { FUNCTIONS } from './functions/index.ts';
-import { dateValue, err, isError, isRange, type ErrorValue, type RangeValue, type Scalar, type Value } from './values.ts';
+import {
+  dateValue, err, isError, isRange, neededPrecision, SECONDS_PER_DAY, timeValue,
+  type DateValue, type ErrorValue, type RangeValue, type Scalar, type TimeValue, type Value,
+} from './values.ts';
 
 /** What the evaluator may ask of the sheet. */
 export interface EvalContext {
@@ -20,6 +23,8 @@ export interface EvalContext {
   readonly today: number;
   /** A cell's current value (computed value for formula cells). */
   cell(rowId: RowId, colId: ColumnId): Scalar;
+  /** Optional: the same, or undefined when the row or the column does not exist (one lookup instead of three). */
+  cellIfExists?(rowId: RowId, colId: ColumnId): Scalar | undefined;
   hasColumn(colId: ColumnId): boolean;
   /** 0-based position in display order; undefined for a deleted row. */
   rowIndex(rowId: RowId): number | undefined;
@@ -31,7 +36,23 @@ export interface EvalContext {
   parent(rowId: RowId): RowId | null;
   /** A cross-sheet reference's cells, or the error to show (#REF, #PERMISSION ERROR, ...). */
   crossSheet(name: string): RangeValue | ErrorValue;
+  /**
+   * Optional: totals of one column's cells from position `top` (row `topRowId`) down to
+   * `bottom`, kept between calls (the engine's running totals); #BLOCKED when a cell is an error.
+   * SUM, COUNT and AVG over a running range (`[B]$1:[B]@row`) use it instead of reading the cells.
+   */
+  columnRun?(colId: ColumnId, topRowId: RowId, top: number, bottom: number): ColumnRun | ErrorValue | undefined;
 }
+
+/** What SUM, COUNT and AVG need of a range: the sum of its numbers (added top to bottom), how many numbers, how many non-blank cells. */
+export interface ColumnRun {
+  readonly sum: number;
+  readonly numbers: number;
+  readonly filled: number;
+}
+
+/** Functions of one range argument that a ColumnRun answers. */
+const RUN_FUNCTIONS: ReadonlySet<string> = new Set(['SUM', 'COUNT', 'AVG']);
 
 /** A criterion argument turned into a test of one cell. */
 export type Matcher = (cell: Scalar) => boolean;
@@ -150,6 +171,14 @@ class Evaluator {
   }
 
   private cell(node: Node & { type: 'cell' }): Scalar {
+    const ctx = this.ctx;
+    if (ctx.cellIfExists !== undefined && node.row.kind !== 'missing') {
+      const rowId = node.row.kind === 'id' ? node.row.rowId : ctx.hostRow;
+      if (rowId !== null) {
+        const v = ctx.cellIfExists(rowId, node.col.colId);
+        if (v !== undefined) return v !== null && typeof v === 'object' && v.kind === 'error' ? err('#BLOCKED') : v;
+      }
+    }
     if (!this.ctx.hasColumn(node.col.colId)) return err('#REF');
     const rowId = node.row.kind === 'at' && this.ctx.hostRow !== null ? this.ctx.hostRow : this.resolveRow(node.row);
     if (typeof rowId !== 'number') return rowId;
@@ -185,6 +214,10 @@ class Evaluator {
   }
 
   private call(name: string, args: readonly Node[]): Value {
+    if (args.length === 1 && this.ctx.columnRun !== undefined && RUN_FUNCTIONS.has(name)) {
+      const fast = this.runningRange(name, args[0] as Node);
+      if (fast !== undefined) return fast;
+    }
     const def = FUNCTIONS.get(name);
     if (def === undefined) return err('#UNPARSEABLE');
     if (args.length < def.min || args.length > def.max) return err('#INCORRECT ARGUMENT SET');
@@ -202,7 +235,53 @@ class Evaluator {
     return def.impl(call);
   }
 
+  /**
+   * SUM/COUNT/AVG of a running range: one column, from a fixed top row (written `$1`, or any
+   * fixed row when the other end is `@row`) down, or the whole column. Undefined when the call
+   * is not of that shape (it is then evaluated cell by cell, with the same result).
+   */
+  private runningRange(name: string, node: Node): Value | undefined {
+    if (node.type !== 'range' || node.c1.colId !== node.c2.colId) return undefined;
+    const colId = node.c1.colId;
+    if (node.r1 === null || node.r2 === null) {
+      // a whole column: the run from the first row to the last
+      const ids = this.ctx.rowIds();
+      if (ids.length === 0 || !this.ctx.hasColumn(colId)) return undefined;
+      return this.fromRun(name, this.ctx.columnRun?.(colId, ids[0] as RowId, 0, ids.length - 1));
+    }
+    const a = this.fixedOrHostRow(node.r1);
+    const b = this.fixedOrHostRow(node.r2);
+    if (a === undefined || b === undefined || !this.ctx.hasColumn(colId)) return undefined;
+    const ia = this.ctx.rowIndex(a);
+    const ib = this.ctx.rowIndex(b);
+    if (ia === undefined || ib === undefined) return undefined;
+    const down = ia <= ib;
+    const topRef = down ? node.r1 : node.r2;
+    if (topRef.kind !== 'id' || !(topRef.abs || (down ? node.r2 : node.r1).kind === 'at')) return undefined;
+    return this.fromRun(name, this.ctx.columnRun?.(colId, down ? a : b, down ? ia : ib, down ? ib : ia));
+  }
+
+  private fromRun(name: string, run: ColumnRun | ErrorValue | undefined): Value | undefined {
+    if (run === undefined || isError(run)) return run;
+    switch (name) {
+      case 'SUM':
+        return checkNumber(run.sum);
+      case 'COUNT':
+        return run.filled;
+      default:
+        return run.numbers === 0 ? err('#DIVIDE BY ZERO') : run.sum / run.numbers;
+    }
+  }
+
+  /** A range end's row: its id, or the host row for `@row`; undefined for anything else. */
+  private fixedOrHostRow(r: RowRef): RowId | undefined {
+    return r.kind === 'id' ? r.rowId : r.kind === 'at' ? (this.ctx.hostRow ?? undefined) : undefined;
+  }
+
   private matcher(node: Node): Matcher | ErrorValue {
+    // a range of another sheet inside a criterion (bare, or within an expression): the criterion
+    // is tested per cell, and a cross-sheet range cannot be read there
+    if (readsCrossSheet(node)) return err('#NESTED CRITERIA');
     if (node.type === 'criterion') {
       const rhs = toScalar(this.eval(node.arg));
       if (isError(rhs)) return rhs;
@@ -343,10 +422,24 @@ function binary(op: string, a: Scalar, b: Scalar): Scalar {
   }
 }
 
+/** A time moved by a number of minutes (wrapping past midnight), shown with at least the parts it now has. */
+function addMinutes(t: TimeValue, minutes: number): TimeValue {
+  const moved = timeValue(t.secs + minutes * 60, t.format, t.precision);
+  const need = neededPrecision(moved.secs);
+  return need > moved.precision ? { ...moved, precision: need } : moved;
+}
+
 function plus(a: Scalar, b: Scalar): Scalar {
   const ka = kindOf(a);
   const kb = kindOf(b);
   if (ka === 'text' || kb === 'text') return toText(a) + toText(b);
+  if (ka === 'time' || kb === 'time') {
+    const [t, other, ko] = ka === 'time' ? [a as TimeValue, b, kb] : [b as TimeValue, a, ka];
+    if (ko === 'number' || ko === 'blank') return addMinutes(t, (other as number | null) ?? 0);
+    // a date plus a time of day is that date at that time
+    if (ko === 'date') return dateValue((other as DateValue).days + t.secs / SECONDS_PER_DAY);
+    return err('#INVALID OPERATION');
+  }
   if (ka === 'date' && (kb === 'number' || kb === 'blank')) return dateValue((a as { days: number }).days + ((b as number | null) ?? 0));
   if (kb === 'date' && (ka === 'number' || ka === 'blank')) return dateValue((b as { days: number }).days + ((a as number | null) ?? 0));
   if ((ka === 'number' || ka === 'blank') && (kb === 'number' || kb === 'blank')) {
@@ -358,6 +451,12 @@ function plus(a: Scalar, b: Scalar): Scalar {
 function minus(a: Scalar, b: Scalar): Scalar {
   const ka = kindOf(a);
   const kb = kindOf(b);
+  if (ka === 'time') {
+    // time - minutes is a time; time - time is the minutes between them (negative when b is later)
+    if (kb === 'number' || kb === 'blank') return addMinutes(a as TimeValue, -((b as number | null) ?? 0));
+    if (kb === 'time') return ((a as TimeValue).secs - (b as TimeValue).secs) / 60;
+    return err('#INVALID OPERATION');
+  }
   if (ka === 'date' && kb === 'date') return (a as { days: number }).days - (b as { days: number }).days;
   if (ka === 'date' && (kb === 'number' || kb === 'blank')) return dateValue((a as { days: number }).days - ((b as number | null) ?? 0));
   if ((ka === 'number' || ka === 'blank') && (kb === 'number' || kb === 'blank')) {

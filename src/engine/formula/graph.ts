@@ -1,15 +1,40 @@
 /**
  * The dependency graph of one sheet's formula cells. Edges are stored reversed (who reads this
- * cell?) in three indexes: single cells, ranges per column (checked by row span), and
- * cross-sheet names. `order` runs Tarjan's algorithm over what is reachable from changed
- * cells, giving a topological order (precedents first) and the cells that sit on a cycle.
+ * cell?) in indexes: single cells, whole columns, row ranges per column, and cross-sheet names.
+ * `order` runs Tarjan's algorithm over what is reachable from changed cells, giving a
+ * topological order (precedents first) and the cells that sit on a cycle.
+ *
+ * Ranges would make the graph quadratic if every cell of a range had an edge to each reader
+ * (a running total `SUM([B]$1:[B]@row)` on 25,000 rows is 312 million edges). Two kinds of
+ * virtual node keep it linear, without changing which cells reach which:
+ *
+ * - one node per column stands between the column's cells and its whole-column readers;
+ * - ranges of a column that share a start row (their "anchor") form a group; a group of two or
+ *   more is a chain of steps, one per row from the anchor towards the ends: a cell feeds the
+ *   step at its row, each step feeds the next one away from the anchor and the ranges that end
+ *   at its row. A cell reaches a range reader exactly when the range holds the cell.
+ *
+ * Ranges alone in their group are found through an index of 64-row blocks.
+ * Reachability between formula cells is the same as with direct edges, so cycles are found the
+ * same way: a virtual node on a cycle only ever sits between formula cells that are really on it.
  */
 import type { ColumnId, Formula, RowId } from './ast.ts';
 import { NO_DEPS, type Deps, type RangeDep } from './deps.ts';
 import type { RowModel } from './rows.ts';
 import type { Scalar } from './values.ts';
 
-export interface FormulaNode {
+/** Tarjan bookkeeping, valid while `mark` equals the graph's current pass. */
+export interface GraphNode {
+  mark: number;
+  index: number;
+  low: number;
+  onStack: boolean;
+  /** The node's successors as last worked out, valid while `succEpoch` is the graph's epoch. */
+  succ: GraphNode[] | null;
+  succEpoch: number;
+}
+
+export interface FormulaNode extends GraphNode {
   readonly rowId: RowId;
   readonly colId: ColumnId;
   formula: Formula;
@@ -17,11 +42,21 @@ export interface FormulaNode {
   fromColumn: boolean;
   deps: Deps;
   value: Scalar;
-  // Tarjan bookkeeping, valid while `mark` equals the graph's current pass
-  mark: number;
-  index: number;
-  low: number;
-  onStack: boolean;
+}
+
+/** A node standing for many edges; never evaluated. */
+abstract class VirtualNode implements GraphNode {
+  mark = 0;
+  index = 0;
+  low = 0;
+  onStack = false;
+  succ: GraphNode[] | null = null;
+  succEpoch = -1;
+  abstract successors(out: GraphNode[]): void;
+}
+
+export function isFormulaNode(n: GraphNode): n is FormulaNode {
+  return !(n instanceof VirtualNode);
 }
 
 interface RangeEntry {
@@ -29,19 +64,211 @@ interface RangeEntry {
   readonly dep: RangeDep;
 }
 
+/** Between a column's cells and the formulas that read the whole column. */
+class WholeColumn extends VirtualNode {
+  readonly readers = new Set<FormulaNode>();
+
+  successors(out: GraphNode[]): void {
+    for (const n of this.readers) out.push(n);
+  }
+}
+
+/** One row of a chain: fed by the cell at `at` and the previous step; feeds the next step and ranges ending here. */
+class ChainStep extends VirtualNode {
+  constructor(
+    private readonly layout: ChainLayout,
+    private readonly at: number,
+    private readonly down: boolean,
+  ) {
+    super();
+  }
+
+  successors(out: GraphNode[]): void {
+    this.layout.stepSuccessors(this.at, this.down, out);
+  }
+}
+
+/** A chain laid out on the current row positions. */
+class ChainLayout {
+  /** Readers by how far from the anchor their range ends, at or below the anchor and above it. */
+  private readonly downEnding: (FormulaNode[] | undefined)[] = [];
+  private readonly upEnding: (FormulaNode[] | undefined)[] = [];
+  private readonly downSteps: (ChainStep | undefined)[] = [];
+  private readonly upSteps: (ChainStep | undefined)[] = [];
+  /** Furthest end at or below the anchor (anchor - 1 when none) and above it (anchor + 1 when none). */
+  private downEnd: number;
+  private upEnd: number;
+
+  constructor(
+    readonly anchor: number,
+    members: Iterable<RangeEntry>,
+    rows: RowModel,
+  ) {
+    this.downEnd = anchor - 1;
+    this.upEnd = anchor + 1;
+    for (const e of members) {
+      const end = rows.indexOf(e.dep.end as RowId);
+      if (end === undefined) continue;
+      const down = end >= anchor;
+      const ending = down ? this.downEnding : this.upEnding;
+      const k = down ? end - anchor : anchor - end;
+      let list = ending[k];
+      if (!list) ending[k] = list = [];
+      list.push(e.node);
+      if (down) this.downEnd = Math.max(this.downEnd, end);
+      else this.upEnd = Math.min(this.upEnd, end);
+    }
+  }
+
+  /** The steps the cell at position `at` feeds. */
+  enter(at: number, out: GraphNode[]): void {
+    if (at >= this.anchor && at <= this.downEnd) out.push(this.step(at, true));
+    if (at <= this.anchor && at >= this.upEnd) out.push(this.step(at, false));
+  }
+
+  stepSuccessors(at: number, down: boolean, out: GraphNode[]): void {
+    const next = down ? at + 1 : at - 1;
+    if (down ? next <= this.downEnd : next >= this.upEnd) out.push(this.step(next, down));
+    const ending = down ? this.downEnding[at - this.anchor] : this.upEnding[this.anchor - at];
+    if (ending) for (const n of ending) out.push(n);
+  }
+
+  private step(at: number, down: boolean): ChainStep {
+    const steps = down ? this.downSteps : this.upSteps;
+    const k = down ? at - this.anchor : this.anchor - at;
+    let s = steps[k];
+    if (s === undefined) steps[k] = s = new ChainStep(this, at, down);
+    return s;
+  }
+}
+
+/** The ranges of one column that start at the same row. */
+class RangeGroup {
+  readonly members = new Set<RangeEntry>();
+  private layout: ChainLayout | null = null;
+  private layoutVersion = -1;
+
+  constructor(
+    readonly anchor: RowId,
+    private readonly rows: RowModel,
+  ) {}
+
+  changed(): void {
+    this.layout = null;
+  }
+
+  /** The chain on the current row positions (null when the anchor row is gone). */
+  chain(): ChainLayout | null {
+    if (this.layout === null || this.layoutVersion !== this.rows.version) {
+      const a = this.rows.indexOf(this.anchor);
+      this.layout = a === undefined ? null : new ChainLayout(a, this.members, this.rows);
+      this.layoutVersion = this.rows.version;
+    }
+    return this.layout;
+  }
+}
+
+const BLOCK_SHIFT = 6; // 64-row blocks
+
+/** The row ranges read from one column: chained groups, and single ranges indexed by row block. */
+class ColumnRanges {
+  readonly groups = new Map<RowId, RangeGroup>();
+  private chained: RangeGroup[] = [];
+  private blocks = new Map<number, RangeEntry[]>();
+  private dirty = true;
+  private version = -1;
+
+  constructor(private readonly rows: RowModel) {}
+
+  add(e: RangeEntry): void {
+    const anchor = e.dep.start as RowId;
+    let g = this.groups.get(anchor);
+    if (!g) this.groups.set(anchor, (g = new RangeGroup(anchor, this.rows)));
+    g.members.add(e);
+    g.changed();
+    this.dirty = true;
+  }
+
+  remove(e: RangeEntry): void {
+    const anchor = e.dep.start as RowId;
+    const g = this.groups.get(anchor);
+    if (!g || !g.members.delete(e)) return;
+    if (g.members.size === 0) this.groups.delete(anchor);
+    else g.changed();
+    this.dirty = true;
+  }
+
+  get size(): number {
+    return this.groups.size;
+  }
+
+  /** What a change to the cell at position `at` feeds: chain steps and the single ranges holding it. */
+  successors(at: number, out: GraphNode[]): void {
+    this.refresh();
+    for (const g of this.chained) g.chain()?.enter(at, out);
+    const block = this.blocks.get(at >> BLOCK_SHIFT);
+    if (block) for (const e of block) if (this.holds(e, at)) out.push(e.node);
+  }
+
+  /** Every formula whose range holds position `at` (no virtual nodes). */
+  readers(at: number, out: (n: FormulaNode) => void): void {
+    for (const g of this.groups.values()) for (const e of g.members) if (this.holds(e, at)) out(e.node);
+  }
+
+  all(out: (n: FormulaNode) => void): void {
+    for (const g of this.groups.values()) for (const e of g.members) out(e.node);
+  }
+
+  private holds(e: RangeEntry, at: number): boolean {
+    const a = this.rows.indexOf(e.dep.start as RowId);
+    const b = this.rows.indexOf(e.dep.end as RowId);
+    if (a === undefined || b === undefined) return false;
+    return a <= b ? at >= a && at <= b : at >= b && at <= a;
+  }
+
+  /** Re-sorts groups into chains and indexed singles after membership or row order changed. */
+  private refresh(): void {
+    if (!this.dirty && this.version === this.rows.version) return;
+    this.chained = [];
+    this.blocks = new Map();
+    for (const g of this.groups.values()) {
+      if (g.members.size > 1) {
+        this.chained.push(g);
+        continue;
+      }
+      for (const e of g.members) {
+        const a = this.rows.indexOf(e.dep.start as RowId);
+        const b = this.rows.indexOf(e.dep.end as RowId);
+        if (a === undefined || b === undefined) continue;
+        for (let k = Math.min(a, b) >> BLOCK_SHIFT; k <= Math.max(a, b) >> BLOCK_SHIFT; k++) {
+          let list = this.blocks.get(k);
+          if (!list) this.blocks.set(k, (list = []));
+          list.push(e);
+        }
+      }
+    }
+    this.dirty = false;
+    this.version = this.rows.version;
+  }
+}
+
 export class DependencyGraph {
   /** Readers of single cells: one node, or several (most cells have one reader, so no Set each). */
   private readonly cellReaders = new Map<ColumnId, Map<RowId, FormulaNode | FormulaNode[]>>();
-  private readonly rangeReaders = new Map<ColumnId, Set<RangeEntry>>();
-  private readonly wholeColumnReaders = new Map<ColumnId, Set<FormulaNode>>();
+  private readonly rangeReaders = new Map<ColumnId, ColumnRanges>();
+  private readonly wholeColumnReaders = new Map<ColumnId, WholeColumn>();
   private readonly crossReaders = new Map<string, Set<FormulaNode>>();
   private readonly rangeEntries = new Map<FormulaNode, RangeEntry[]>();
   private pass = 0;
+  /** Bumped whenever edges may have changed (registrations, row order): cached successor lists expire. */
+  private epoch = 0;
+  private rowsVersion = -1;
 
   constructor(private readonly rows: RowModel) {}
 
   register(node: FormulaNode, deps: Deps): void {
     this.unregister(node);
+    this.epoch++;
     node.deps = deps;
     for (const [c, r] of deps.cells) {
       let byRow = this.cellReaders.get(c);
@@ -55,14 +282,14 @@ export class DependencyGraph {
     const entries: RangeEntry[] = [];
     for (const dep of deps.ranges) {
       if (dep.start === null || dep.end === null) {
-        let set = this.wholeColumnReaders.get(dep.colId);
-        if (!set) this.wholeColumnReaders.set(dep.colId, (set = new Set()));
-        set.add(node);
+        let w = this.wholeColumnReaders.get(dep.colId);
+        if (!w) this.wholeColumnReaders.set(dep.colId, (w = new WholeColumn()));
+        w.readers.add(node);
       } else {
-        let set = this.rangeReaders.get(dep.colId);
-        if (!set) this.rangeReaders.set(dep.colId, (set = new Set()));
+        let ranges = this.rangeReaders.get(dep.colId);
+        if (!ranges) this.rangeReaders.set(dep.colId, (ranges = new ColumnRanges(this.rows)));
         const e = { node, dep };
-        set.add(e);
+        ranges.add(e);
         entries.push(e);
       }
     }
@@ -75,6 +302,7 @@ export class DependencyGraph {
   }
 
   unregister(node: FormulaNode): void {
+    this.epoch++;
     const deps = node.deps;
     for (const [c, r] of deps.cells) {
       const byRow = this.cellReaders.get(c);
@@ -88,40 +316,45 @@ export class DependencyGraph {
       }
     }
     for (const dep of deps.ranges) {
-      if (dep.start === null || dep.end === null) this.wholeColumnReaders.get(dep.colId)?.delete(node);
+      if (dep.start === null || dep.end === null) this.wholeColumnReaders.get(dep.colId)?.readers.delete(node);
     }
-    for (const e of this.rangeEntries.get(node) ?? []) this.rangeReaders.get(e.dep.colId)?.delete(e);
+    for (const e of this.rangeEntries.get(node) ?? []) this.rangeReaders.get(e.dep.colId)?.remove(e);
     this.rangeEntries.delete(node);
     for (const name of deps.crossSheets) this.crossReaders.get(name)?.delete(node);
     node.deps = NO_DEPS;
   }
 
-  /** Formula cells that read cell (colId, rowId). */
+  /** Every formula cell that reads cell (colId, rowId), directly or through a range. */
   readersOf(colId: ColumnId, rowId: RowId, out: (n: FormulaNode) => void): void {
-    const list: FormulaNode[] = [];
-    this.readersInto(colId, rowId, list);
-    for (const n of list) out(n);
+    const direct = this.cellReaders.get(colId)?.get(rowId);
+    if (direct !== undefined) {
+      if (Array.isArray(direct)) for (const n of direct) out(n);
+      else out(direct);
+    }
+    for (const n of this.wholeColumnReaders.get(colId)?.readers ?? []) out(n);
+    const ranged = this.rangeReaders.get(colId);
+    if (ranged && ranged.size > 0) {
+      const at = this.rows.indexOf(rowId);
+      if (at !== undefined) ranged.readers(at, out);
+    }
   }
 
-  /** The same, appended to `out` (no callback: this runs once per node in every recalculation). */
-  readersInto(colId: ColumnId, rowId: RowId, out: FormulaNode[]): void {
+  /**
+   * What a change to cell (colId, rowId) feeds, appended to `out`: its readers, with virtual
+   * nodes standing in for whole-column and chained range readers (roots for `order`).
+   */
+  successorsOf(colId: ColumnId, rowId: RowId, out: GraphNode[]): void {
     const direct = this.cellReaders.get(colId)?.get(rowId);
     if (direct !== undefined) {
       if (Array.isArray(direct)) for (const n of direct) out.push(n);
       else out.push(direct);
     }
     const whole = this.wholeColumnReaders.get(colId);
-    if (whole) for (const n of whole) out.push(n);
+    if (whole && whole.readers.size > 0) out.push(whole);
     const ranged = this.rangeReaders.get(colId);
     if (ranged && ranged.size > 0) {
       const at = this.rows.indexOf(rowId);
-      if (at === undefined) return;
-      for (const e of ranged) {
-        const a = this.rows.indexOf(e.dep.start as RowId);
-        const b = this.rows.indexOf(e.dep.end as RowId);
-        if (a === undefined || b === undefined) continue;
-        if (a <= b ? at >= a && at <= b : at >= b && at <= a) out.push(e.node);
-      }
+      if (at !== undefined) ranged.successors(at, out);
     }
   }
 
@@ -131,8 +364,8 @@ export class DependencyGraph {
       if (Array.isArray(r)) for (const n of r) out(n);
       else out(r);
     }
-    for (const n of this.wholeColumnReaders.get(colId) ?? []) out(n);
-    for (const e of this.rangeReaders.get(colId) ?? []) out(e.node);
+    for (const n of this.wholeColumnReaders.get(colId)?.readers ?? []) out(n);
+    this.rangeReaders.get(colId)?.all(out);
   }
 
   crossSheetReaders(name: string): Iterable<FormulaNode> {
@@ -146,70 +379,77 @@ export class DependencyGraph {
   /**
    * Everything reachable from `roots` through readers, in evaluation order, plus the nodes on
    * cycles (strongly connected components of more than one node, or a node reading itself).
+   * Virtual nodes are part of both; the caller skips them (isFormulaNode).
    * Iterative Tarjan: long chains (a running total over 25,000 rows) must not overflow the stack.
    */
-  order(roots: Iterable<FormulaNode>): { order: FormulaNode[]; cyclic: Set<FormulaNode> } {
+  order(roots: Iterable<GraphNode>): { order: GraphNode[]; cyclic: Set<GraphNode> } {
     const pass = ++this.pass;
-    const emitted: FormulaNode[] = [];
-    const cyclic = new Set<FormulaNode>();
-    const stack: FormulaNode[] = [];
+    if (this.rowsVersion !== this.rows.version) {
+      this.rowsVersion = this.rows.version;
+      this.epoch++;
+    }
+    const epoch = this.epoch;
+    const emitted: GraphNode[] = [];
+    const cyclic = new Set<GraphNode>();
+    const stack: GraphNode[] = [];
     let counter = 0;
-    // The DFS stack as parallel arrays: each open node's readers sit in `succ` from frameStart
-    // to the end (or the next frame's start); frameNext is the next one to visit.
-    const succ: FormulaNode[] = [];
-    const frameNode: FormulaNode[] = [];
-    const frameStart: number[] = [];
+    // The DFS stack as parallel arrays: each open node, its successor list and the next one to visit.
+    const frameNode: GraphNode[] = [];
+    const frameList: GraphNode[][] = [];
     const frameNext: number[] = [];
-    const frameEnd: number[] = [];
 
-    const open = (n: FormulaNode): void => {
+    const open = (n: GraphNode): void => {
       n.mark = pass;
       n.index = n.low = counter++;
       n.onStack = true;
       stack.push(n);
-      const from = succ.length;
-      this.readersInto(n.colId, n.rowId, succ);
-      for (let i = from; i < succ.length; i++) if (succ[i] === n) cyclic.add(n);
+      let list = n.succ;
+      if (list === null || n.succEpoch !== epoch) {
+        list = [];
+        if (n instanceof VirtualNode) n.successors(list);
+        else this.successorsOf((n as FormulaNode).colId, (n as FormulaNode).rowId, list);
+        n.succ = list;
+        n.succEpoch = epoch;
+      }
+      for (let i = 0; i < list.length; i++) if (list[i] === n) cyclic.add(n);
       frameNode.push(n);
-      frameStart.push(from);
-      frameNext.push(from);
-      frameEnd.push(succ.length);
+      frameList.push(list);
+      frameNext.push(0);
     };
 
     // Visit roots last-to-first so that, after the final reversal, unrelated cells keep the roots' order.
-    const rootList = [...roots];
+    const rootList = Array.isArray(roots) ? (roots as GraphNode[]) : [...roots];
     for (let ri = rootList.length - 1; ri >= 0; ri--) {
-      const root = rootList[ri] as FormulaNode;
+      const root = rootList[ri] as GraphNode;
       if (root.mark === pass) continue;
       open(root);
       while (frameNode.length > 0) {
         const top = frameNode.length - 1;
-        const node = frameNode[top] as FormulaNode;
+        const node = frameNode[top] as GraphNode;
+        const list = frameList[top] as GraphNode[];
         const next = frameNext[top] as number;
-        if (next < (frameEnd[top] as number)) {
+        if (next < list.length) {
           frameNext[top] = next + 1;
-          const m = succ[next] as FormulaNode;
+          const m = list[next] as GraphNode;
           if (m.mark !== pass) open(m);
           else if (m.onStack && m.index < node.low) node.low = m.index;
           continue;
         }
-        succ.length = frameStart[top] as number;
         frameNode.pop();
-        frameStart.pop();
+        frameList.pop();
         frameNext.pop();
-        frameEnd.pop();
         const parent = frameNode[frameNode.length - 1];
         if (parent && node.low < parent.low) parent.low = node.low;
         if (node.low === node.index) {
           // pop the component; more than one node means a cycle
           const from = emitted.length;
-          let m: FormulaNode;
+          let m: GraphNode;
           do {
-            m = stack.pop() as FormulaNode;
+            m = stack.pop() as GraphNode;
             m.onStack = false;
             emitted.push(m);
           } while (m !== node);
-          if (emitted.length - from > 1) for (let i = from; i < emitted.length; i++) cyclic.add(emitted[i] as FormulaNode);
+          if (emitted.length - from > 1) for (let i = from; i < emitted.length; i++) cyclic.add(emitted[i] as GraphNode);
         }
       }
     }

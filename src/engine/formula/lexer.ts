@@ -38,9 +38,6 @@ const DIGIT = /[0-9]/;
 export function tokenize(text: string, from: number): Token[] {
   const out: Token[] = [];
   let i = from;
-  const push = (type: TokenType, value: string, start: number): void => {
-    out.push({ type, value, start, end: i });
-  };
   while (i < text.length) {
     const c = text[i] as string;
     const start = i;
@@ -56,33 +53,33 @@ export function tokenize(text: string, from: number): Token[] {
       } else if (text[i] === '.') {
         i++;
       }
-      push('number', text.slice(start, i), start);
+      out.push({ type: 'number', value: text.slice(start, i), start, end: i });
       continue;
     }
     if (c === '"') {
       const close = text.indexOf('"', i + 1);
       if (close < 0) throw new LexError('unterminated string');
       i = close + 1;
-      push('string', text.slice(start + 1, close), start);
+      out.push({ type: 'string', value: text.slice(start + 1, close), start, end: i });
       continue;
     }
     if (c === '[') {
       const close = text.indexOf(']', i + 1);
       if (close < 0) throw new LexError('unterminated column name');
       i = close + 1;
-      push('bracket', text.slice(start + 1, close), start);
+      out.push({ type: 'bracket', value: text.slice(start + 1, close), start, end: i });
       continue;
     }
     if (c === '{') {
       const close = text.indexOf('}', i + 1);
       if (close < 0) throw new LexError('unterminated cross-sheet reference');
       i = close + 1;
-      push('xref', text.slice(start + 1, close), start);
+      out.push({ type: 'xref', value: text.slice(start + 1, close), start, end: i });
       continue;
     }
     if (WORD.test(c)) {
       while (i < text.length && WORD.test(text[i] as string)) i++;
-      push('word', text.slice(start, i), start);
+      out.push({ type: 'word', value: text.slice(start, i), start, end: i });
       continue;
     }
     if (c === '@') {
@@ -90,20 +87,20 @@ export function tokenize(text: string, from: number): Token[] {
       while (i < text.length && WORD.test(text[i] as string)) i++;
       const w = text.slice(start + 1, i).toLowerCase();
       if (w !== 'row' && w !== 'cell') throw new LexError(`unknown @${w}`);
-      push('at', w, start);
+      out.push({ type: 'at', value: w, start, end: i });
       continue;
     }
     if (c === '#') {
       const m = /^#REF\b/i.exec(text.slice(i));
       if (!m) throw new LexError('unexpected #');
       i += m[0].length;
-      push('errorLiteral', '#REF', start);
+      out.push({ type: 'errorLiteral', value: '#REF', start, end: i });
       continue;
     }
     if (c === '<' || c === '>') {
       i++;
       if (text[i] === '=' || (c === '<' && text[i] === '>')) i++;
-      push('op', text.slice(start, i), start);
+      out.push({ type: 'op', value: text.slice(start, i), start, end: i });
       continue;
     }
     i++;
@@ -114,22 +111,22 @@ export function tokenize(text: string, from: number): Token[] {
       case '/':
       case '^':
       case '=':
-        push('op', c, start);
+        out.push({ type: 'op', value: c, start, end: i });
         break;
       case '$':
-        push('dollar', c, start);
+        out.push({ type: 'dollar', value: c, start, end: i });
         break;
       case '(':
-        push('lparen', c, start);
+        out.push({ type: 'lparen', value: c, start, end: i });
         break;
       case ')':
-        push('rparen', c, start);
+        out.push({ type: 'rparen', value: c, start, end: i });
         break;
       case ',':
-        push('comma', c, start);
+        out.push({ type: 'comma', value: c, start, end: i });
         break;
       case ':':
-        push('colon', c, start);
+        out.push({ type: 'colon', value: c, start, end: i });
         break;
       default:
         throw new LexError(`unexpected character ${c}`);

@@ -12,6 +12,7 @@ export class RowModel {
   private readonly index = new Map<RowId, number>();
   private readonly parents = new Map<RowId, RowId | null>();
   private childCache: Map<RowId, RowId[]> | null = null;
+  private changes = 0;
 
   constructor(rows: readonly RowInfo[] = []) {
     this.insert(rows, null);
@@ -19,6 +20,11 @@ export class RowModel {
 
   get ids(): readonly RowId[] {
     return this.order;
+  }
+
+  /** Counts changes to the order or hierarchy: caches keyed on row positions compare it. */
+  get version(): number {
+    return this.changes;
   }
 
   get size(): number {
@@ -94,6 +100,7 @@ export class RowModel {
   }
 
   private reindex(from: number): void {
+    this.changes++;
     for (let i = from; i < this.order.length; i++) this.index.set(this.order[i] as RowId, i);
   }
 }

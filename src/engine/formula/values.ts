@@ -3,8 +3,9 @@
  * the sheet's stored cell values (by column type) and formula values.
  *
  * Numbers, text and booleans are plain JS primitives (cheap to compare and store); blank is
- * `null`; dates and errors are small tagged objects so that a date is never confused with a
- * number and an error is never confused with text that happens to start with '#'.
+ * `null`; dates, times and errors are small tagged objects so that a date is never confused with
+ * a number, a time never with its display text, and an error never with text that happens to
+ * start with '#'.
  */
 
 /** The error texts a formula cell may show (the service writes them verbatim as the cell value). */
@@ -45,6 +46,22 @@ export interface DateValue {
   readonly days: number;
 }
 
+/**
+ * A time of day, as TIME() makes it: whole seconds since midnight plus how it is shown. Adding a
+ * number adds minutes; two times compare by `secs` (the display settings do not matter).
+ */
+export interface TimeValue {
+  readonly kind: 'time';
+  /** 0 <= secs < 86,400. */
+  readonly secs: number;
+  /** 0: 12-hour clock ("1:30 PM"); 1: 24-hour clock ("13:30"). */
+  readonly format: TimeFormat;
+  /** Parts shown: 1 hours, 2 hours:minutes, 3 hours:minutes:seconds. */
+  readonly precision: TimePrecision;
+}
+export type TimeFormat = 0 | 1;
+export type TimePrecision = 1 | 2 | 3;
+
 /** Items of a MULTI_PICKLIST or MULTI_CONTACT_LIST cell. */
 export interface MultiValue {
   readonly kind: 'multi';
@@ -52,7 +69,7 @@ export interface MultiValue {
 }
 
 /** One cell's value during evaluation. `null` is blank. */
-export type Scalar = number | string | boolean | null | DateValue | ErrorValue | MultiValue;
+export type Scalar = number | string | boolean | null | DateValue | TimeValue | ErrorValue | MultiValue;
 
 /** A rectangular block of cell values (row-major), e.g. `[A]1:[B]5`, CHILDREN(), COLLECT(). */
 export interface RangeValue {
@@ -81,6 +98,9 @@ export function isError(v: unknown): v is ErrorValue {
 }
 export function isDate(v: Value): v is DateValue {
   return v !== null && typeof v === 'object' && v.kind === 'date';
+}
+export function isTime(v: Value): v is TimeValue {
+  return v !== null && typeof v === 'object' && v.kind === 'time';
 }
 export function isRange(v: Value): v is RangeValue {
   return v !== null && typeof v === 'object' && v.kind === 'range';
@@ -162,6 +182,60 @@ export function parseIsoDate(s: string, allowTime: boolean): DateValue | undefin
   if (!allowTime || !ISO_DATETIME.test(s)) return undefined;
   const ms = Date.parse(/[Zz]|[+-]\d{2}:?\d{2}$/.test(s) ? s : `${s}Z`);
   return Number.isNaN(ms) ? undefined : dateValue(daysFromEpochMs(ms));
+}
+
+// ---------------------------------------------------------------- times
+
+export const SECONDS_PER_DAY = 86_400;
+
+/** A time of day; `secs` wraps into one day (25:00 is 1:00, -0:30 is 23:30) and rounds to whole seconds. */
+export function timeValue(secs: number, format: TimeFormat, precision: TimePrecision): TimeValue {
+  const s = ((Math.round(secs) % SECONDS_PER_DAY) + SECONDS_PER_DAY) % SECONDS_PER_DAY;
+  return { kind: 'time', secs: s, format, precision };
+}
+
+/** The fewest parts that show a time exactly: seconds when it has them, minutes when it has them. */
+export function neededPrecision(secs: number): TimePrecision {
+  return secs % 60 !== 0 ? 3 : secs % 3600 !== 0 ? 2 : 1;
+}
+
+/** Display text: "1:30 PM" / "13:30", to hours, minutes or seconds; minutes and seconds have two digits. */
+export function formatTime(t: TimeValue): string {
+  const h = Math.floor(t.secs / 3600);
+  const m = Math.floor(t.secs / 60) % 60;
+  const sec = t.secs % 60;
+  const tail = (t.precision >= 2 ? `:${pad(m)}` : '') + (t.precision >= 3 ? `:${pad(sec)}` : '');
+  if (t.format === 1) return `${h}${tail}`;
+  return `${h % 12 === 0 ? 12 : h % 12}${tail} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+const TIME_TEXT = /^(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*(?:([ap])\.?\s*m\.?)?$/i;
+
+/**
+ * Parses time text: "15", "8:30", "20:30:00", "3 PM", "4:30 pm", "11:59:59 AM". Without AM/PM it
+ * is a 24-hour time shown on a 24-hour clock; with it, a 12-hour one. The parts given set the
+ * precision. Undefined when the text is not a time (or a part is out of range).
+ */
+export function parseTimeText(text: string): TimeValue | undefined {
+  const m = TIME_TEXT.exec(text.trim());
+  if (!m) return undefined;
+  let h = Number(m[1]);
+  const mm = m[2] === undefined ? 0 : Number(m[2]);
+  const ss = m[3] === undefined ? 0 : Number(m[3]);
+  const half = m[4]?.toLowerCase();
+  if (half !== undefined) {
+    if (h < 1 || h > 12) return undefined;
+    h = (h % 12) + (half === 'p' ? 12 : 0);
+  }
+  if (h > 23 || mm > 59 || ss > 59) return undefined;
+  const precision: TimePrecision = m[3] !== undefined ? 3 : m[2] !== undefined ? 2 : 1;
+  return timeValue(h * 3600 + mm * 60 + ss, half === undefined ? 1 : 0, precision);
+}
+
+/** The time of day of a date-time (00:00 for a plain date), on a 12-hour clock. */
+export function timeOfDate(d: DateValue): TimeValue {
+  const secs = Math.round((d.days - Math.floor(d.days)) * SECONDS_PER_DAY) % SECONDS_PER_DAY;
+  return timeValue(secs, 0, secs % 60 !== 0 ? 3 : 2);
 }
 
 // ---------------------------------------------------------------- cell inputs
@@ -249,6 +323,9 @@ export function toFormulaResult(v: Scalar): FormulaResult {
       return { value: v.code, type: 'ERROR' };
     case 'date':
       return { value: formatDate(v), type: v.days === Math.floor(v.days) ? 'DATE' : 'DATETIME' };
+    case 'time':
+      // the cell holds the time as it is shown ("1:30 PM"); formulas reading the cell get the time itself
+      return { value: formatTime(v), type: 'TEXT' };
     case 'multi':
       return { value: v.items.join(', '), type: 'TEXT' };
   }
@@ -261,6 +338,7 @@ export function sameScalar(a: Scalar, b: Scalar): boolean {
     return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
   }
   if (a.kind === 'date' && b.kind === 'date') return a.days === b.days;
+  if (a.kind === 'time' && b.kind === 'time') return a.secs === b.secs && a.format === b.format && a.precision === b.precision;
   if (a.kind === 'error' && b.kind === 'error') return a.code === b.code;
   if (a.kind === 'multi' && b.kind === 'multi') return a.items.length === b.items.length && a.items.every((x, i) => x === b.items[i]);
   return false;

@@ -254,3 +254,16 @@ test('a running total over many rows (chain) stays linear', () => {
   e.setFormula(5, C, '=SUM(B$1:B@row)');
   assert.equal(e.value(5, C), 12);
 });
+
+test('a TIME result is a time to the cells that read it, and its display text to the service', () => {
+  const e = engine(2, {}, { [D]: 'DATE' });
+  e.setCellValue(row(1), A, '8:30 AM');
+  e.setCellValue(row(2), A, '23:15');
+  assert.deepEqual(changed(e.setColumnFormula(B, '=TIME(A@row)')), ['1:2=8:30 AM', '2:2=23:15']);
+  assert.deepEqual(changed(e.setColumnFormula(C, '=[Col B]@row + 90')), ['1:3=10:00 AM', '2:3=0:45']);
+  assert.deepEqual(changed(e.setFormula(row(1), D, '=[Col B]1')), ['1:4=#DATE EXPECTED']);
+  assert.deepEqual(changed(e.setCellValue(row(1), A, '4:00 PM')), ['1:1=4:00 PM', '1:2=4:00 PM', '1:3=5:30 PM']);
+  assert.deepEqual(e.result(row(2), C), { value: '0:45', type: 'TEXT' });
+  // minutes between two times; TIME(90) is hour 90, i.e. 18:00 three days on
+  assert.deepEqual(changed(e.setFormula(row(2), A, '=C1 - [Col B]1')), ['2:1=90', '2:2=6 PM', '2:3=7:30 PM']);
+});

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
-import { check, sampleSheet } from './harness.ts';
+import { range } from '../../../src/engine/formula/values.ts';
+import { check, sampleSheet, TestSheet } from './harness.ts';
 
 const s = sampleSheet();
 
@@ -72,5 +73,48 @@ test('DISTINCT (inside another function)', () => {
     ['=COUNT(DISTINCT(Status1:Status4))', 2],
     ['=COUNT(DISTINCT([In Stock]1:[In Stock]4))', 2],
     ['=COUNT(DISTINCT(Total4))', 0],
+  ]);
+});
+
+test('#NESTED CRITERIA: a cross-sheet range inside a criterion argument', () => {
+  const other = {
+    Status: range(1, 4, ['Done', 'open', 'Done', null]),
+    Hours: range(1, 4, [3, 5, 7, 11]),
+    Tags: range(1, 4, ['a, b', 'b', 'c', null]),
+    Limit: range(1, 1, [4]),
+  };
+  const x = new TestSheet([{ title: 'Status' }, { title: 'Hours' }, { title: 'Out' }], [
+    { cells: { Status: 'Done', Hours: 1 } },
+    { cells: { Status: 'open', Hours: 2 } },
+  ], other);
+  check(x, [
+    // allowed: cross-sheet ranges as the ranges, @cell (or plain values) in the criteria
+    ['=COUNTIF({Status}, "Done")', 2],
+    ['=COUNTIFS({Status}, "Done", {Hours}, > 4)', 1],
+    ['=SUMIF({Status}, "Done", {Hours})', 10],
+    ['=SUMIFS({Hours}, {Status}, CONTAINS("o", @cell))', 15],
+    ['=AVERAGEIF({Hours}, > 4)', 23 / 3],
+    ['=AVERAGEIFS({Hours}, {Status}, "open")', 5],
+    ['=SUM(COLLECT({Hours}, {Status}, "Done", {Hours}, > 3))', 7],
+    ['=COUNTIF({Hours}, > Hours2)', 4],
+    ['=COUNTIF({Hours}, > INDEX(Hours1:Hours2, 2))', 4],
+    // a cross-sheet range inside a criterion, in every criteria function and position
+    ['=COUNTIF({Status}, HAS({Status}, "Done"))', '#NESTED CRITERIA'],
+    ['=COUNTIF({Hours}, > INDEX({Limit}, 1))', '#NESTED CRITERIA'],
+    ['=COUNTIF({Hours}, {Limit})', '#NESTED CRITERIA'],
+    ['=COUNTIF(Status1:Status2, CONTAINS("o", {Status}))', '#NESTED CRITERIA'],
+    ['=COUNTIFS({Status}, "Done", {Hours}, @cell > MAX({Limit}))', '#NESTED CRITERIA'],
+    ['=COUNTIFS({Status}, ISBLANK({Status}), {Hours}, > 1)', '#NESTED CRITERIA'],
+    ['=SUMIF({Status}, HAS({Tags}, "b"), {Hours})', '#NESTED CRITERIA'],
+    ['=SUMIFS({Hours}, {Status}, "Done", {Tags}, HAS({Tags}, "b"))', '#NESTED CRITERIA'],
+    ['=AVERAGEIF({Hours}, @cell > COUNT({Hours}))', '#NESTED CRITERIA'],
+    ['=AVERAGEIFS({Hours}, {Status}, NOT(ISBLANK({Status})))', '#NESTED CRITERIA'],
+    ['=COUNT(COLLECT({Hours}, {Status}, IF(COUNT({Limit}) > 0, "Done", "open")))', '#NESTED CRITERIA'],
+    // reported before the ranges are read and before size checks
+    ['=COUNTIFS({Missing}, HAS({Status}, "x"))', '#NESTED CRITERIA'],
+    ['=COUNTIFS(Status1:Status2, "Done", {Hours}, {Limit})', '#NESTED CRITERIA'],
+    // caught by IFERROR like any other error; outside criteria a cross-sheet range is fine
+    ['=IFERROR(COUNTIF({Status}, HAS({Status}, "x")), "nested")', 'nested'],
+    ['=IF(HAS({Status}, "Done"), COUNTIF({Status}, "Done"))', 2],
   ]);
 });

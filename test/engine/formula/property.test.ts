@@ -31,6 +31,12 @@ const TEMPLATES: ((r: number, s: number, t: string, u: string) => string)[] = [
   (_r, _s, t) => `=JOIN(ANCESTORS(${t}@row), "/")`,
   (r, _s, t) => `=IFERROR(${t}${r} / ${t}@row, "div")`,
   (r, s, t, u) => `=INDEX(${t}1:${u}${s}, 1) + ${t}${r}`,
+  (_r, _s, t) => `=SUM(${t}$1:${t}@row)`,
+  (r, _s, t) => `=COUNT(${t}@row:${t}$${r})`,
+  (r, s, t) => `=SUM(${t}$${r}:${t}${s})`,
+  (r, _s, t) => `=IFERROR(AVG(${t}${r}:${t}@row), "none")`,
+  (_r, _s, t, u) => `=SUM(${t}$1:${u}@row)`,
+  (r, _s, t) => `=IFERROR(TIME(${t}${r}, 1) + ${t}@row, "t")`,
   () => '=TODAY() - DATE(2024, 1, 1)',
   () => '=SUM(1,',
 ];
@@ -183,5 +189,31 @@ test('incremental recalculation equals a full recomputation after random edits',
       }
     }),
     { numRuns: 500 },
+  );
+});
+
+test('running ranges (SUM/COUNT/AVG from $1 to @row): incremental equals full recomputation', () => {
+  const editOp: fc.Arbitrary<Op> = fc.oneof(
+    { weight: 6, arbitrary: fc.record({ kind: fc.constant('value' as const), row: pick, col: fc.nat({ max: 1 }), value: fc.oneof(fc.integer({ min: -3, max: 6 }), fc.double({ min: -2, max: 2, noNaN: true }), fc.constant('x'), fc.constant(null)) }) },
+    { weight: 3, arbitrary: fc.record({ kind: fc.constant('formula' as const), row: pick, col: fc.nat({ max: 1 }), tpl: fc.nat({ max: TEMPLATES.length - 1 }), r: pick, s: pick, t: col, u: col }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const), row: pick, col: fc.nat({ max: 1 }) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('add' as const), count: fc.integer({ min: 1, max: 3 }), before: pick, parent: pick }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), row: pick }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('move' as const), row: pick, before: pick, parent: pick }) },
+  );
+  fc.assert(
+    fc.property(fc.array(editOp, { minLength: 1, maxLength: 25 }), (ops) => {
+      const m: Model = { rows: [1, 2, 3, 4, 5, 6].map((id) => ({ id, parentId: null })), inputs: new Map(), nextId: 100 };
+      const e = new FormulaEngine(COLUMNS, m.rows, { now: () => NOW });
+      e.setColumnFormula(3, '=SUM(A$1:A@row) + COUNT([Col B]$1:[Col B]@row) * 100 + IFERROR(AVG([Col B]@row:[Col B]$3), 0)');
+      for (const op of ops) apply(e, m, op);
+      const f = fresh(e, m);
+      for (const r of m.rows) {
+        for (const c of COLUMNS) {
+          assert.deepEqual(e.result(r.id, c.id), f.result(r.id, c.id), `row ${r.id} col ${c.title}: ${e.formulaOf(r.id, c.id) ?? '(value)'}`);
+        }
+      }
+    }),
+    { numRuns: 300 },
   );
 });

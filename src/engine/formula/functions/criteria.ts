@@ -2,8 +2,10 @@
  * Criteria functions: COUNTIF(S), SUMIF(S), AVERAGEIF(S), COLLECT, DISTINCT. A criterion is a
  * value (equality, text case-insensitive), a bare comparison (`> 5`, `<> "Done"`), or an
  * expression using `@cell` (`YEAR(@cell) = 2024`). All ranges in one call hold the same number
- * of cells, else #INCORRECT ARGUMENT SET.
+ * of cells, else #INCORRECT ARGUMENT SET. A criterion that reads a cross-sheet range
+ * (`HAS({Tags}, "x")` instead of `HAS(@cell, "x")`, or `{Range}` itself) is #NESTED CRITERIA.
  */
+import { readsCrossSheet, type Node } from '../ast.ts';
 import type { Call, FnDef, Matcher } from '../evaluator.ts';
 import { checkNumber, compareText, toText } from '../coerce.ts';
 import { err, isError, range, type ErrorValue, type Scalar, type Value } from '../values.ts';
@@ -12,6 +14,8 @@ import { cellsArg } from './helpers.ts';
 /** Pairs (range i, criterion i+1) for i = from, from+2, ...: which positions match all of them. */
 function matchingPositions(call: Call, from: number, size?: number): boolean[] | ErrorValue {
   if ((call.nodes.length - from) % 2 !== 0) return err('#INCORRECT ARGUMENT SET');
+  // a cross-sheet range inside any criterion fails the whole call before anything is read
+  for (let i = from + 1; i < call.nodes.length; i += 2) if (readsCrossSheet(call.nodes[i] as Node)) return err('#NESTED CRITERIA');
   const lists: (readonly Scalar[])[] = [];
   const tests: Matcher[] = [];
   for (let i = from; i < call.nodes.length; i += 2) {

@@ -1,11 +1,13 @@
 /**
- * Date functions. Dates are whole days from 1970-01-01; date arithmetic (date + 1,
- * date - date) lives in the evaluator's operators. Working days are Monday to Friday.
+ * Date and time functions. Dates are whole days from 1970-01-01; date arithmetic (date + 1,
+ * date - date) and time arithmetic (time + minutes, time - time) live in the evaluator's
+ * operators. Working days are Monday to Friday. TIME makes a time value (values.ts).
  */
 import type { Call, FnDef } from '../evaluator.ts';
-import { toNumber, toText } from '../coerce.ts';
+import { toNumber } from '../coerce.ts';
 import {
-  dateValue, daysFromYmd, err, isDate, isError, parseIsoDate, weekdayOfDays, ymdFromDays, type ErrorValue, type Value,
+  dateValue, daysFromYmd, err, isDate, isError, isTime, parseIsoDate, parseTimeText, timeOfDate, timeValue, weekdayOfDays, ymdFromDays,
+  type ErrorValue, type TimeFormat, type TimePrecision, type TimeValue, type Value,
 } from '../values.ts';
 import { cellsArg, intArg } from './helpers.ts';
 
@@ -83,22 +85,56 @@ function networkFn(addForNonWorkingStart: boolean): FnDef {
   };
 }
 
-function pad2(n: number): string {
-  return String(n).padStart(2, '0');
+/** A display argument of TIME: format 0/1, precision 1-3; undefined when omitted. */
+function timeOption(call: Call, i: number, max: number): number | undefined | ErrorValue {
+  if (!call.has(i)) return undefined;
+  const n = toNumber(call.scalar(i));
+  if (isError(n)) return n;
+  return Number.isInteger(n) && n >= (max === 1 ? 0 : 1) && n <= max ? n : err('#INVALID VALUE');
 }
 
-/** Formats seconds since midnight: 12-hour (format 0) or 24-hour (1) clock, to hh / hh:mm / hh:mm:ss. */
-function formatTime(secs: number, format: number, precision: number): string {
-  const h = Math.floor(secs / 3600) % 24;
-  const m = Math.floor(secs / 60) % 60;
-  const s = secs % 60;
-  const tail = (precision >= 2 ? `:${pad2(m)}` : '') + (precision >= 3 ? `:${pad2(s)}` : '');
-  if (format === 1) return `${h}${tail}`;
-  const h12 = h % 12 === 0 ? 12 : h % 12;
-  return `${h12}${tail} ${h < 12 ? 'AM' : 'PM'}`;
+/**
+ * TIME(time_value, [format], [precision]) or TIME(hours, [minutes], [seconds], [format], [precision]).
+ * time_value is time text ("8:30", "4:30 PM"), a time, or a date-time (its time of day).
+ */
+function timeFn(c: Call): Value {
+  const first = c.scalar(0);
+  if (isError(first)) return first;
+  let t: TimeValue;
+  let optFrom: number;
+  if (typeof first === 'number') {
+    // numbers: hours, minutes, seconds; format and precision only after all three
+    const given = Math.min(3, c.nodes.length);
+    if (c.nodes.length > 3 && (!c.has(1) || !c.has(2))) return err('#UNPARSEABLE');
+    let secs = 0;
+    for (let i = 0; i < given; i++) {
+      const n = toNumber(c.scalar(i));
+      if (isError(n)) return n;
+      secs += n * [3600, 60, 1][i]!;
+    }
+    if (secs < 0) return err('#INVALID VALUE');
+    t = timeValue(secs, 0, given as TimePrecision);
+    optFrom = 3;
+  } else {
+    if (c.nodes.length > 3) return err('#INCORRECT ARGUMENT SET');
+    if (isTime(first)) t = first;
+    else if (isDate(first)) t = timeOfDate(first);
+    else if (typeof first === 'string') {
+      const parsed = parseTimeText(first) ?? parseIsoDate(first.trim(), true);
+      if (parsed === undefined) return err('#INVALID VALUE');
+      t = parsed.kind === 'time' ? parsed : timeOfDate(parsed);
+    } else if (first === null) return err('#INVALID VALUE');
+    else return err('#INVALID DATA TYPE');
+    optFrom = 1;
+  }
+  const format = timeOption(c, optFrom, 1);
+  if (isError(format)) return format;
+  const precision = timeOption(c, optFrom + 1, 3);
+  if (isError(precision)) return precision;
+  // precision needs a format before it
+  if (precision !== undefined && format === undefined) return err('#INCORRECT ARGUMENT SET');
+  return timeValue(t.secs, (format ?? t.format) as TimeFormat, (precision ?? t.precision) as TimePrecision);
 }
-
-const TIME_TEXT = /^\s*(\d{1,2})(?::(\d{1,2}))?(?::(\d{1,2}))?\s*(am|pm)?\s*$/i;
 
 export const DATES: Record<string, FnDef> = {
   TODAY: {
@@ -177,61 +213,5 @@ export const DATES: Record<string, FnDef> = {
       return dateValue(d);
     },
   },
-  TIME: {
-    min: 1,
-    max: 5,
-    impl: (c): Value => {
-      const first = c.scalar(0);
-      if (isError(first)) return first;
-      let secs: number;
-      let format: number;
-      let precision: number;
-      let optFrom: number;
-      if (typeof first === 'number') {
-        // TIME(hours, [minutes], [seconds], [format], [precision])
-        const parts: number[] = [];
-        for (let i = 0; i < Math.min(3, c.nodes.length); i++) {
-          const n = toNumber(c.scalar(i));
-          if (isError(n)) return n;
-          parts.push(Math.trunc(n));
-        }
-        const [h = 0, m = 0, s = 0] = parts;
-        secs = h * 3600 + m * 60 + s;
-        format = 0;
-        precision = Math.max(parts.length, 2);
-        optFrom = 3;
-        if (c.nodes.length > 3 && parts.length < 3) return err('#INCORRECT ARGUMENT SET');
-      } else {
-        const m = TIME_TEXT.exec(isDate(first) ? toText(first).slice(11, 19) : toText(first));
-        if (!m) return err('#INVALID VALUE');
-        let h = Number(m[1]);
-        const ampm = m[4]?.toLowerCase();
-        if (ampm !== undefined) {
-          if (h < 1 || h > 12) return err('#INVALID VALUE');
-          h = (h % 12) + (ampm === 'pm' ? 12 : 0);
-        }
-        const mm = Number(m[2] ?? 0);
-        const ss = Number(m[3] ?? 0);
-        if (h > 23 || mm > 59 || ss > 59) return err('#INVALID VALUE');
-        secs = h * 3600 + mm * 60 + ss;
-        format = ampm === undefined ? 1 : 0;
-        precision = m[3] !== undefined ? 3 : m[2] !== undefined ? 2 : 1;
-        optFrom = 1;
-      }
-      if (secs < 0) return err('#INVALID VALUE');
-      if (c.has(optFrom)) {
-        const f = intArg(c, optFrom);
-        if (isError(f)) return f;
-        if (f !== 0 && f !== 1) return err('#INVALID VALUE');
-        format = f;
-      }
-      if (c.has(optFrom + 1)) {
-        const p = intArg(c, optFrom + 1);
-        if (isError(p)) return p;
-        if (p < 1 || p > 3) return err('#INVALID VALUE');
-        precision = p;
-      }
-      return formatTime(secs % 86_400, format, precision);
-    },
-  },
+  TIME: { min: 1, max: 5, impl: timeFn },
 };
