@@ -138,6 +138,71 @@ function valueTextForDisplay(_v: StoredValue, text: string): string {
   return text;
 }
 
+/**
+ * JSON text of cells as presentCell would give them, for one column of one response, set up
+ * once: `json(cell, formula)` writes the common cells directly (blank, or a text / number /
+ * boolean value with an optional format and formula); it returns null for a cell it does not
+ * handle (hyperlink, cell link, image, object values: present those with presentCell) and ''
+ * for a cell without content when `skipEmpty` (exclude=nonexistentCells). `formula` is the
+ * text the formula engine gives for the cell, which replaces the stored one. `cellJson` is null
+ * for a column it does not handle at all (a type shown as another at this level).
+ */
+export class CellJson {
+  private readonly head: string;
+  private readonly blank: string;
+  private readonly display: boolean;
+  private readonly withObject: boolean;
+  private readonly withFormat: boolean;
+  private readonly columnFormat: string | undefined;
+
+  constructor(column: ColumnDef, type: ColumnType, opts: PresentCellOptions, skipEmpty: boolean) {
+    this.head = `{"columnId":${JSON.stringify(column.id)}${opts.includeColumnType === true ? `,"columnType":${JSON.stringify(type)}` : ''}`;
+    this.blank = skipEmpty ? '' : this.head + '}';
+    this.display = HAS_DISPLAY.has(type);
+    this.withObject = opts.includeObjectValue === true;
+    this.withFormat = opts.includeFormat === true;
+    this.columnFormat = column.format;
+  }
+
+  json(cell: StoredCell | undefined, formula: string | undefined): string | null {
+    const head = this.head;
+    if (cell === undefined) return formula === undefined ? this.blank : `${head},"formula":${JSON.stringify(formula)}}`;
+    if (cell.h !== undefined || cell.li !== undefined || cell.img !== undefined) return null;
+    let s = head;
+    const v = cell.v;
+    if (v !== undefined) {
+      let value: string;
+      let text: string;
+      if (typeof v === 'string') {
+        value = JSON.stringify(v);
+        text = value;
+      } else if (typeof v === 'number') {
+        value = Number.isFinite(v) ? `${v}` : 'null';
+        const format = cell.f ?? this.columnFormat;
+        // formatNumber's own shortcut: an unformatted whole number is its own text
+        text = format === undefined && Number.isInteger(v) && Math.abs(v) < 1e12 ? `"${value}"` : this.display ? JSON.stringify(formatNumber(v, format)) : '';
+      } else if (typeof v === 'boolean') {
+        value = v ? 'true' : 'false';
+        text = v ? '"true"' : '"false"';
+      } else {
+        return null;
+      }
+      s += this.display ? `,"value":${value},"displayValue":${text}` : `,"value":${value}`;
+      if (this.withObject) s += `,"objectValue":${value}`;
+    }
+    if (this.withFormat && cell.f !== undefined && !isDefaultFormat(cell.f)) s += `,"format":${JSON.stringify(cell.f)}`;
+    const fx = formula ?? cell.fx;
+    if (fx !== undefined) s += `,"formula":${JSON.stringify(fx)}`;
+    return s === head ? this.blank : s + '}';
+  }
+}
+
+export function cellJson(column: ColumnDef, opts: PresentCellOptions, skipEmpty: boolean): CellJson | null {
+  const type = typeAtLevel(column, opts.level);
+  if (type !== column.type || opts.conditionalFormat !== undefined) return null;
+  return new CellJson(column, type, opts, skipEmpty);
+}
+
 /** Cell values the system fills in: created/modified date and user of the row. */
 export interface RowSystemInfo {
   createdAt: number;

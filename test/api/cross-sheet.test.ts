@@ -168,6 +168,14 @@ describe('cell links', () => {
     const srcRead = await rowsOf(src.id);
     assert.deepEqual(cellOf(srcRead[1]!, src.col.Price!.id).linksOutToCells, [{ sheetId: dst.id, rowId: dstRows[0]!.id, columnId: dst.col.Total!.id, sheetName: 'Orders l1', status: 'OK' }]);
     assert.equal(cellOf(srcRead[0]!, src.col.Price!.id).linksOutToCells, undefined);
+    // the details can be left out on both sides
+    const brief = await rowsOf(src.id, '?exclude=linksOutToCellsDetails');
+    assert.deepEqual(cellOf(brief[1]!, src.col.Price!.id).linksOutToCells, [{ sheetId: dst.id, sheetName: 'Orders l1' }]);
+    const briefIn = await rowsOf(dst.id, '?exclude=linkInFromCellDetails');
+    assert.deepEqual(cellOf(briefIn[0]!, dst.col.Total!.id).linkInFromCell, { sheetId: src.id, sheetName: 'Prices l1' });
+    assert.equal(cellOf(briefIn[0]!, dst.col.Total!.id).value, 5);
+    const oneRow = await s0.api.get(`/sheets/${src.id}/rows/${srcRows[1]!.id}`);
+    assert.equal((cellOf(oneRow.body, src.col.Price!.id).linksOutToCells as unknown[]).length, 1);
 
     // the source changes: the linked cell follows, and its history shows the previous value
     const upd = await s0.api.put(`/sheets/${src.id}/rows`, { id: srcRows[1]!.id, cells: [{ columnId: src.col.Price!.id, value: 55 }] });

@@ -1,5 +1,5 @@
 import { presentColumn, type ApiColumn, type ColumnDef } from '../../engine/columns.ts';
-import { presentRowCells, type ApiCell, type PresentCellOptions } from '../../engine/display.ts';
+import { cellJson, presentRowCells, type ApiCell, type CellJson, type PresentCellOptions } from '../../engine/display.ts';
 import type { StoredContact } from '../../engine/contacts.ts';
 import { isDefaultFormat } from '../../engine/format.ts';
 import { atLeast, presentAccessLevel, type AccessLevel } from '../../services/access.ts';
@@ -113,6 +113,173 @@ export function rowCells(model: SheetModel, row: RowState, o: RowPresentOptions)
   }
   if (ro.exclude.has('nonexistentCells')) return cells.filter((c) => Object.keys(c).some((k) => k !== 'columnId' && k !== 'columnType'));
   return cells;
+}
+
+/**
+ * JSON text written as UTF-8 straight into one growing Buffer: the pieces of a large response
+ * die young instead of being held (as one huge rope of small strings) until the end, and the
+ * Buffer goes to the socket as it is.
+ */
+export class JsonWriter {
+  private buf: Buffer;
+  private len = 0;
+
+  constructor(capacity = 64 * 1024) {
+    this.buf = Buffer.allocUnsafe(Math.max(1024, capacity));
+  }
+
+  write(s: string): void {
+    // at most 3 bytes per UTF-16 unit
+    if (this.len + s.length * 3 > this.buf.length) this.grow(s.length * 3);
+    this.len += this.buf.write(s, this.len);
+  }
+
+  private grow(need: number): void {
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + need));
+    this.buf.copy(next, 0, 0, this.len);
+    this.buf = next;
+  }
+
+  toBuffer(): Buffer {
+    return this.buf.subarray(0, this.len);
+  }
+}
+
+/**
+ * The JSON of a row's cells (`"cells":[...]}` on) is kept from one response to the next while
+ * the row's cells object is the same (writers replace it, never change it in place) and the
+ * response is presented the same way (`CellsFormat`). A repeated read of an unchanged sheet
+ * then copies bytes instead of presenting 500,000 cells again.
+ */
+interface CachedCells {
+  format: CellsFormat;
+  cells: RowState['cells'];
+  json: string;
+}
+const cachedCells = new WeakMap<RowState, CachedCells>();
+
+/** How cells are presented by one response: the same object while nothing that matters changed. */
+interface CellsFormat {
+  key: string;
+  engine: SheetModel['formulas'];
+}
+const cellsFormats = new WeakMap<SheetModel, CellsFormat>();
+
+/**
+ * The presentation of a response's cells, or undefined when it cannot be kept: cells that show
+ * who created or modified the row (user names change without the sheet changing).
+ */
+function cellsFormatOf(model: SheetModel, cols: readonly ColumnDef[], copts: Omit<PresentCellOptions, 'rowId'>, skipEmpty: boolean): CellsFormat | undefined {
+  if (cols.some((c) => c.systemColumnType === 'CREATED_BY' || c.systemColumnType === 'MODIFIED_BY')) return undefined;
+  const engine = model.formulas;
+  // formula text and predecessor rows show row numbers and titles of other rows: kept for this version only
+  const byVersion = (engine !== undefined && engine !== null) || cols.some((c) => c.type === 'PREDECESSOR');
+  const key = JSON.stringify([cols, copts.level, copts.numericDates, copts.includeObjectValue, copts.includeFormat, copts.includeColumnType, skipEmpty, byVersion ? model.version : null]);
+  let f = cellsFormats.get(model);
+  if (f === undefined || f.key !== key || f.engine !== engine) {
+    f = { key, engine };
+    cellsFormats.set(model, f);
+  }
+  return f;
+}
+
+/**
+ * Writes the JSON text of `rows.map((r) => presentRow(model, r, o))` to `w`, directly: each
+ * column's cells through a presenter compiled once for the response (display.ts
+ * cellJson), the cells it does not handle through presentCell, no Row or Cell objects
+ * in between; a row's cells from the cache when they did not change.
+ */
+export function writeRowsJson(w: JsonWriter, model: SheetModel, rows: readonly RowState[], o: RowPresentOptions): void {
+  const ro = o.ro;
+  const tree = model.tree;
+  const cols = o.columns ?? model.columns;
+  const copts = cellOptions(model, o);
+  const skipEmpty = ro.exclude.has('nonexistentCells');
+  const format = cellsFormatOf(model, cols, copts, skipEmpty);
+  const hasSystem = cols.some((c) => c.systemColumnType !== undefined);
+  const keys = cols.map((c) => String(c.id));
+  let compiled: Array<CellJson | null> | undefined;
+  const engine = model.formulas ?? undefined;
+  const isAdmin = atLeast(o.level, 'ADMIN');
+  const lockedText = `,"locked":true,"lockedForUser":${!isAdmin}`;
+  const access = `,"accessLevel":${JSON.stringify(presentAccessLevel(o.level, ro.accessApiLevel))}`;
+  const sheetText = `,"sheetId":${JSON.stringify(model.sheetId)},"rowNumber":`;
+  const withFormat = ro.include.has('format');
+  const withWriter = ro.include.has('writerInfo');
+  const permalinkBase = ro.include.has('rowPermalink') ? `${permalink({ publicUrl: o.permalinkBase }, 'sheets', model.sheetId)}?rowId=` : undefined;
+  const extras = `${ro.include.has('discussions') ? ',"discussions":[]' : ''}${ro.include.has('attachments') ? ',"attachments":[]' : ''},"cells":[`;
+  const times = new Map<number, string>();
+  const time = (ms: number): string => {
+    let t = times.get(ms);
+    if (t === undefined) {
+      t = JSON.stringify(ts(ms, ro.numericDates));
+      times.set(ms, t);
+    }
+    return t;
+  };
+  const user = (c: StoredContact | undefined) => (c === undefined ? undefined : JSON.stringify({ email: c.email, name: c.name ?? c.email }));
+  // rows with links out, or whose link details are cut, are presented the general way
+  const linkedOut = new Set<number>();
+  if (o.linksOut !== undefined) for (const key of o.linksOut.keys()) linkedOut.add(Number(key.slice(0, key.indexOf(':'))));
+  const cutsLinkDetails = ro.exclude.has('linkInFromCellDetails');
+  const general = (row: RowState): boolean => linkedOut.has(row.id) || (cutsLinkDetails && Object.values(row.cells).some((c) => c.li !== undefined));
+  let firstRow = true;
+  w.write('[');
+  for (const row of rows) {
+    if (general(row)) {
+      w.write(`${firstRow ? '' : ','}${JSON.stringify(presentRow(model, row, o))}`);
+      firstRow = false;
+      continue;
+    }
+    const id = row.id;
+    const node = tree.get(id)!;
+    const parentId = tree.parentOf(id);
+    const siblingId = tree.siblingIdOf(id);
+    let s = `${firstRow ? '' : ','}{"id":${id}${sheetText}${tree.rowNumberOf(id)!}`;
+    if (parentId !== null) s += `,"parentId":${parentId}`;
+    if (siblingId !== undefined) s += `,"siblingId":${siblingId}`;
+    s += node.expanded ? ',"expanded":true' : ',"expanded":false';
+    if (node.locked) s += lockedText;
+    s += `${access},"createdAt":${time(row.createdAt)},"modifiedAt":${time(row.modifiedAt)}`;
+    if (withFormat && row.format !== undefined && !isDefaultFormat(row.format)) s += `,"format":${JSON.stringify(row.format)}`;
+    if (withWriter) {
+      const cb = user(o.users(row.createdBy));
+      const mb = user(o.users(row.modifiedBy));
+      if (cb !== undefined) s += `,"createdBy":${cb}`;
+      if (mb !== undefined) s += `,"modifiedBy":${mb}`;
+    }
+    if (permalinkBase !== undefined) s += `,"permalink":${JSON.stringify(permalinkBase + id.toString(36))}`;
+    w.write(s + extras);
+    firstRow = false;
+    const cells = row.cells;
+    if (format !== undefined) {
+      const hit = cachedCells.get(row);
+      if (hit !== undefined && hit.format === format && hit.cells === cells) {
+        w.write(hit.json);
+        continue;
+      }
+    }
+    compiled ??= cols.map((c) => (c.systemColumnType !== undefined && c.systemColumnType !== 'AUTO_NUMBER' ? null : cellJson(c, copts, skipEmpty)));
+    const system = hasSystem ? { createdAt: row.createdAt, modifiedAt: row.modifiedAt, createdBy: o.users(row.createdBy), modifiedBy: o.users(row.modifiedBy) } : undefined;
+    let c = '';
+    for (let i = 0; i < cols.length; i++) {
+      const col = cols[i]!;
+      const formula = engine === undefined ? undefined : engine.formulaOf(id, col.id);
+      const fast = compiled[i]!;
+      let cell = fast === null ? null : fast.json(cells[keys[i]!], formula);
+      if (cell === null) {
+        const api = presentRowCells([col], cells, { ...copts, rowId: id, system })[0]!;
+        if (formula !== undefined) api.formula = formula;
+        cell = skipEmpty && !Object.keys(api).some((k) => k !== 'columnId' && k !== 'columnType') ? '' : JSON.stringify(api);
+      }
+      if (cell === '') continue;
+      c += c === '' ? cell : ',' + cell;
+    }
+    const json = c + ']}';
+    w.write(json);
+    if (format !== undefined) cachedCells.set(row, { format, cells, json });
+  }
+  w.write(']');
 }
 
 export function presentColumns(model: SheetModel, ro: ReadOptions, level: AccessLevel, only?: ColumnDef[]): ApiColumn[] {

@@ -9,7 +9,7 @@ import type { Queryable } from '../../store/db.ts';
 import type { StoredContact } from '../../engine/contacts.ts';
 import { idList, int, one, paging, pathId, type Query } from '../query.ts';
 import { success } from '../present.ts';
-import { presentColumns, presentRow, sheetSummary, type UserLookup } from '../present/sheetData.ts';
+import { presentColumns, presentRow, JsonWriter, writeRowsJson, sheetSummary, type UserLookup } from '../present/sheetData.ts';
 import { pageWindow } from '../paging.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import { fullName } from '../present/users.ts';
@@ -26,6 +26,9 @@ export async function userLookup(db: Queryable, rows: Iterable<RowState>): Promi
   const byId = new Map<number, StoredContact>(users.map((u) => [u.id, { email: u.email, name: fullName(u) }]));
   return (id) => (id === null ? undefined : byId.get(id));
 }
+
+/** The size of the last whole-sheet response of a model: where the next one's buffer starts. */
+const sizeHint = new WeakMap<SheetModel, number>();
 
 function selectedRows(model: SheetModel, q: Query): RowState[] {
   const order = model.tree.displayOrder();
@@ -87,21 +90,32 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
       userPermissions: { summaryPermissions: level === 'OWNER' || level === 'ADMIN' ? 'ADMIN' : level === 'VIEWER' || level === 'COMMENTER' ? 'READ_ONLY' : 'READ_WRITE' },
       ...(projectSettings ? { projectSettings } : {}),
       columns: presentColumns(model, req.ro, level, cols),
-      rows: rows.map((r) => presentRow(model, r, opts)),
     };
+    // what follows the rows
+    const tail: Record<string, unknown> = {};
     if (req.ro.include.has('ownerInfo')) {
       const owner = await findUsersByIds(db(), [sheet.owner_id]);
       if (owner[0]) {
-        out.owner = owner[0].email;
-        out.ownerId = owner[0].id;
+        tail.owner = owner[0].email;
+        tail.ownerId = owner[0].id;
       }
     }
-    if (req.ro.include.has('source') && sheet.source) out.source = JSON.parse(sheet.source) as unknown;
-    if (req.ro.include.has('discussions')) out.discussions = [];
-    if (req.ro.include.has('attachments')) out.attachments = [];
-    if (req.ro.include.has('crossSheetReferences')) out.crossSheetReferences = await presentRefs(db(), await listRefs(db(), sheetId));
-    if (req.ro.include.has('filterDefinitions') || req.ro.include.has('filters')) out.filters = [];
-    return out;
+    if (req.ro.include.has('source') && sheet.source) tail.source = JSON.parse(sheet.source) as unknown;
+    if (req.ro.include.has('discussions')) tail.discussions = [];
+    if (req.ro.include.has('attachments')) tail.attachments = [];
+    if (req.ro.include.has('crossSheetReferences')) tail.crossSheetReferences = await presentRefs(db(), await listRefs(db(), sheetId));
+    if (req.ro.include.has('filterDefinitions') || req.ro.include.has('filters')) tail.filters = [];
+    // the rows are written as JSON text directly (the largest responses of the API): the
+    // object above, then "rows", then the tail, as JSON.stringify would order them
+    const head = JSON.stringify(out);
+    const rest = JSON.stringify(tail);
+    const w = new JsonWriter(sizeHint.get(model));
+    w.write(`${head.slice(0, -1)},"rows":`);
+    writeRowsJson(w, model, rows, opts);
+    w.write(`${rest === '{}' ? '' : ',' + rest.slice(1, -1)}}`);
+    const body = w.toBuffer();
+    sizeHint.set(model, body.length + (body.length >> 4));
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   app.get('/sheets/:sheetId/rows/:rowId', { config: { scope: 'READ_SHEETS' } }, async (req: FastifyRequest<{ Params: { sheetId: string; rowId: string } }>) => {
