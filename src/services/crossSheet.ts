@@ -147,6 +147,16 @@ export async function beforeRead(db: Queryable, m: SheetModel): Promise<void> {
   await prepare(db, m);
 }
 
+/**
+ * Hook: after a write of this process committed, the references it read stay valid for the new
+ * version (only Create Cross-sheet Reference changes them, and it re-reads them in its write).
+ * Another process's write shows up as a newer version and a fresh model, which reads them anew.
+ */
+export function carryRefs(m: SheetModel): void {
+  const hit = refsOf.get(m);
+  if (hit && hit.version === m.version - 1) hit.version = m.version;
+}
+
 /** The sheets whose references read from `sheetId`. */
 export async function sheetsReading(db: Queryable, sheetId: number): Promise<number[]> {
   const rows = await db.selectFrom('cross_sheet_refs').select('sheet_id').distinct().where('source_sheet_id', '=', sheetId).execute();

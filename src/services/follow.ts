@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Store } from '../store/db.ts';
 import { findSheet } from '../store/sheets.ts';
 import type { Actor } from './context.ts';
-import { beforeRead, beforeWrite } from './crossSheet.ts';
+import { beforeRead, beforeWrite, carryRefs } from './crossSheet.ts';
 import { refreshLinksFrom, syncLinkIndex } from './cellLinks.ts';
 import { afterWrite } from './formulas.ts';
 import { onSheetWrite, readModel, writeSheets, type SheetModel } from './sheetModel.ts';
@@ -67,6 +67,7 @@ export function registerFollowers(): void {
     written: syncLinkIndex,
     read: beforeRead,
     committed: async (store, actor, sheets) => {
+      for (const s of sheets) if (s.changed) carryRefs(s.model);
       for (const s of sheets) if (s.changed) await followSheet(store, actor, s);
     },
   });
