@@ -82,6 +82,8 @@ export function storedFormat(desc: string | null | undefined): string | undefine
  * Undefined/empty inputs are skipped. Returns undefined when the result is default.
  */
 export function mergeFormats(...descs: (string | null | undefined)[]): string | undefined {
+  // the common case (nothing formatted) without building a descriptor
+  if (descs.every((d) => isDefaultFormat(d))) return undefined;
   const spec = emptyFormat();
   for (const d of descs) {
     if (isDefaultFormat(d)) continue;

@@ -77,7 +77,8 @@ function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, cha
     const before = row.cells[key];
     const after = cells[key];
     writes.push({ row, column: ctx.model.columnsById.get(colId)!, before });
-    if (JSON.stringify(before) === JSON.stringify(after)) continue;
+    // unchanged: both blank, or the same content (a cell written to a blank one never is)
+    if (before === undefined || after === undefined ? before === after : JSON.stringify(before) === JSON.stringify(after)) continue;
     if (!isNew && (before !== undefined || row.meta[key] !== undefined)) ctx.history.push([row.id, colId, before, row.meta[key]]);
     row.meta[key] = [ctx.now, ctx.actor.user.id];
   }
