@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Store } from '../store/db.ts';
+import { isApiError } from '../errors.ts';
 import { findSheet } from '../store/sheets.ts';
 import type { Actor } from './context.ts';
 import { beforeRead, beforeWrite, carryRefs } from './crossSheet.ts';
@@ -45,8 +46,9 @@ export async function followSheet(store: Store, actor: Actor, source: { sheet: S
           afterWrite(ctx!, refreshLinksFrom(ctx!, link, sourceId));
         }),
       );
-    } catch {
-      // the dependent was deleted or is busy: it catches up later (see above)
+    } catch (e) {
+      // the dependent was deleted or is busy: it catches up later (see above); anything else is a fault
+      if (!isApiError(e) && (e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
     }
   }
 }
