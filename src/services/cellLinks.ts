@@ -21,16 +21,8 @@ export interface LinkSource {
 
 export type LinkSources = Map<number, LinkSource | ApiError>;
 
-/** The source sheets named by linkInFromCell in a request's rows, each checked for the caller (VIEWER). */
-export async function loadLinkSources(db: Queryable, actor: Actor, rows: readonly Record<string, unknown>[]): Promise<LinkSources> {
-  const ids = new Set<number>();
-  for (const r of rows) {
-    if (!Array.isArray(r.cells)) continue;
-    for (const c of r.cells as unknown[]) {
-      const li = (c as { linkInFromCell?: { sheetId?: unknown } } | null)?.linkInFromCell;
-      if (li && typeof li.sheetId === 'number') ids.add(li.sheetId);
-    }
-  }
+/** The source sheets named by linkInFromCell in a request, each checked for the caller (VIEWER). */
+export async function loadLinkSources(db: Queryable, actor: Actor, ids: Iterable<number>): Promise<LinkSources> {
   const out: LinkSources = new Map();
   for (const id of ids) {
     try {

@@ -16,7 +16,7 @@ export interface CellTargets {
   context: Pick<CellWriteContext, 'hyperlinkTarget' | 'imageInfo'>;
 }
 
-type CellLike = { hyperlink?: { sheetId?: unknown }; image?: { id?: unknown } } | null;
+type CellLike = { hyperlink?: { sheetId?: unknown }; image?: { id?: unknown }; linkInFromCell?: { sheetId?: unknown } } | null;
 
 function cellsOf(rows: readonly Record<string, unknown>[]): CellLike[] {
   const out: CellLike[] = [];
@@ -28,7 +28,9 @@ export async function loadCellTargets(ctx: WriteContext, actor: Actor, rows: rea
   const cells = cellsOf(rows);
   const sheetIds = new Set<number>();
   const imageIds = new Set<string>();
+  const linkSheetIds = new Set<number>();
   for (const c of cells) {
+    if (typeof c?.linkInFromCell?.sheetId === 'number') linkSheetIds.add(c.linkInFromCell.sheetId);
     if (typeof c?.hyperlink?.sheetId === 'number') sheetIds.add(c.hyperlink.sheetId);
     if (typeof c?.image?.id === 'string' && c.image.id !== '') imageIds.add(c.image.id);
   }
@@ -46,7 +48,7 @@ export async function loadCellTargets(ctx: WriteContext, actor: Actor, rows: rea
     for (const f of found) images.set(f.id, { width: f.width, height: f.height });
   }
   return {
-    links: await loadLinkSources(ctx.tx, actor, rows),
+    links: await loadLinkSources(ctx.tx, actor, linkSheetIds),
     context: {
       // reports and dashboards do not exist yet: a hyperlink to one names nothing
       hyperlinkTarget: (kind, id) => (kind === 'sheet' ? sheets.get(id) : undefined),
