@@ -11,6 +11,7 @@ import type { Actor } from './context.ts';
 import { indexColumns, writeSheet, type SheetModel } from './sheetModel.ts';
 import { afterWrite } from './formulas.ts';
 import { sheetSchema, toIdentityForm } from '../engine/formulaBridge.ts';
+import { assertColumnNotInRules, dropColumnFromFilters } from './views.ts';
 
 /** Re-number column indexes 0..n-1 after an insert, move or delete. */
 function reindex(m: SheetModel, orderedIds: readonly number[]): void {
@@ -49,11 +50,12 @@ export async function addColumns(store: Store, actor: Actor, sheetId: number, bo
 
 /** Update Column (PUT /sheets/{id}/columns/{columnId}): existing values convert on type change. */
 export async function updateColumn(store: Store, actor: Actor, sheetId: number, columnId: number, body: unknown, level: number) {
-  return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
+  return writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
     const m = ctx.model;
     const old = m.columnsById.get(columnId);
     if (!old) throw apiError(1006);
     const { column, typeChanged, moved } = validateColumnUpdate(m.columns, columnId, body as ColumnInput, { level });
+    if (typeChanged) await assertColumnNotInRules(ctx.tx, sheetId, columnId);
     if (typeChanged) {
       const key = String(columnId);
       for (const row of m.rows.values()) {
@@ -86,10 +88,12 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
 
 /** Delete Column: its cells go with it; the primary and the last visible column stay. */
 export async function deleteColumn(store: Store, actor: Actor, sheetId: number, columnId: number) {
-  return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
+  return writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
     const m = ctx.model;
     if (!m.columnsById.has(columnId)) throw apiError(1006);
     assertColumnDeletable(m.columns, columnId);
+    await assertColumnNotInRules(ctx.tx, sheetId, columnId);
+    await dropColumnFromFilters(ctx.tx, sheetId, columnId, ctx.now);
     const key = String(columnId);
     for (const row of m.rows.values()) {
       if (row.cells[key] !== undefined || row.meta[key] !== undefined) {

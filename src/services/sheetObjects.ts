@@ -15,6 +15,7 @@ import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './ev
 import { sheetFor, sheetAccessLevel } from './permissions.ts';
 import { asObject, createSheetFromColumns, requireName, type SheetContainer } from './sheets.ts';
 import { copyCellImages } from './images.ts';
+import { copyViews, deleteViews } from './views.ts';
 import { accessibleSheets, containerForCreate, parseDestination, placement, type ResolvedContainer } from './containers.ts';
 
 /** What a copy brings along (include=...): everything else is the structure (columns, settings). */
@@ -111,6 +112,7 @@ export async function copySheetRecords(
     return { ...c, id: nc };
   });
   await insertColumns(db, id, columns);
+  await copyViews(db, src.id, id, ctx.colMap, ctx.include.has('filters'), ctx.actor.user.id, ctx.now);
   if (ctx.include.has('data')) {
     const rows = await listRows(db, src.id);
     for (const r of rows) ctx.rowMap.set(r.id, newId());
@@ -174,6 +176,7 @@ export async function deleteSheetRecords(db: Queryable, author: EventAuthor, she
     // links into and references of the deleted sheets go with them (links out of them break)
     await db.deleteFrom('cell_links').where('target_sheet_id', 'in', part).execute();
     await db.deleteFrom('cross_sheet_refs').where('sheet_id', 'in', part).execute();
+    await deleteViews(db, part);
   }
   await recordEvents(db, author, sheets.map((s) => ({ objectType: 'SHEET', action: 'DELETE', objectId: s.id, sheetId: s.id, workspaceId: s.workspace_id, details: { sheetName: s.name } })), now);
   return ids;

@@ -4,6 +4,7 @@
  */
 import type { Generated } from 'kysely';
 import type { LinkTables } from './linkTables.ts';
+import type { ViewTables } from './viewTables.ts';
 import type { ContainerTables } from './containerSchema.ts';
 import type { OrgTables } from './orgSchema.ts';
 
@@ -168,4 +169,4 @@ export interface ImageTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables {}

@@ -23,6 +23,10 @@ export interface RowPresentOptions {
   columns?: ColumnDef[];
   /** The sheet's outbound cell links, keyed `rowId:columnId` (services/cellLinks.ts linksOut). */
   linksOut?: ReadonlyMap<string, readonly LinkOut[]>;
+  /** With include=filters or filterId: the rows the applied filter hides (every row then shows filteredOut). */
+  filteredOut?: ReadonlySet<number>;
+  /** With include=format: conditional formats by row, then column (services/views.ts). */
+  conditionalFormats?: ReadonlyMap<number, ReadonlyMap<number, string>>;
 }
 
 /** A row's position in the sheet (row numbers are kept by the tree until it changes). */
@@ -45,6 +49,7 @@ export function presentRow(model: SheetModel, row: RowState, o: RowPresentOption
   if (p.parentId !== undefined) out.parentId = p.parentId;
   if (p.siblingId !== undefined) out.siblingId = p.siblingId;
   out.expanded = p.expanded;
+  if (o.filteredOut !== undefined) out.filteredOut = o.filteredOut.has(row.id);
   if (p.locked) {
     out.locked = true;
     out.lockedForUser = !isAdmin;
@@ -93,6 +98,7 @@ export function rowCells(model: SheetModel, row: RowState, o: RowPresentOptions)
   const cells = presentRowCells(cols, row.cells, {
     ...cellOptions(model, o),
     rowId: row.id,
+    conditionalFormats: o.conditionalFormats?.get(row.id),
     system: hasSystem ? { createdAt: row.createdAt, modifiedAt: row.modifiedAt, createdBy: o.users(row.createdBy), modifiedBy: o.users(row.modifiedBy) } : undefined,
   });
   const engine = model.formulas;
@@ -222,7 +228,9 @@ export function writeRowsJson(w: JsonWriter, model: SheetModel, rows: readonly R
   const linkedOut = new Set<number>();
   if (o.linksOut !== undefined) for (const key of o.linksOut.keys()) linkedOut.add(Number(key.slice(0, key.indexOf(':'))));
   const cutsLinkDetails = ro.exclude.has('linkInFromCellDetails');
-  const general = (row: RowState): boolean => linkedOut.has(row.id) || (cutsLinkDetails && Object.values(row.cells).some((c) => c.li !== undefined));
+  const cf = o.conditionalFormats;
+  const general = (row: RowState): boolean => linkedOut.has(row.id) || (cf !== undefined && cf.has(row.id)) || (cutsLinkDetails && Object.values(row.cells).some((c) => c.li !== undefined));
+  const hidden = o.filteredOut;
   let firstRow = true;
   w.write('[');
   for (const row of rows) {
@@ -239,6 +247,7 @@ export function writeRowsJson(w: JsonWriter, model: SheetModel, rows: readonly R
     if (parentId !== null) s += `,"parentId":${parentId}`;
     if (siblingId !== undefined) s += `,"siblingId":${siblingId}`;
     s += node.expanded ? ',"expanded":true' : ',"expanded":false';
+    if (hidden !== undefined) s += hidden.has(id) ? ',"filteredOut":true' : ',"filteredOut":false';
     if (node.locked) s += lockedText;
     s += `${access},"createdAt":${time(row.createdAt)},"modifiedAt":${time(row.modifiedAt)}`;
     if (withFormat && row.format !== undefined && !isDefaultFormat(row.format)) s += `,"format":${JSON.stringify(row.format)}`;

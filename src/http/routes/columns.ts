@@ -7,6 +7,7 @@ import { readSheet } from '../../services/sheetModel.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
+import { columnFilters } from '../../services/views.ts';
 
 type P = FastifyRequest<{ Params: { sheetId: string; columnId?: string } }>;
 
@@ -15,7 +16,14 @@ export async function columnRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/sheets/:sheetId/columns', { config: { scope: 'READ_SHEETS' } }, async (req: P) => {
     const { level, model } = await readSheet(store().db, req.actor, pathId(req.params.sheetId));
-    return paginate(model.columns.map((c) => presentModelColumn(model, c, req.ro.level, req.ro.include.has('format'), atLeast(level, 'ADMIN'))), paging(req.query as Query));
+    const filters = req.ro.include.has('filters') ? await columnFilters(store().db, req.actor, model.sheetId) : undefined;
+    const cols = model.columns.map((c) => {
+      const out: Record<string, unknown> = { ...presentModelColumn(model, c, req.ro.level, req.ro.include.has('format'), atLeast(level, 'ADMIN')) };
+      const f = filters?.get(c.id);
+      if (f !== undefined) out.filter = f;
+      return out;
+    });
+    return paginate(cols, paging(req.query as Query));
   });
 
   app.get('/sheets/:sheetId/columns/:columnId', { config: { scope: 'READ_SHEETS' } }, async (req: P) => {

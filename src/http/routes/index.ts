@@ -19,6 +19,7 @@ import { favoriteRoutes } from './favorites.ts';
 import { templateRoutes } from './templates.ts';
 import { crossSheetRefRoutes } from './crossSheetRefs.ts';
 import { imageRoutes } from './images.ts';
+import { viewRoutes } from './views.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -40,5 +41,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(templateRoutes);
   await app.register(crossSheetRefRoutes);
   await app.register(imageRoutes);
+  await app.register(viewRoutes);
   await app.register(sheetDataRoutes);
 }

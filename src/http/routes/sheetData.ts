@@ -14,6 +14,20 @@ import { pageWindow } from '../paging.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import { fullName } from '../present/users.ts';
 import { settingsOf, userSettingsFor } from '../../services/sheetObjects.ts';
+import { conditionalFormats, filterForRead, hiddenRows, presentFilter, readRules } from '../../services/views.ts';
+import type { Actor } from '../../services/context.ts';
+import type { ReadOptions } from '../../services/context.ts';
+
+/** How the rows of a model look through the caller's filter and the sheet's conditional formats. */
+async function rowViews(db: Queryable, actor: Actor, ro: ReadOptions, model: SheetModel, q: Query) {
+  const view = await filterForRead(db, actor, model.sheetId, one(q, 'filterId'), ro.include.has('filters'));
+  const rules = ro.include.has('format') ? await readRules(db, model.sheetId) : [];
+  // filters and rules may read who created or modified any row
+  const users = view?.applied !== undefined || rules.length > 0 ? await userLookup(db, model.rows.values()) : undefined;
+  const system = (r: RowState) => ({ createdAt: r.createdAt, modifiedAt: r.modifiedAt, createdBy: users?.(r.createdBy), modifiedBy: users?.(r.modifiedBy) });
+  const hidden = view === undefined ? undefined : view.applied === undefined ? new Set<number>() : hiddenRows(model, view.applied, actor, system);
+  return { view, rules, users, system, hidden };
+}
 
 /** Name and email of every user that created or last modified a row of the model. */
 export async function userLookup(db: Queryable, rows: Iterable<RowState>): Promise<UserLookup> {
@@ -69,18 +83,24 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     const columnIds = idList(q, 'columnIds');
     const cols = columnIds.length > 0 ? model.columns.filter((c) => columnIds.includes(c.id)) : undefined;
     let rows = selectedRows(model, q);
+    const views = await rowViews(db(), req.actor, req.ro, model, q);
+    const { hidden } = views;
+    // exclude=filteredOutRows: the rows a filter hides are left out and not counted
+    const dropHidden = hidden !== undefined && hidden.size > 0 && req.ro.exclude.has('filteredOutRows');
+    if (dropHidden) rows = rows.filter((r) => !hidden.has(r.id));
     const hasPaging = one(q, 'page') !== undefined || one(q, 'pageSize') !== undefined;
     if (hasPaging) {
       const p = paging(q);
       const w = pageWindow(rows.length, p);
       rows = w.limit === null ? rows : rows.slice(w.offset, w.offset + w.limit);
     }
-    const users = await userLookup(db(), rows);
-    const opts = { ro: req.ro, level, users, permalinkBase: base(), columns: cols, linksOut: await linksOut(db(), sheetId) };
+    const users = views.users ?? (await userLookup(db(), rows));
+    const cf = views.rules.length > 0 ? conditionalFormats(model, views.rules, req.actor, rows, views.system) : undefined;
+    const opts = { ro: req.ro, level, users, permalinkBase: base(), columns: cols, linksOut: await linksOut(db(), sheetId), filteredOut: hidden, conditionalFormats: cf };
     const { projectSettings } = settingsOf(sheet);
     const out: Record<string, unknown> = {
       ...sheetSummary(sheet, level, req.ro, base()),
-      totalRowCount: model.rows.size,
+      totalRowCount: dropHidden ? model.rows.size - hidden.size : model.rows.size,
       effectiveAttachmentOptions: ['FILE', 'LINK'],
       ganttEnabled: false,
       dependenciesEnabled: false,
@@ -89,6 +109,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
       userSettings: userSettingsFor(sheet, req.actor.user.id),
       userPermissions: { summaryPermissions: level === 'OWNER' || level === 'ADMIN' ? 'ADMIN' : level === 'VIEWER' || level === 'COMMENTER' ? 'READ_ONLY' : 'READ_WRITE' },
       ...(projectSettings ? { projectSettings } : {}),
+      ...(views.view?.applied !== undefined ? { showParentRowsForFilters: views.view.applied.include_parent === 1 } : {}),
       columns: presentColumns(model, req.ro, level, cols),
     };
     // what follows the rows
@@ -104,7 +125,10 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     if (req.ro.include.has('discussions')) tail.discussions = [];
     if (req.ro.include.has('attachments')) tail.attachments = [];
     if (req.ro.include.has('crossSheetReferences')) tail.crossSheetReferences = await presentRefs(db(), await listRefs(db(), sheetId));
-    if (req.ro.include.has('filterDefinitions') || req.ro.include.has('filters')) tail.filters = [];
+    if (req.ro.include.has('filterDefinitions') || req.ro.include.has('filters')) {
+      const v = views.view ?? (await filterForRead(db(), req.actor, sheetId, undefined, true))!;
+      tail.filters = v.visible.map((f) => presentFilter(f, v.appliedId, req.ro.include.has('filterDefinitions')));
+    }
     // the rows are written as JSON text directly (the largest responses of the API): the
     // object above, then "rows", then the tail, as JSON.stringify would order them
     const head = JSON.stringify(out);
@@ -124,8 +148,10 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     const { level, model } = await readSheet(db(), req.actor, sheetId);
     const row = model.rows.get(rowId);
     if (!row) throw apiError(1006);
-    const users = await userLookup(db(), [row]);
-    const out = presentRow(model, row, { ro: req.ro, level, users, permalinkBase: base(), linksOut: await linksOut(db(), sheetId) });
+    const views = await rowViews(db(), req.actor, req.ro, model, req.query as Query);
+    const users = views.users ?? (await userLookup(db(), [row]));
+    const cf = views.rules.length > 0 ? conditionalFormats(model, views.rules, req.actor, [row], views.system) : undefined;
+    const out = presentRow(model, row, { ro: req.ro, level, users, permalinkBase: base(), linksOut: await linksOut(db(), sheetId), filteredOut: views.hidden, conditionalFormats: cf });
     if (req.ro.include.has('columns')) out.columns = presentColumns(model, req.ro, level);
     return out;
   });
