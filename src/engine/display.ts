@@ -28,6 +28,8 @@ export interface PresentCellOptions {
   invalidPredecessors?: ReadonlySet<string>;
   /** Conditional format that applies to this cell, when include=format. */
   conditionalFormat?: string;
+  /** The permalink of a sheet, report or dashboard: the `url` of hyperlinks to one. */
+  permalinkOf?: (kind: 'sheets' | 'reports' | 'sights', id: number) => string;
 }
 
 export type ApiObjectValue =
@@ -110,6 +112,17 @@ function objectValueOf(column: ColumnDef, v: StoredValue, opts: PresentCellOptio
  * The API Cell of `cell` in `column`. A blank cell is `{ columnId }` (plus format/columnType
  * when asked). Hyperlink, linkInFromCell, image and formula are returned when present.
  */
+/** A stored hyperlink as the API shows it: one to a sheet, report or dashboard carries its permalink as `url`. */
+function hyperlinkOf(h: NonNullable<StoredCell['h']>, opts: PresentCellOptions): NonNullable<ApiCell['hyperlink']> {
+  const out = { ...h };
+  if (opts.permalinkOf !== undefined) {
+    if (h.sheetId !== undefined) out.url = opts.permalinkOf('sheets', h.sheetId);
+    else if (h.reportId !== undefined) out.url = opts.permalinkOf('reports', h.reportId);
+    else if (h.sightId !== undefined) out.url = opts.permalinkOf('sights', h.sightId);
+  }
+  return out;
+}
+
 export function presentCell(column: ColumnDef, cell: StoredCell | undefined, opts: PresentCellOptions = {}): ApiCell {
   const type = typeAtLevel(column, opts.level);
   const out: ApiCell = { columnId: column.id };
@@ -124,11 +137,12 @@ export function presentCell(column: ColumnDef, cell: StoredCell | undefined, opt
     if (HAS_DISPLAY.has(type)) out.displayValue = typeof v === 'boolean' || degraded ? text : valueTextForDisplay(v, text);
     if (opts.includeObjectValue === true) out.objectValue = degraded ? text : objectValueOf(column, v, opts);
   }
-  if (cell === undefined) return out;
-  if (opts.includeFormat === true && cell.f !== undefined && !isDefaultFormat(cell.f)) out.format = cell.f;
+  if (cell !== undefined && opts.includeFormat === true && cell.f !== undefined && !isDefaultFormat(cell.f)) out.format = cell.f;
+  // a rule formats blank cells of a matching row too
   if (opts.includeFormat === true && opts.conditionalFormat !== undefined && !isDefaultFormat(opts.conditionalFormat)) out.conditionalFormat = opts.conditionalFormat;
+  if (cell === undefined) return out;
   if (cell.fx !== undefined) out.formula = cell.fx;
-  if (cell.h !== undefined) out.hyperlink = { ...cell.h };
+  if (cell.h !== undefined) out.hyperlink = hyperlinkOf(cell.h, opts);
   if (cell.li !== undefined) out.linkInFromCell = { ...cell.li, status: cell.li.status ?? 'OK' };
   if (cell.img !== undefined) out.image = { ...cell.img };
   return out;

@@ -51,6 +51,13 @@ describe('hyperlinks', () => {
     const cell = cellOf(res.body.result, s.col.Link!.id);
     assert.equal(cell.value, 'Target Sheet');
     assert.equal((cell.hyperlink as { sheetId: number }).sheetId, target.id);
+    // the hyperlink carries the target's permalink as url, in the write's answer and on reads
+    const permalink = (await s0.api.get(`/sheets/${target.id}`)).body.permalink as string;
+    assert.equal((cell.hyperlink as { url?: string }).url, permalink);
+    const read = await s0.api.get(`/sheets/${s.id}/rows/${s.rows[0]!.id}`);
+    assert.deepEqual(cellOf(read.body, s.col.Link!.id).hyperlink, { sheetId: target.id, url: permalink });
+    const whole = await s0.api.get(`/sheets/${s.id}`);
+    assert.deepEqual(cellOf(whole.body.rows[0], s.col.Link!.id).hyperlink, { sheetId: target.id, url: permalink });
 
     const v0 = await versionOf(s.id);
     assertError(await s0.api.put(`/sheets/${s.id}/rows`, { id: s.rows[1]!.id, cells: [{ columnId: s.col.Link!.id, value: null, hyperlink: { sheetId: 4242 } }] }), 404, 1114);

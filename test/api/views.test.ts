@@ -273,6 +273,8 @@ describe('conditional formatting', () => {
     assert.equal(cf(s.ids.design, s.col.Task!.id), undefined);
     assert.equal(cf(s.ids.build, s.col.Points!.id), ',,1,,,1,,,2,,,,,,,,');
     assert.equal(cf(s.ids.build, s.col.Task!.id), ',,,,,1,,,3,,,,,,,,');
+    // a whole-row rule formats the row's blank cells too
+    assert.equal(cf(s.ids.build, s.col.Due!.id), ',,,,,1,,,3,,,,,,,,');
     assert.equal(cf(s.ids.release, s.col.Points!.id), undefined);
     assert.equal(cf(s.ids.phase, s.col.Task!.id), undefined);
     // without include=format nothing shows

@@ -85,6 +85,7 @@ function cellOptions(model: SheetModel, o: RowPresentOptions): Omit<PresentCellO
       includeFormat: ro.include.has('format'),
       includeColumnType: ro.include.has('columnType'),
       rowNumberOf: (id) => model.tree.rowNumberOf(id),
+      permalinkOf: (kind, id) => permalink({ publicUrl: o.permalinkBase }, kind, id),
     };
     cellOptionsCache.set(o, c);
   }

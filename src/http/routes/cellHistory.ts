@@ -8,6 +8,7 @@ import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { ts } from '../present.ts';
 import { fullName } from '../present/users.ts';
+import { permalink } from '../present/permalinks.ts';
 
 type P = FastifyRequest<{ Params: { sheetId: string; rowId: string; columnId: string } }>;
 
@@ -48,6 +49,7 @@ export async function cellHistoryRoutes(app: FastifyInstance): Promise<void> {
         level: ro.level, numericDates: ro.numericDates,
         includeObjectValue: ro.include.has('objectValue'), includeColumnType: ro.include.has('columnType'), includeFormat: ro.include.has('format'),
         rowId, rowNumberOf: (id) => model.tree.rowNumberOf(id),
+        permalinkOf: (kind, id) => permalink(app.ctx.config, kind, id),
       }) };
       c.modifiedAt = ts(e.at, ro.numericDates);
       const u = e.by === null ? undefined : byId.get(e.by);
