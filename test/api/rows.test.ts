@@ -214,6 +214,17 @@ describe('update, delete and read rows', () => {
     assert.equal(cols.body.rows[0].cells.length, 1);
     const newer = await s0.api.get(`/sheets/${s.id}?ifVersionAfter=${byIds.body.version}`);
     assert.deepEqual(Object.keys(newer.body).sort(), ['id', 'version']);
+    // rowsModifiedSince: the rows changed at or after the instant (ISO, or epoch ms with numericDates)
+    const since = Date.now() + 1;
+    while (Date.now() <= since) await new Promise((r) => setTimeout(r, 2));
+    assert.equal((await s0.api.put(`/sheets/${s.id}/rows`, { id: ids[3], cells: [{ columnId: task, value: 'changed' }] })).status, 200);
+    const iso = new Date(since).toISOString();
+    const changed = await s0.api.get(`/sheets/${s.id}?rowsModifiedSince=${encodeURIComponent(iso)}`);
+    assert.deepEqual(changed.body.rows.map((r: { id: number }) => r.id), [ids[3]]);
+    const numeric = await s0.api.get(`/sheets/${s.id}?numericDates=true&rowsModifiedSince=${since}`);
+    assert.deepEqual(numeric.body.rows.map((r: { id: number }) => r.id), [ids[3]]);
+    assert.equal((await s0.api.get(`/sheets/${s.id}?rowsModifiedSince=2000-01-01`)).body.rows.length, 5);
+    assertError(await s0.api.get(`/sheets/${s.id}?rowsModifiedSince=yesterday`), 400, 1018);
   });
 
   test('numericDates writes and reads epoch milliseconds', async () => {

@@ -8,7 +8,7 @@ import { findUsersByIds } from '../../store/users.ts';
 import type { Queryable } from '../../store/db.ts';
 import type { StoredContact } from '../../engine/contacts.ts';
 import { idList, int, one, paging, pathId, type Query } from '../query.ts';
-import { success } from '../present.ts';
+import { parseTimestamp, success } from '../present.ts';
 import { presentColumns, presentRow, JsonWriter, writeRowsJson, sheetSummary, type UserLookup } from '../present/sheetData.ts';
 import { pageWindow } from '../paging.ts';
 import { presentColumn } from '../../engine/columns.ts';
@@ -44,7 +44,7 @@ export async function userLookup(db: Queryable, rows: Iterable<RowState>): Promi
 /** The size of the last whole-sheet response of a model: where the next one's buffer starts. */
 const sizeHint = new WeakMap<SheetModel, number>();
 
-function selectedRows(model: SheetModel, q: Query): RowState[] {
+function selectedRows(model: SheetModel, q: Query, numericDates: boolean): RowState[] {
   const order = model.tree.displayOrder();
   let ids: readonly number[] = order;
   const rowIds = idList(q, 'rowIds');
@@ -54,6 +54,11 @@ function selectedRows(model: SheetModel, q: Query): RowState[] {
     ids = order.filter((id) => want.has(id));
   } else if (rowNumbers.length > 0) {
     ids = rowNumbers.map((n) => model.tree.rowIdAt(n)).filter((id): id is number => id !== undefined).sort((a, b) => model.tree.rowNumberOf(a)! - model.tree.rowNumberOf(b)!);
+  }
+  const since = one(q, 'rowsModifiedSince');
+  if (since !== undefined) {
+    const from = parseTimestamp(since, numericDates, 'rowsModifiedSince');
+    return ids.map((id) => model.rows.get(id)!).filter((r) => r.modifiedAt >= from);
   }
   return ids.map((id) => model.rows.get(id)!);
 }
@@ -82,7 +87,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     }
     const columnIds = idList(q, 'columnIds');
     const cols = columnIds.length > 0 ? model.columns.filter((c) => columnIds.includes(c.id)) : undefined;
-    let rows = selectedRows(model, q);
+    let rows = selectedRows(model, q, req.ro.numericDates);
     const views = await rowViews(db(), req.actor, req.ro, model, q);
     const { hidden } = views;
     // exclude=filteredOutRows: the rows a filter hides are left out and not counted
