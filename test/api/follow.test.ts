@@ -110,4 +110,31 @@ describe('following a source', () => {
     assert.deepEqual(updates.slice(updatesBefore.length), [[dst.col.Linked!.id]]);
   });
 
+  test('a circle of links (A follows B follows A) settles on the first pass: the write answers, each sheet is followed once', async () => {
+    const a = await makeSheet(s0.api, 'Circle A', [{ title: 'P', type: 'TEXT_NUMBER', primary: true }, { title: 'Q', type: 'TEXT_NUMBER' }, { title: 'R', type: 'TEXT_NUMBER' }]);
+    const b = await makeSheet(s0.api, 'Circle B', [{ title: 'X', type: 'TEXT_NUMBER', primary: true }, { title: 'Y', type: 'TEXT_NUMBER' }]);
+    const aRow = (await s0.api.post(`/sheets/${a.id}/rows`, { cells: [{ columnId: a.col.P!.id, value: 'a' }, { columnId: a.col.Q!.id, value: 1 }] })).body.result as Row;
+    const bRow = (await s0.api.post(`/sheets/${b.id}/rows`, { cells: [{ columnId: b.col.X!.id, value: 'b' }] })).body.result as Row;
+    // B.Y shows A.Q, A.R shows B.Y
+    const l1 = await s0.api.put(`/sheets/${b.id}/rows`, { id: bRow.id, cells: [{ columnId: b.col.Y!.id, value: null, linkInFromCell: { sheetId: a.id, rowId: aRow.id, columnId: a.col.Q!.id } }] });
+    assert.equal(l1.status, 200, JSON.stringify(l1.body));
+    const l2 = await s0.api.put(`/sheets/${a.id}/rows`, { id: aRow.id, cells: [{ columnId: a.col.R!.id, value: null, linkInFromCell: { sheetId: b.id, rowId: bRow.id, columnId: b.col.Y!.id } }] });
+    assert.equal(l2.status, 200, JSON.stringify(l2.body));
+    assert.equal(cellOf(l2.body.result, a.col.R!.id).value, 1);
+
+    const followed: Array<[number, number]> = [];
+    followTestHooks.beforeFollow = async (sourceId, targetId) => void followed.push([sourceId, targetId]);
+    let res;
+    try {
+      res = await s0.api.put(`/sheets/${a.id}/rows`, { id: aRow.id, cells: [{ columnId: a.col.Q!.id, value: 2 }] });
+    } finally {
+      delete followTestHooks.beforeFollow;
+    }
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    // A -> B is followed; B -> A is not, A being where the chain began
+    assert.deepEqual(followed, [[a.id, b.id]]);
+    assert.equal(cellOf((await rowsOf(b.id))[0]!, b.col.Y!.id).value, 2);
+    // so A.R, reading B.Y, catches up on B's next change rather than in this chain
+    assert.equal(cellOf((await rowsOf(a.id))[0]!, a.col.R!.id).value, 1);
+  });
 });
