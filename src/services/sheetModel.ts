@@ -178,7 +178,8 @@ async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: nu
 /** Persists what a write context changed, bumps the version and records its events. */
 async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: SheetRow }> {
   const { tx, sheet, model } = ctx;
-  // what readers computed since the last write goes to the database with this one
+  // what readers computed since the last write goes to the database with this one (taken here,
+  // not when the write opened: a reader that got the model before may compute until now)
   if (model.unsaved) {
     for (const id of model.unsaved) ctx.dirtyRows.add(id);
     model.unsaved = undefined;
