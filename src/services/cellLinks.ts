@@ -72,12 +72,14 @@ export function resolveNewLinks(ctx: WriteContext, before: StoredRowCells, cells
 /**
  * Follows a changed source: every cell of the target that links from `source` takes the source
  * cell's current value; a link whose row or column is gone becomes BROKEN and keeps its last
- * value. Returns the cell writes (for history and formulas).
+ * value. Each row changed gets a ROW UPDATE event naming its linked cells that changed. Returns
+ * the cell writes (for history and formulas).
  */
 export function refreshLinksFrom(ctx: WriteContext, source: LinkSource | undefined, sourceSheetId: number): CellWrite[] {
   const m = ctx.model;
   const writes: CellWrite[] = [];
   for (const row of m.rows.values()) {
+    const before = writes.length;
     for (const key in row.cells) {
       const cell = row.cells[key]!;
       const li = cell.li;
@@ -97,6 +99,7 @@ export function refreshLinksFrom(ctx: WriteContext, source: LinkSource | undefin
       recordWrite(ctx, row, column.id, cell, next);
       writes.push({ row, column, before: cell });
     }
+    if (writes.length > before) ctx.events.push({ objectType: 'ROW', action: 'UPDATE', objectId: row.id, details: { columnIds: writes.slice(before).map((w) => w.column.id) } });
   }
   return writes;
 }

@@ -9,7 +9,7 @@ import { storedToRaw } from '../engine/formulaBridge.ts';
 import type { Actor } from './context.ts';
 import { sheetFor } from './permissions.ts';
 import { readModel, writeSheet, type SheetModel, type WriteContext } from './sheetModel.ts';
-import { applyChanges } from './formulas.ts';
+import { applyChanges, keepUnsaved } from './formulas.ts';
 
 /**
  * Cross-sheet references: named ranges of another sheet that formulas read as `{Name}`.
@@ -19,8 +19,8 @@ import { applyChanges } from './formulas.ts';
  * model is looked up, so the formula engine reads source cells synchronously. The engine
  * remembers which version of each source it computed from; a newer version makes it recompute
  * the formulas reading that name. After a source sheet commits a change, the sheets that
- * reference it are brought up to date by a write of their own (`followSources`), so stored
- * values, events and other processes see the new results.
+ * reference it are brought up to date by a write of their own (follow.ts), so stored values
+ * and other processes see the new results.
  */
 export type CrossSheetRef = Selectable<CrossSheetRefTable>;
 
@@ -142,9 +142,13 @@ export async function beforeWrite(ctx: WriteContext): Promise<void> {
   for (const id of await prepare(ctx.tx, ctx.model)) ctx.dirtyRows.add(id);
 }
 
-/** Hook: before a reader gets the model (recomputed values stay in memory until the next write). */
+/**
+ * Hook: before a reader gets the model. Recomputed values stay in memory until the next write
+ * of the model, which persists them (`unsaved`): the follow-up write of a source's commit finds
+ * the engine up to date when a read came first, and must still store what the read computed.
+ */
 export async function beforeRead(db: Queryable, m: SheetModel): Promise<void> {
-  await prepare(db, m);
+  keepUnsaved(m, await prepare(db, m));
 }
 
 /**

@@ -13,12 +13,19 @@ import type { SheetRow } from '../store/sheets.ts';
  * Sheets that read other sheets (cell links, cross-sheet references) follow them: when a
  * write to a sheet commits, every sheet reading it gets a write of its own that brings its
  * linked cells and `{Reference}` formulas up to date, and so on down the chain. A chain never
- * comes back to a sheet it already passed (links in a circle settle on the first pass).
+ * comes back to a sheet it already passed (the path so far is kept in `chain`), so it ends:
+ * each step adds a sheet to the path, and there are finitely many. In a circle (A -> B -> A)
+ * the chain stops at A; a cell of A linking from B takes B's value at B's next change.
  * Following happens before the original request answers, so a client reading a dependent sheet
- * right after its write sees the new values. A dependent that cannot be written now (its lock
- * is busy) catches up on its next write (references) or the next change of its source (links).
+ * right after its write sees the new values, and the database holds them: a read in between
+ * that already computed them leaves them in the model's `unsaved` rows, which the follow-up
+ * write stores (sheetModel.ts). A dependent that cannot be written now (its lock is busy)
+ * catches up on its next write (references) or the next change of its source (links).
  */
 const chain = new AsyncLocalStorage<ReadonlySet<number>>();
+
+/** Tests only: awaited before each dependent's follow-up write opens (to land a read in between). */
+export const followTestHooks: { beforeFollow?: (sourceId: number, targetId: number) => Promise<void> } = {};
 
 async function dependents(store: Store, sheetId: number): Promise<number[]> {
   const rows = await store.db
@@ -37,6 +44,7 @@ export async function followSheet(store: Store, actor: Actor, source: { sheet: S
   passed.add(sourceId);
   for (const target of await dependents(store, sourceId)) {
     if (passed.has(target)) continue;
+    if (followTestHooks.beforeFollow) await followTestHooks.beforeFollow(sourceId, target);
     try {
       await chain.run(passed, () =>
         writeSheets(store, actor, [{ sheetId: target, needed: 'VIEWER', system: true }], async ([ctx]) => {

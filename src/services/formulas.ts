@@ -72,12 +72,20 @@ export function applyChanges(m: SheetModel, changes: readonly CellChange[]): Set
   return touched;
 }
 
-/** For reads: the model with formula values current (TODAY() refreshed when the day changed). */
+/** Notes rows whose values were computed outside a write: the model's next write persists them. */
+export function keepUnsaved(m: SheetModel, rowIds: Iterable<number>): void {
+  for (const id of rowIds) (m.unsaved ??= new Set()).add(id);
+}
+
+/**
+ * For reads: the model with formula values current (TODAY() refreshed when the day changed).
+ * What changes here is not stored yet: the rows are kept in `unsaved` for the next write.
+ */
 export function currentFormulas(m: SheetModel): FormulaEngine | null {
   const { engine, changes } = formulasOf(m);
   if (engine === null) return null;
-  applyChanges(m, changes);
-  if (engine.needsTodayRefresh()) applyChanges(m, engine.refreshToday());
+  keepUnsaved(m, applyChanges(m, changes));
+  if (engine.needsTodayRefresh()) keepUnsaved(m, applyChanges(m, engine.refreshToday()));
   return engine;
 }
 

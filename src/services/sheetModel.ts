@@ -18,6 +18,11 @@ import { currentFormulas } from './formulas.ts';
  * against the sheet's version in the database (no state lives only here); writers take it out
  * of the cache, change it inside the request's transaction under a lock on the sheet, write
  * back only what changed, bump the version, and put it back after the commit.
+ *
+ * A reader may bring formula results up to date in the cached model (a source of `{Reference}`
+ * committed since, TODAY() on a new day, values computed afresh for a model just loaded). Those
+ * rows are listed in `unsaved`, and the next write of the model persists them with its own
+ * changes: a write compares against what is stored, not against what readers already saw.
  */
 export interface RowState {
   id: number;
@@ -46,6 +51,8 @@ export interface SheetModel {
   formulas?: FormulaEngine | null;
   /** The data of `{Reference Name}` for the formulas (services/crossSheet.ts sets it before use). */
   crossSheet?: (name: string) => CrossSheetData;
+  /** Rows whose computed values a reader changed in memory and the database does not hold yet. */
+  unsaved?: Set<number>;
 }
 
 const MAX_CACHED = 64;
@@ -171,6 +178,12 @@ async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: nu
 /** Persists what a write context changed, bumps the version and records its events. */
 async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: SheetRow }> {
   const { tx, sheet, model } = ctx;
+  // what readers computed since the last write goes to the database with this one (taken here,
+  // not when the write opened: a reader that got the model before may compute until now)
+  if (model.unsaved) {
+    for (const id of model.unsaved) ctx.dirtyRows.add(id);
+    model.unsaved = undefined;
+  }
   const changed = ctx.dirtyRows.size > 0 || ctx.newRows.size > 0 || ctx.deletedRows.size > 0 || ctx.dirtyColumns || ctx.orderChanged || ctx.metaChanged === true;
   let version = sheet.version;
   if (changed) {
