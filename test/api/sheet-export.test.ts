@@ -1,0 +1,54 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import smartsheet from 'smartsheet';
+import { serverForFile } from '../helpers/setup.ts';
+import { assertError, makeSheet } from '../helpers/sheets.ts';
+
+const s0 = serverForFile();
+
+async function exportSheet(tag: string) {
+  const s = await makeSheet(s0.api, `Export ${tag}`, [
+    { title: 'Name', type: 'TEXT_NUMBER', primary: true },
+    { title: 'Amount', type: 'TEXT_NUMBER' },
+    { title: 'Due', type: 'DATE' },
+    { title: 'Owner', type: 'CONTACT_LIST' },
+    { title: 'Done', type: 'CHECKBOX' },
+  ]);
+  const c = s.col;
+  const add = await s0.api.post(`/sheets/${s.id}/rows`, [
+    { toBottom: true, cells: [{ columnId: c.Name!.id, value: 'plain' }, { columnId: c.Amount!.id, value: 1500.5 }, { columnId: c.Due!.id, value: '2026-02-03' }, { columnId: c.Done!.id, value: true }] },
+    { toBottom: true, cells: [{ columnId: c.Name!.id, value: 'needs "quotes", commas\nand a line' }, { columnId: c.Owner!.id, objectValue: { objectType: 'CONTACT', email: 'ann@example.com', name: 'Ann Lee' } }] },
+  ]);
+  assert.equal(add.status, 200, JSON.stringify(add.body));
+  return { ...s, rowIds: add.body.result.map((r: { id: number }) => r.id) as number[] };
+}
+
+describe('Get Sheet as CSV', () => {
+  test('Accept: text/csv gives titles, then what each cell shows, quoted as CSV needs', async () => {
+    const s = await exportSheet('e1');
+    const res = await s0.api.get(`/sheets/${s.id}`, { headers: { accept: 'text/csv' } });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/csv/);
+    assert.equal(res.text, [
+      'Name,Amount,Due,Owner,Done',
+      'plain,1500.5,2026-02-03,,true',
+      '"needs ""quotes"", commas\nand a line",,,Ann Lee,',
+      '',
+    ].join('\r\n'));
+    // columnIds and rowIds select as for JSON; JSON stays the default and wins on a higher q
+    const some = await s0.api.get(`/sheets/${s.id}?columnIds=${s.col.Name!.id}&rowIds=${s.rowIds[0]}`, { headers: { accept: 'text/csv' } });
+    assert.equal(some.text, 'Name\r\nplain\r\n');
+    const json = await s0.api.get(`/sheets/${s.id}`, { headers: { accept: 'text/csv;q=0.5, application/json' } });
+    assert.equal(json.body.id, s.id);
+    assertError(await s0.api.get(`/sheets/${s.id}`, { headers: { accept: 'application/pdf' } }), 406, 1052);
+  });
+
+  test('the SDK getSheetAsCSV reads it', async () => {
+    const s = await exportSheet('e2');
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const sdk: any = smartsheet.createClient({ accessToken: s0.t.adminToken, baseUrl: `${s0.t.base}/`, logLevel: 'error' });
+    const csv = await sdk.sheets.getSheetAsCSV({ id: s.id });
+    assert.equal(String(csv).split('\r\n')[0], 'Name,Amount,Due,Owner,Done');
+    assert.equal(String(csv).split('\r\n')[1], 'plain,1500.5,2026-02-03,,true');
+  });
+});
