@@ -1,5 +1,5 @@
 import { apiError, isApiError, type ApiError } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { newIds } from '../ids.ts';
 import type { Store } from '../store/db.ts';
 import { parseRowCells, type CellWriteContext } from '../engine/values.ts';
 import { readRowLocation, type RowLocation, type RowLocationInput } from '../engine/rows.ts';
@@ -99,8 +99,9 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
     const created: RowState[] = [];
     const targets = await loadCellTargets(ctx, actor, input);
     const writes: CellWrite[] = [];
+    const ids = newIds(input.length);
     input.forEach((r, index) => {
-      const id = newId();
+      const id = ids[index]!;
       try {
         if (r.id !== undefined && r.id !== null) throw apiError(1032, 'id');
         const format = r.format === undefined || r.format === null ? undefined : normaliseFormat(r.format);
