@@ -43,7 +43,8 @@ export function rowList(body: unknown): { rows: Record<string, unknown>[]; singl
   throw apiError(1008, 'expected a Row object or an array of Row objects');
 }
 
-function cellContext(ctx: WriteContext, o: RowWriteOptions, rowId: number, isNewRow: boolean, rowFormat: string | undefined, targets: CellTargets): CellWriteContext {
+/** The context of a request's cell writes: one object, its row (rowId, rowFormat) set per row. */
+function cellContext(ctx: WriteContext, o: RowWriteOptions, isNewRow: boolean, targets: CellTargets): CellWriteContext & { rowId: number } {
   const m = ctx.model;
   return {
     ...targets.context,
@@ -53,9 +54,9 @@ function cellContext(ctx: WriteContext, o: RowWriteOptions, rowId: number, isNew
     overrideValidation: o.overrideValidation,
     isNewRow,
     sheetId: m.sheetId,
-    rowId,
+    rowId: 0,
     rowIdOfNumber: (n) => m.tree.rowIdAt(n),
-    rowFormat,
+    rowFormat: undefined,
   };
 }
 
@@ -68,10 +69,10 @@ function boolAttr(r: Record<string, unknown>, name: string): boolean | undefined
 
 /**
  * Applies written cells to a row: stores the previous state of each changed cell as history,
- * and returns the writes (for the formulas).
+ * and adds the writes (for the formulas) to `writes`. `stamp` is the request's
+ * [modifiedAt, modifiedBy] of a written cell, shared by its cells (never changed in place).
  */
-function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], isNew: boolean): CellWrite[] {
-  const writes: CellWrite[] = [];
+function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], isNew: boolean, stamp: [number, number | null], writes: CellWrite[]): void {
   for (const colId of changed) {
     const key = String(colId);
     const before = row.cells[key];
@@ -80,10 +81,9 @@ function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, cha
     // unchanged: both blank, or the same content (a cell written to a blank one never is)
     if (before === undefined || after === undefined ? before === after : JSON.stringify(before) === JSON.stringify(after)) continue;
     if (!isNew && (before !== undefined || row.meta[key] !== undefined)) ctx.history.push([row.id, colId, before, row.meta[key]]);
-    row.meta[key] = [ctx.now, ctx.actor.user.id];
+    row.meta[key] = stamp;
   }
   row.cells = cells;
-  return writes;
 }
 
 /** Add Rows (POST /sheets/{id}/rows). */
@@ -100,6 +100,8 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
     const targets = await loadCellTargets(ctx, actor, input);
     const writes: CellWrite[] = [];
     const ids = newIds(input.length);
+    const cctx = cellContext(ctx, o, true, targets);
+    const stamp: [number, number | null] = [ctx.now, actor.user.id];
     input.forEach((r, index) => {
       const id = ids[index]!;
       try {
@@ -108,7 +110,9 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
         const expanded = boolAttr(r, 'expanded') ?? true;
         const locked = boolAttr(r, 'locked') ?? false;
         if (locked && !isAdmin) throw apiError(1004);
-        const { cells, changed } = parseRowCells(m.columnsById, r.cells ?? [], undefined, cellContext(ctx, o, id, true, format, targets));
+        cctx.rowId = id;
+        cctx.rowFormat = format;
+        const { cells, changed } = parseRowCells(m.columnsById, r.cells ?? [], undefined, cctx);
         for (const colId of changed) {
           if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
         }
@@ -116,7 +120,7 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
           id, parentId: null, sortKey: undefined, expanded, locked, format, cells: {}, meta: {},
           createdAt: ctx.now, createdBy: actor.user.id, modifiedAt: ctx.now, modifiedBy: actor.user.id,
         };
-        writes.push(...applyCells(ctx, row, cells, changed, true));
+        applyCells(ctx, row, cells, changed, true, stamp, writes);
         created.push(row);
       } catch (e) {
         if (!o.allowPartialSuccess || !isApiError(e)) throw e;
@@ -164,6 +168,7 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
     const updated: RowState[] = [];
     const targets = await loadCellTargets(ctx, actor, input);
     const seen = new Set<number>();
+    const cctx = cellContext(ctx, o, false, targets);
     // staged: validate every row first so an atomic request changes nothing on failure
     const staged: Array<{ row: RowState; cells: StoredRowCells; changed: number[]; format?: string | null; expanded?: boolean; locked?: boolean }> = [];
     input.forEach((r, index) => {
@@ -179,9 +184,11 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
         if (row.locked && !isAdmin && (r.cells !== undefined || locked !== undefined || r.format !== undefined)) throw apiError(1050);
         if (locked !== undefined && locked !== row.locked && !isAdmin) throw apiError(1004);
         const format = r.format === undefined ? undefined : r.format === null ? null : normaliseFormat(r.format);
+        cctx.rowId = row.id;
+        cctx.rowFormat = format ?? row.format;
         const { cells, changed } = r.cells === undefined
           ? { cells: row.cells, changed: [] as number[] }
-          : parseRowCells(m.columnsById, r.cells, row.cells, cellContext(ctx, o, row.id, false, format ?? row.format, targets));
+          : parseRowCells(m.columnsById, r.cells, row.cells, cctx);
         for (const colId of changed) {
           if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
         }
@@ -197,9 +204,10 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
       m.tree.moveRows(staged.map((s) => s.row.id), location, { canEditLocked: isAdmin, hasData: (rid) => rowHasData(m.rows.get(rid)?.cells) });
     }
     const writes: CellWrite[] = [];
+    const stamp: [number, number | null] = [ctx.now, actor.user.id];
     for (const s of staged) {
       const { row } = s;
-      writes.push(...applyCells(ctx, row, s.cells, s.changed, false));
+      applyCells(ctx, row, s.cells, s.changed, false, stamp, writes);
       if (s.format !== undefined) row.format = s.format ?? undefined;
       if (s.expanded !== undefined) m.tree.setExpanded(row.id, s.expanded);
       if (s.locked !== undefined) m.tree.setLocked(row.id, s.locked);
