@@ -9,7 +9,7 @@
  */
 import { apiError } from '../errors.ts';
 import type { CellLinkStatus, StoredCell, StoredCellLink, StoredHyperlink, StoredImage, StoredRowCells, StoredValue } from './cells.ts';
-import { CELL_LINK_STATUSES, cellHasData, isEmptyCell } from './cells.ts';
+import { CELL_LINK_STATUSES, cellHasData, cellKey, isEmptyCell } from './cells.ts';
 import { assertColumnEditable, assertColumnLevel, type ColumnDef } from './columns.ts';
 import { isValidEmail, normaliseEmail, resolveContactName, type StoredContact } from './contacts.ts';
 import { dayOfEpochMs, dayToEpochMs, parseIsoDateTime, parseIsoDay, parseLenientDay } from './dates.ts';
@@ -615,11 +615,12 @@ export function parseRowCells(
     if (seen.has(id)) throw apiError(1037, id);
     seen.add(id);
     const column = columnsById.get(id)!;
-    const parsed = parseCellWrite(column, raw, existing?.[String(id)], ctx);
+    const key = cellKey(id);
+    const parsed = parseCellWrite(column, raw, existing?.[key], ctx);
     if (parsed.linkWrite) links++;
     else values++;
-    if (parsed.cell === undefined) delete out[String(id)];
-    else out[String(id)] = parsed.cell;
+    if (parsed.cell === undefined) delete out[key];
+    else out[key] = parsed.cell;
     changed.push(id);
   }
   if (links > 0 && values > 0) throw apiError(1115);

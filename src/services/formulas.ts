@@ -1,6 +1,6 @@
 import { apiError } from '../errors.ts';
 import type { ColumnDef } from '../engine/columns.ts';
-import type { StoredCell } from '../engine/cells.ts';
+import { cellKey, type StoredCell } from '../engine/cells.ts';
 import { FormulaEngine, type CellChange } from '../engine/formula/index.ts';
 import { fromIdentityForm, resultToStored, sheetSchema, storedToRaw, toIdentityForm } from '../engine/formulaBridge.ts';
 import type { RowState, SheetModel, WriteContext } from './sheetModel.ts';
@@ -106,7 +106,7 @@ export interface CellWrite {
  */
 export function afterWrite(ctx: WriteContext, writes: readonly CellWrite[], opts: { newRows?: readonly RowState[]; structural?: boolean } = {}): void {
   const m = ctx.model;
-  if (m.formulas === null && !opts.structural && !writes.some((w) => w.column.formula !== undefined || w.row.cells[String(w.column.id)]?.fx !== undefined)) return;
+  if (m.formulas === null && !opts.structural && !writes.some((w) => w.column.formula !== undefined || w.row.cells[cellKey(w.column.id)]?.fx !== undefined)) return;
   const order = m.tree.displayOrder();
   const schema = sheetSchema(m.columns, order);
   const formulaWrites: CellWrite[] = [];

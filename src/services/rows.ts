@@ -5,7 +5,7 @@ import { parseRowCells, type CellWriteContext } from '../engine/values.ts';
 import { readRowLocation, type RowLocation, type RowLocationInput } from '../engine/rows.ts';
 import { assertCellsPerSheet, assertRowsPerRequest } from '../engine/limits.ts';
 import { normaliseFormat } from '../engine/format.ts';
-import { rowHasData, type StoredRowCells } from '../engine/cells.ts';
+import { cellKey, rowHasData, type StoredRowCells } from '../engine/cells.ts';
 import { assignAutoNumbers } from '../engine/autonumber.ts';
 import { readSortSpecifier, sortRows } from '../engine/sort.ts';
 import { atLeast } from './access.ts';
@@ -74,7 +74,7 @@ function boolAttr(r: Record<string, unknown>, name: string): boolean | undefined
  */
 function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], isNew: boolean, stamp: [number, number | null], writes: CellWrite[]): void {
   for (const colId of changed) {
-    const key = String(colId);
+    const key = cellKey(colId);
     const before = row.cells[key];
     const after = cells[key];
     writes.push({ row, column: ctx.model.columnsById.get(colId)!, before });
