@@ -2,6 +2,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
 import { makeSheet } from '../helpers/sheets.ts';
+import { client } from '../helpers/http.ts';
+import { spawnServer } from '../helpers/process.ts';
 
 const s0 = serverForFile();
 
@@ -91,5 +93,38 @@ describe('rows responses', () => {
     assert.equal(none.status, 200, none.text);
     assert.deepEqual(none.body.result, []);
     assert.deepEqual(Object.keys(none.body), ['message', 'resultCode', 'result', 'version', 'failedItems']);
+  });
+
+  test('who wrote each cell and when (cell meta) reads the same from a second process after adds and updates of many rows', async () => {
+    const s = await makeSheet(s0.api, 'meta', COLUMNS);
+    const c = (t: string) => s.col[t]!.id;
+    const added = await s0.api.post(`/sheets/${s.id}/rows`, [0, 1, 2].map((i) => ({ toBottom: true, cells: [{ columnId: c('Task'), value: `t${i}` }, ...(i === 1 ? [] : [{ columnId: c('Done'), value: true }])] })));
+    assert.equal(added.status, 200, added.text);
+    const ids = (added.body.result as Array<{ id: number }>).map((r) => r.id);
+    await new Promise((r) => setTimeout(r, 5));
+    const updated = await s0.api.put(`/sheets/${s.id}/rows`, [{ id: ids[0], cells: [{ columnId: c('Done'), value: false }] }, { id: ids[2], cells: [{ columnId: c('Total'), value: 3 }] }]);
+    assert.equal(updated.status, 200, updated.text);
+    const more = await s0.api.post(`/sheets/${s.id}/rows`, [3, 4].map((i) => ({ toBottom: true, cells: [{ columnId: c('Task'), value: `t${i}` }, { columnId: c('Done'), value: true }] })));
+    assert.equal(more.status, 200, more.text);
+    const all = [...ids, ...(more.body.result as Array<{ id: number }>).map((r) => r.id)];
+    const second = await spawnServer({ SHEETD_DATA_DIR: s0.t.dataDir, ...(s0.t.config.databaseUrl ? { DATABASE_URL: s0.t.config.databaseUrl } : {}) });
+    try {
+      const api2 = client(second.base, s0.t.adminToken);
+      for (const id of all) {
+        for (const col of ['Task', 'Done', 'Total']) {
+          const path = `/sheets/${s.id}/rows/${id}/columns/${c(col)}/history?include=columnType&numericDates=true`;
+          const a = await s0.api.get(path);
+          const b = await api2.get(path);
+          assert.equal(a.status, 200, a.text);
+          assert.equal(b.text, a.text);
+        }
+      }
+      const a = await s0.api.get(`/sheets/${s.id}?include=writerInfo`);
+      const b = await api2.get(`/sheets/${s.id}?include=writerInfo`);
+      // (the sheet's permalink names each server's own address)
+      assert.equal(JSON.stringify(b.body.rows), JSON.stringify(a.body.rows));
+    } finally {
+      await second.close();
+    }
   });
 });
