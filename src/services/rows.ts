@@ -68,11 +68,11 @@ function boolAttr(r: Record<string, unknown>, name: string): boolean | undefined
 }
 
 /**
- * Applies written cells to a row: stores the previous state of each changed cell as history,
+ * Applies written cells to an existing row: stores the previous state of each changed cell as history,
  * and adds the writes (for the formulas) to `writes`. `stamp` is the request's
  * [modifiedAt, modifiedBy] of a written cell, shared by its cells (never changed in place).
  */
-function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], isNew: boolean, stamp: [number, number | null], writes: CellWrite[]): void {
+function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], stamp: [number, number | null], writes: CellWrite[]): void {
   for (const colId of changed) {
     const key = cellKey(colId);
     const before = row.cells[key];
@@ -80,7 +80,7 @@ function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, cha
     writes.push({ row, column: ctx.model.columnsById.get(colId)!, before });
     // unchanged: both blank, or the same content (a cell written to a blank one never is)
     if (before === undefined || after === undefined ? before === after : JSON.stringify(before) === JSON.stringify(after)) continue;
-    if (!isNew && (before !== undefined || row.meta[key] !== undefined)) ctx.history.push([row.id, colId, before, row.meta[key]]);
+    if (before !== undefined || row.meta[key] !== undefined) ctx.history.push([row.id, colId, before, row.meta[key]]);
     row.meta[key] = stamp;
   }
   row.cells = cells;
@@ -98,10 +98,14 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
     const failures: RowFailure[] = [];
     const created: RowState[] = [];
     const targets = await loadCellTargets(ctx, actor, input);
-    const writes: CellWrite[] = [];
     const ids = newIds(input.length);
     const cctx = cellContext(ctx, o, true, targets);
     const stamp: [number, number | null] = [ctx.now, actor.user.id];
+    const hasSystemColumns = m.columns.some((c) => c.systemColumnType !== undefined);
+    const hasColumnFormulas = m.columns.some((c) => c.formula !== undefined);
+    // the columns written in each created row; whether a written cell holds a formula or is in a column with one
+    const writtenOf: number[][] = [];
+    let formulaWrites = false;
     input.forEach((r, index) => {
       const id = ids[index]!;
       try {
@@ -113,14 +117,26 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
         cctx.rowId = id;
         cctx.rowFormat = format;
         const { cells, changed } = parseRowCells(m.columnsById, r.cells ?? [], undefined, cctx);
-        for (const colId of changed) {
-          if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
+        if (hasSystemColumns) {
+          for (const colId of changed) {
+            if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
+          }
         }
         const row: RowState = {
-          id, parentId: null, sortKey: undefined, expanded, locked, format, cells: {}, meta: {},
+          id, parentId: null, sortKey: undefined, expanded, locked, format, cells, meta: {},
           createdAt: ctx.now, createdBy: actor.user.id, modifiedAt: ctx.now, modifiedBy: actor.user.id,
         };
-        applyCells(ctx, row, cells, changed, true, stamp, writes);
+        // a new row has no history: every cell written with content gets this write's meta
+        for (const colId of changed) {
+          const key = cellKey(colId);
+          const cell = cells[key];
+          if (cell !== undefined) {
+            row.meta[key] = stamp;
+            if (cell.fx !== undefined) formulaWrites = true;
+          }
+          if (hasColumnFormulas && m.columnsById.get(colId)!.formula !== undefined) formulaWrites = true;
+        }
+        writtenOf.push(changed);
         created.push(row);
       } catch (e) {
         if (!o.allowPartialSuccess || !isApiError(e)) throw e;
@@ -135,12 +151,21 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
     });
     // auto-numbers in the order the rows now stand
     const autos = assignAutoNumbers(m.columns, created.length, ctx.now);
+    for (const colId of autos.keys()) if (m.columnsById.get(colId)!.formula !== undefined) formulaWrites = true;
+    // the writes, for the formulas: not needed when the sheet has none and none is written
+    const writes: CellWrite[] = [];
+    const withWrites = m.formulas !== null || formulaWrites;
+    if (withWrites) {
+      created.forEach((row, i) => {
+        for (const colId of writtenOf[i]!) writes.push({ row, column: m.columnsById.get(colId)!, before: undefined });
+      });
+    }
     for (const [colId, { values, next }] of autos) {
       const column = m.columnsById.get(colId)!;
       created.forEach((r, i) => {
         const before = r.cells[String(colId)];
         r.cells[String(colId)] = { v: values[i]! };
-        writes.push({ row: r, column, before });
+        if (withWrites) writes.push({ row: r, column, before });
       });
       m.columnsById.get(colId)!.nextAutoNumber = next;
       ctx.dirtyColumns = true;
@@ -150,7 +175,7 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
       ctx.newRows.add(r.id);
       ctx.events.push({ objectType: 'ROW', action: 'CREATE', objectId: r.id });
     }
-    afterWrite(ctx, writes, { newRows: created });
+    afterWrite(ctx, writes, { newRows: created, formulaWrites });
     return { rows: created, failures, single };
   });
 }
@@ -207,7 +232,7 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
     const stamp: [number, number | null] = [ctx.now, actor.user.id];
     for (const s of staged) {
       const { row } = s;
-      applyCells(ctx, row, s.cells, s.changed, false, stamp, writes);
+      applyCells(ctx, row, s.cells, s.changed, stamp, writes);
       if (s.format !== undefined) row.format = s.format ?? undefined;
       if (s.expanded !== undefined) m.tree.setExpanded(row.id, s.expanded);
       if (s.locked !== undefined) m.tree.setLocked(row.id, s.locked);

@@ -127,4 +127,23 @@ describe('rows responses', () => {
       await second.close();
     }
   });
+
+  test('adding rows to a sheet without formulas: a formula among many cells is computed; cells of a column formula refuse values (1302)', async () => {
+    const s = await makeSheet(s0.api, 'fx', [{ title: 'Item', type: 'TEXT_NUMBER', primary: true }, { title: 'Qty', type: 'TEXT_NUMBER' }, { title: 'Total', type: 'TEXT_NUMBER' }]);
+    const c = (t: string) => s.col[t]!.id;
+    // read first: the sheet is known to have no formulas
+    assert.equal((await s0.api.get(`/sheets/${s.id}`)).status, 200);
+    const plain = await s0.api.post(`/sheets/${s.id}/rows`, [1, 2].map((q) => ({ toBottom: true, cells: [{ columnId: c('Item'), value: `r${q}` }, { columnId: c('Qty'), value: q }] })));
+    assert.equal(plain.status, 200, plain.text);
+    const withFormula = await s0.api.post(`/sheets/${s.id}/rows`, [3, 4].map((q) => ({ toBottom: true, cells: [{ columnId: c('Item'), value: `r${q}` }, { columnId: c('Qty'), value: q }, ...(q === 4 ? [{ columnId: c('Total'), formula: '=SUM(Qty:Qty)' }] : [])] })));
+    assert.equal(withFormula.status, 200, withFormula.text);
+    const total = (withFormula.body.result[1].cells as Array<{ columnId: number; value?: unknown; formula?: string }>).find((x) => x.columnId === c('Total'))!;
+    assert.equal(total.value, 10);
+    assert.equal(total.formula, '=SUM([Qty]:[Qty])');
+    const set = await s0.api.put(`/sheets/${s.id}/columns/${c('Qty')}`, { formula: '=2' });
+    assert.equal(set.status, 200, set.text);
+    const refused = await s0.api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: c('Item'), value: 'x' }] }, { toBottom: true, cells: [{ columnId: c('Qty'), value: 5 }] }]);
+    assert.equal(refused.status, 400, refused.text);
+    assert.equal(refused.body.errorCode, 1302);
+  });
 });
