@@ -392,24 +392,29 @@ function rowRecord(sheetId: number, r: RowState) {
 /**
  * JSON.stringify(meta), each distinct [modifiedAt, modifiedBy] written once: the cells of a row
  * written together share it (20 cells of a new row: one pair instead of 40 numbers to format).
- * The text of a row whose cells all have one pair is kept for the next row with the same
- * columns and pair (the rows of one write): a write of 500 new rows formats it once.
+ * The text is kept for the next row with the same columns and the same pairs (the rows of one
+ * write mostly): a write of 500 new rows formats it once.
  */
 function metaJson(meta: RowState['meta']): string {
   // Object.keys, not for-in: the meta of a row written through the API is a dictionary-mode object
   const keys = Object.keys(meta);
   if (keys.length === 0) return '{}';
-  const first = meta[keys[0]!]!;
-  let one = first.length === 2;
-  for (let i = 1; one && i < keys.length; i++) {
-    const m = meta[keys[i]!]!;
-    one = m.length === 2 && m[0] === first[0] && m[1] === first[1];
+  const last = lastMeta;
+  if (last !== undefined && last.keys.length === keys.length) {
+    let same = true;
+    for (let i = 0; same && i < keys.length; i++) {
+      const m = meta[keys[i]!]!;
+      same = keys[i] === last.keys[i] && m.length === 2 && m[0] === last.ats[i] && m[1] === last.bys[i];
+    }
+    if (same) return last.json;
   }
-  if (one && lastMeta !== undefined && lastMeta.at === first[0] && lastMeta.by === first[1] && sameKeys(lastMeta.keys, keys)) return lastMeta.json;
   let s = '';
   let at: number | undefined;
   let by: number | null | undefined;
   let pair = '';
+  let pairs = true;
+  const ats: number[] = [];
+  const bys: Array<number | null> = [];
   for (const k of keys) {
     const m = meta[k]!;
     if (m[0] !== at || m[1] !== by || m.length !== 2) {
@@ -418,18 +423,15 @@ function metaJson(meta: RowState['meta']): string {
       pair = JSON.stringify(m);
     }
     s += `${s === '' ? '{' : ','}${JSON.stringify(k)}:${pair}`;
+    pairs &&= m.length === 2;
+    ats.push(m[0]);
+    bys.push(m[1]);
   }
   s += '}';
-  if (one) lastMeta = { keys, at: first[0], by: first[1], json: s };
+  lastMeta = pairs ? { keys, ats, bys, json: s } : undefined;
   return s;
 }
-let lastMeta: { keys: readonly string[]; at: number; by: number | null; json: string } | undefined;
-
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+let lastMeta: { keys: readonly string[]; ats: readonly number[]; bys: ReadonlyArray<number | null>; json: string } | undefined;
 
 /** A sheet and its model for reading, after the caller's access was checked. */
 export async function readSheet(db: Queryable, actor: Actor, sheetId: number): Promise<{ sheet: SheetRow; level: AccessLevel; model: SheetModel }> {

@@ -101,11 +101,17 @@ describe('rows responses', () => {
     const added = await s0.api.post(`/sheets/${s.id}/rows`, [0, 1, 2].map((i) => ({ toBottom: true, cells: [{ columnId: c('Task'), value: `t${i}` }, ...(i === 1 ? [] : [{ columnId: c('Done'), value: true }])] })));
     assert.equal(added.status, 200, added.text);
     const ids = (added.body.result as Array<{ id: number }>).map((r) => r.id);
-    await new Promise((r) => setTimeout(r, 5));
-    const updated = await s0.api.put(`/sheets/${s.id}/rows`, [{ id: ids[0], cells: [{ columnId: c('Done'), value: false }] }, { id: ids[2], cells: [{ columnId: c('Total'), value: 3 }] }]);
-    assert.equal(updated.status, 200, updated.text);
+    const pause = () => new Promise((r) => setTimeout(r, 5));
+    // rows of the same columns as the last rows written, a moment later
+    await pause();
     const more = await s0.api.post(`/sheets/${s.id}/rows`, [3, 4].map((i) => ({ toBottom: true, cells: [{ columnId: c('Task'), value: `t${i}` }, { columnId: c('Done'), value: true }] })));
     assert.equal(more.status, 200, more.text);
+    await pause();
+    const updated = await s0.api.put(`/sheets/${s.id}/rows`, [{ id: ids[0], cells: [{ columnId: c('Done'), value: false }] }, { id: ids[2], cells: [{ columnId: c('Done'), value: false }] }]);
+    assert.equal(updated.status, 200, updated.text);
+    await pause();
+    const again = await s0.api.put(`/sheets/${s.id}/rows`, [{ id: ids[1], cells: [{ columnId: c('Done'), value: false }] }, { id: ids[2], cells: [{ columnId: c('Total'), value: 3 }] }]);
+    assert.equal(again.status, 200, again.text);
     const all = [...ids, ...(more.body.result as Array<{ id: number }>).map((r) => r.id)];
     const second = await spawnServer({ SHEETD_DATA_DIR: s0.t.dataDir, ...(s0.t.config.databaseUrl ? { DATABASE_URL: s0.t.config.databaseUrl } : {}) });
     try {
