@@ -152,4 +152,20 @@ describe('rows responses', () => {
     assert.equal(refused.status, 400, refused.text);
     assert.equal(refused.body.errorCode, 1302);
   });
+
+  test('deleting rows of a sheet without formulas, then writing a formula: computed over the rows left', async () => {
+    const s = await makeSheet(s0.api, 'delfx', [{ title: 'Item', type: 'TEXT_NUMBER', primary: true }, { title: 'Qty', type: 'TEXT_NUMBER' }]);
+    const c = (t: string) => s.col[t]!.id;
+    const added = await s0.api.post(`/sheets/${s.id}/rows`, [1, 2, 3, 4].map((q) => ({ toBottom: true, cells: [{ columnId: c('Item'), value: `r${q}` }, { columnId: c('Qty'), value: q }] })));
+    assert.equal(added.status, 200, added.text);
+    const ids = (added.body.result as Array<{ id: number }>).map((r) => r.id);
+    assert.equal((await s0.api.get(`/sheets/${s.id}`)).status, 200);
+    assert.equal((await s0.api.del(`/sheets/${s.id}/rows?ids=${ids[1]},${ids[3]}`)).status, 200);
+    const put = await s0.api.put(`/sheets/${s.id}/rows`, { id: ids[2], cells: [{ columnId: c('Item'), formula: '=SUM(Qty1:Qty2)' }] });
+    assert.equal(put.status, 200, put.text);
+    const sheet = await s0.api.get(`/sheets/${s.id}`);
+    const rows = sheet.body.rows as Array<{ id: number; rowNumber: number; cells: Array<{ columnId: number; value?: unknown }> }>;
+    assert.deepEqual(rows.map((r) => r.rowNumber), [1, 2]);
+    assert.equal(rows[1]!.cells.find((x) => x.columnId === c('Item'))!.value, 4);
+  });
 });
