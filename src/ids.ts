@@ -9,10 +9,21 @@ const MIN_ID = 2 ** 40;
 const SPAN = 2 ** 53 - MIN_ID;
 
 export function newId(): number {
-  const b = randomBytes(7);
-  // 53 random bits -> [0, 2^53)
+  return idAt(randomBytes(7), 0);
+}
+
+/** `count` new ids (as newId), from one call for random bytes. */
+export function newIds(count: number): number[] {
+  const b = randomBytes(7 * count);
+  const out = new Array<number>(count);
+  for (let k = 0; k < count; k++) out[k] = idAt(b, 7 * k);
+  return out;
+}
+
+function idAt(b: Buffer, at: number): number {
+  // 56 random bits -> [0, 2^53)
   let n = 0;
-  for (let i = 0; i < 7; i++) n = n * 256 + b[i]!;
+  for (let i = at; i < at + 7; i++) n = n * 256 + b[i]!;
   n = n % 2 ** 53;
   return MIN_ID + (n % SPAN);
 }
@@ -28,8 +39,19 @@ export function newRawToken(): string {
 
 /** A random opaque string of the given length, for event ids, ref ids, secrets. */
 export function randomString(len: number, alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'): string {
-  const bytes = randomBytes(len);
+  return stringAt(randomBytes(len), 0, len, alphabet);
+}
+
+/** `count` random strings (as randomString), from one call for random bytes. */
+export function randomStrings(count: number, len: number, alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'): string[] {
+  const bytes = randomBytes(len * count);
+  const out = new Array<string>(count);
+  for (let k = 0; k < count; k++) out[k] = stringAt(bytes, k * len, len, alphabet);
+  return out;
+}
+
+function stringAt(bytes: Buffer, at: number, len: number, alphabet: string): string {
   let s = '';
-  for (const b of bytes) s += alphabet[b % alphabet.length];
+  for (let i = at; i < at + len; i++) s += alphabet[bytes[i]! % alphabet.length];
   return s;
 }

@@ -72,6 +72,23 @@ export interface StoredCell {
 
 export type StoredRowCells = Record<string, StoredCell>;
 
+const cellKeys = new Map<number, string>();
+
+/**
+ * The key of a column's cells in StoredRowCells (and in a row's cell meta): String(columnId),
+ * the same string each time, so that the many cell reads and writes of a request do not each
+ * turn the id into a new string to look up.
+ */
+export function cellKey(columnId: number): string {
+  let k = cellKeys.get(columnId);
+  if (k === undefined) {
+    if (cellKeys.size >= 10_000) cellKeys.clear();
+    k = String(columnId);
+    cellKeys.set(columnId, k);
+  }
+  return k;
+}
+
 /** Discriminate the object kinds of StoredValue. */
 export function valueKind(v: StoredValue | undefined): 'blank' | 'text' | 'number' | 'boolean' | 'date' | 'instant' | 'contact' | 'contacts' | 'options' | 'duration' | 'predecessors' {
   if (v === undefined) return 'blank';

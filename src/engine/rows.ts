@@ -316,8 +316,26 @@ export class RowTree {
       if (this.nodes.has(r.id) || r.id === ROOT) throw new Error(`row id ${r.id} already in the sheet`);
     }
     for (const r of rows) this.nodes.set(r.id, { id: r.id, parentId: null, expanded: r.expanded ?? true, locked: r.locked ?? false });
-    this.place(rows.map((r) => r.id), location.kind === 'none' ? { kind: 'bottom' } : location);
-    this.invalidate();
+    const ids = rows.map((r) => r.id);
+    this.place(ids, location.kind === 'none' ? { kind: 'bottom' } : location);
+    if (location.kind === 'none' || location.kind === 'bottom') this.appended(ids);
+    else this.invalidate();
+  }
+
+  /**
+   * New top-level rows were placed at the bottom of the sheet: they follow every other row in
+   * display order, so the derived order, numbers and previous siblings are extended, not rebuilt.
+   */
+  private appended(ids: readonly number[]): void {
+    if (this.order !== null) this.order = this.order.concat(ids);
+    if (this.numbers !== null) {
+      let n = this.numbers.size;
+      for (const id of ids) this.numbers.set(id, ++n);
+    }
+    if (this.prevSiblings !== null) {
+      const top = this.kids.get(ROOT)!;
+      for (let i = Math.max(1, top.length - ids.length); i < top.length; i++) this.prevSiblings.set(top[i]!, top[i - 1]!);
+    }
   }
 
   private assertEditable(ids: Iterable<number>, opts: RowMutationOptions, code: number): void {
@@ -430,8 +448,26 @@ export class RowTree {
       this.nodes.delete(id);
       this.kids.delete(id);
     }
-    this.invalidate();
+    if (this.isTail(all)) {
+      // the last rows of the sheet: the others keep their numbers and previous siblings
+      this.order = this.order!.slice(0, this.order!.length - all.length);
+      for (const id of all) {
+        this.numbers?.delete(id);
+        this.prevSiblings?.delete(id);
+      }
+    } else {
+      this.invalidate();
+    }
     return all;
+  }
+
+  /** Whether `ids` (in display order) are the last rows of the cached display order. */
+  private isTail(ids: readonly number[]): boolean {
+    const order = this.order;
+    if (order === null || ids.length > order.length) return false;
+    const from = order.length - ids.length;
+    for (let k = 0; k < ids.length; k++) if (order[from + k] !== ids[k]) return false;
+    return true;
   }
 
   /**

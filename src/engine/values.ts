@@ -9,7 +9,7 @@
  */
 import { apiError } from '../errors.ts';
 import type { CellLinkStatus, StoredCell, StoredCellLink, StoredHyperlink, StoredImage, StoredRowCells, StoredValue } from './cells.ts';
-import { CELL_LINK_STATUSES, cellHasData, isEmptyCell } from './cells.ts';
+import { CELL_LINK_STATUSES, cellHasData, cellKey, isEmptyCell } from './cells.ts';
 import { assertColumnEditable, assertColumnLevel, type ColumnDef } from './columns.ts';
 import { isValidEmail, normaliseEmail, resolveContactName, type StoredContact } from './contacts.ts';
 import { dayOfEpochMs, dayToEpochMs, parseIsoDateTime, parseIsoDay, parseLenientDay } from './dates.ts';
@@ -482,6 +482,18 @@ function parseImage(img: unknown, existing: StoredCell | undefined, column: Colu
 // The cell write
 
 /**
+ * A deep copy of plain JSON data (stored cells: objects, arrays, strings, numbers, booleans),
+ * the same as structuredClone gives for it without its serialisation round trip per cell.
+ */
+function cloneData<T>(x: T): T {
+  if (typeof x !== 'object' || x === null) return x;
+  if (Array.isArray(x)) return x.map(cloneData) as T;
+  const out: Record<string, unknown> = {};
+  for (const k in x) out[k] = cloneData((x as Record<string, unknown>)[k]);
+  return out as T;
+}
+
+/**
  * Parse one written cell of `column` over its existing content. Checks, in order: system
  * column (1046), locked column (1039), formula syntax (1162), hyperlink vs cell link (1109),
  * value vs objectValue (1130), value type (1038), image rules (1163, 1164, 1165, 1161),
@@ -508,7 +520,7 @@ export function parseCellWrite(column: ColumnDef, input: CellInput, existing: St
   if (present(input.linkInFromCell) && present(value)) throw apiError(1110);
   if (override && ctx.isSheetAdmin !== true) throw apiError(1212);
 
-  const cell: StoredCell = existing === undefined ? {} : structuredClone(existing);
+  const cell: StoredCell = existing === undefined ? {} : cloneData(existing);
   const wasBlank = !cellHasData(existing);
   let linkWrite = false;
   let writesValue = false;
@@ -603,11 +615,12 @@ export function parseRowCells(
     if (seen.has(id)) throw apiError(1037, id);
     seen.add(id);
     const column = columnsById.get(id)!;
-    const parsed = parseCellWrite(column, raw, existing?.[String(id)], ctx);
+    const key = cellKey(id);
+    const parsed = parseCellWrite(column, raw, existing?.[key], ctx);
     if (parsed.linkWrite) links++;
     else values++;
-    if (parsed.cell === undefined) delete out[String(id)];
-    else out[String(id)] = parsed.cell;
+    if (parsed.cell === undefined) delete out[key];
+    else out[key] = parsed.cell;
     changed.push(id);
   }
   if (links > 0 && values > 0) throw apiError(1115);

@@ -1,6 +1,6 @@
 import type { Queryable } from '../store/db.ts';
 import { appendEvents } from '../store/events.ts';
-import { randomString } from '../ids.ts';
+import { randomStrings } from '../ids.ts';
 import type { Actor } from './context.ts';
 
 /**
@@ -36,10 +36,11 @@ export function authorOf(actor: Actor): EventAuthor {
 }
 
 export async function recordEvents(db: Queryable, author: EventAuthor, events: ChangeEvent[], now = Date.now()): Promise<void> {
+  const eventIds = randomStrings(events.length, 24);
   await appendEvents(
     db,
-    events.map((e) => ({
-      event_id: randomString(24),
+    events.map((e, i) => ({
+      event_id: eventIds[i]!,
       org_id: author.orgId,
       object_type: e.objectType,
       action: e.action,

@@ -1,6 +1,6 @@
 import { apiError } from '../errors.ts';
 import type { ColumnDef } from '../engine/columns.ts';
-import type { StoredCell } from '../engine/cells.ts';
+import { cellKey, type StoredCell } from '../engine/cells.ts';
 import { FormulaEngine, type CellChange } from '../engine/formula/index.ts';
 import { fromIdentityForm, resultToStored, sheetSchema, storedToRaw, toIdentityForm } from '../engine/formulaBridge.ts';
 import type { RowState, SheetModel, WriteContext } from './sheetModel.ts';
@@ -111,10 +111,12 @@ export interface CellWrite {
  * Turns written formula texts into the stored identity form (1302 for cells of a column with
  * a column formula), then brings computed values up to date: incrementally when the engine
  * exists and only cells and new rows changed, by a rebuild after other structural changes.
+ * `formulaWrites`: whether a write is in a column with a formula or leaves a formula in its
+ * cell, when the caller knows (it may then leave out the writes of a sheet without formulas).
  */
-export function afterWrite(ctx: WriteContext, writes: readonly CellWrite[], opts: { newRows?: readonly RowState[]; structural?: boolean } = {}): void {
+export function afterWrite(ctx: WriteContext, writes: readonly CellWrite[], opts: { newRows?: readonly RowState[]; structural?: boolean; formulaWrites?: boolean } = {}): void {
   const m = ctx.model;
-  if (m.formulas === null && !opts.structural && !writes.some((w) => w.column.formula !== undefined || w.row.cells[String(w.column.id)]?.fx !== undefined)) return;
+  if (m.formulas === null && !opts.structural && !(opts.formulaWrites ?? writes.some((w) => w.column.formula !== undefined || w.row.cells[cellKey(w.column.id)]?.fx !== undefined))) return;
   const order = m.tree.displayOrder();
   const schema = sheetSchema(m.columns, order);
   const formulaWrites: CellWrite[] = [];

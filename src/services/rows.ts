@@ -1,11 +1,11 @@
 import { apiError, isApiError, type ApiError } from '../errors.ts';
-import { newId } from '../ids.ts';
+import { newIds } from '../ids.ts';
 import type { Store } from '../store/db.ts';
 import { parseRowCells, type CellWriteContext } from '../engine/values.ts';
 import { readRowLocation, type RowLocation, type RowLocationInput } from '../engine/rows.ts';
 import { assertCellsPerSheet, assertRowsPerRequest } from '../engine/limits.ts';
 import { normaliseFormat } from '../engine/format.ts';
-import { rowHasData, type StoredRowCells } from '../engine/cells.ts';
+import { cellKey, rowHasData, type StoredRowCells } from '../engine/cells.ts';
 import { assignAutoNumbers } from '../engine/autonumber.ts';
 import { readSortSpecifier, sortRows } from '../engine/sort.ts';
 import { atLeast } from './access.ts';
@@ -43,7 +43,8 @@ export function rowList(body: unknown): { rows: Record<string, unknown>[]; singl
   throw apiError(1008, 'expected a Row object or an array of Row objects');
 }
 
-function cellContext(ctx: WriteContext, o: RowWriteOptions, rowId: number, isNewRow: boolean, rowFormat: string | undefined, targets: CellTargets): CellWriteContext {
+/** The context of a request's cell writes: one object, its row (rowId, rowFormat) set per row. */
+function cellContext(ctx: WriteContext, o: RowWriteOptions, isNewRow: boolean, targets: CellTargets): CellWriteContext & { rowId: number } {
   const m = ctx.model;
   return {
     ...targets.context,
@@ -53,9 +54,9 @@ function cellContext(ctx: WriteContext, o: RowWriteOptions, rowId: number, isNew
     overrideValidation: o.overrideValidation,
     isNewRow,
     sheetId: m.sheetId,
-    rowId,
+    rowId: 0,
     rowIdOfNumber: (n) => m.tree.rowIdAt(n),
-    rowFormat,
+    rowFormat: undefined,
   };
 }
 
@@ -67,23 +68,22 @@ function boolAttr(r: Record<string, unknown>, name: string): boolean | undefined
 }
 
 /**
- * Applies written cells to a row: stores the previous state of each changed cell as history,
- * and returns the writes (for the formulas).
+ * Applies written cells to an existing row: stores the previous state of each changed cell as history,
+ * and adds the writes (for the formulas) to `writes`. `stamp` is the request's
+ * [modifiedAt, modifiedBy] of a written cell, shared by its cells (never changed in place).
  */
-function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], isNew: boolean): CellWrite[] {
-  const writes: CellWrite[] = [];
+function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], stamp: [number, number | null], writes: CellWrite[]): void {
   for (const colId of changed) {
-    const key = String(colId);
+    const key = cellKey(colId);
     const before = row.cells[key];
     const after = cells[key];
     writes.push({ row, column: ctx.model.columnsById.get(colId)!, before });
     // unchanged: both blank, or the same content (a cell written to a blank one never is)
     if (before === undefined || after === undefined ? before === after : JSON.stringify(before) === JSON.stringify(after)) continue;
-    if (!isNew && (before !== undefined || row.meta[key] !== undefined)) ctx.history.push([row.id, colId, before, row.meta[key]]);
-    row.meta[key] = [ctx.now, ctx.actor.user.id];
+    if (before !== undefined || row.meta[key] !== undefined) ctx.history.push([row.id, colId, before, row.meta[key]]);
+    row.meta[key] = stamp;
   }
   row.cells = cells;
-  return writes;
 }
 
 /** Add Rows (POST /sheets/{id}/rows). */
@@ -98,24 +98,45 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
     const failures: RowFailure[] = [];
     const created: RowState[] = [];
     const targets = await loadCellTargets(ctx, actor, input);
-    const writes: CellWrite[] = [];
+    const ids = newIds(input.length);
+    const cctx = cellContext(ctx, o, true, targets);
+    const stamp: [number, number | null] = [ctx.now, actor.user.id];
+    const hasSystemColumns = m.columns.some((c) => c.systemColumnType !== undefined);
+    const hasColumnFormulas = m.columns.some((c) => c.formula !== undefined);
+    // the columns written in each created row; whether a written cell holds a formula or is in a column with one
+    const writtenOf: number[][] = [];
+    let formulaWrites = false;
     input.forEach((r, index) => {
-      const id = newId();
+      const id = ids[index]!;
       try {
         if (r.id !== undefined && r.id !== null) throw apiError(1032, 'id');
         const format = r.format === undefined || r.format === null ? undefined : normaliseFormat(r.format);
         const expanded = boolAttr(r, 'expanded') ?? true;
         const locked = boolAttr(r, 'locked') ?? false;
         if (locked && !isAdmin) throw apiError(1004);
-        const { cells, changed } = parseRowCells(m.columnsById, r.cells ?? [], undefined, cellContext(ctx, o, id, true, format, targets));
-        for (const colId of changed) {
-          if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
+        cctx.rowId = id;
+        cctx.rowFormat = format;
+        const { cells, changed } = parseRowCells(m.columnsById, r.cells ?? [], undefined, cctx);
+        if (hasSystemColumns) {
+          for (const colId of changed) {
+            if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
+          }
         }
         const row: RowState = {
-          id, parentId: null, sortKey: undefined, expanded, locked, format, cells: {}, meta: {},
+          id, parentId: null, sortKey: undefined, expanded, locked, format, cells, meta: {},
           createdAt: ctx.now, createdBy: actor.user.id, modifiedAt: ctx.now, modifiedBy: actor.user.id,
         };
-        writes.push(...applyCells(ctx, row, cells, changed, true));
+        // a new row has no history: every cell written with content gets this write's meta
+        for (const colId of changed) {
+          const key = cellKey(colId);
+          const cell = cells[key];
+          if (cell !== undefined) {
+            row.meta[key] = stamp;
+            if (cell.fx !== undefined) formulaWrites = true;
+          }
+          if (hasColumnFormulas && m.columnsById.get(colId)!.formula !== undefined) formulaWrites = true;
+        }
+        writtenOf.push(changed);
         created.push(row);
       } catch (e) {
         if (!o.allowPartialSuccess || !isApiError(e)) throw e;
@@ -130,12 +151,21 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
     });
     // auto-numbers in the order the rows now stand
     const autos = assignAutoNumbers(m.columns, created.length, ctx.now);
+    for (const colId of autos.keys()) if (m.columnsById.get(colId)!.formula !== undefined) formulaWrites = true;
+    // the writes, for the formulas: not needed when the sheet has none and none is written
+    const writes: CellWrite[] = [];
+    const withWrites = m.formulas !== null || formulaWrites;
+    if (withWrites) {
+      created.forEach((row, i) => {
+        for (const colId of writtenOf[i]!) writes.push({ row, column: m.columnsById.get(colId)!, before: undefined });
+      });
+    }
     for (const [colId, { values, next }] of autos) {
       const column = m.columnsById.get(colId)!;
       created.forEach((r, i) => {
         const before = r.cells[String(colId)];
         r.cells[String(colId)] = { v: values[i]! };
-        writes.push({ row: r, column, before });
+        if (withWrites) writes.push({ row: r, column, before });
       });
       m.columnsById.get(colId)!.nextAutoNumber = next;
       ctx.dirtyColumns = true;
@@ -145,7 +175,7 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
       ctx.newRows.add(r.id);
       ctx.events.push({ objectType: 'ROW', action: 'CREATE', objectId: r.id });
     }
-    afterWrite(ctx, writes, { newRows: created });
+    afterWrite(ctx, writes, { newRows: created, formulaWrites });
     return { rows: created, failures, single };
   });
 }
@@ -163,6 +193,7 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
     const updated: RowState[] = [];
     const targets = await loadCellTargets(ctx, actor, input);
     const seen = new Set<number>();
+    const cctx = cellContext(ctx, o, false, targets);
     // staged: validate every row first so an atomic request changes nothing on failure
     const staged: Array<{ row: RowState; cells: StoredRowCells; changed: number[]; format?: string | null; expanded?: boolean; locked?: boolean }> = [];
     input.forEach((r, index) => {
@@ -178,9 +209,11 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
         if (row.locked && !isAdmin && (r.cells !== undefined || locked !== undefined || r.format !== undefined)) throw apiError(1050);
         if (locked !== undefined && locked !== row.locked && !isAdmin) throw apiError(1004);
         const format = r.format === undefined ? undefined : r.format === null ? null : normaliseFormat(r.format);
+        cctx.rowId = row.id;
+        cctx.rowFormat = format ?? row.format;
         const { cells, changed } = r.cells === undefined
           ? { cells: row.cells, changed: [] as number[] }
-          : parseRowCells(m.columnsById, r.cells, row.cells, cellContext(ctx, o, row.id, false, format ?? row.format, targets));
+          : parseRowCells(m.columnsById, r.cells, row.cells, cctx);
         for (const colId of changed) {
           if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
         }
@@ -196,9 +229,10 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
       m.tree.moveRows(staged.map((s) => s.row.id), location, { canEditLocked: isAdmin, hasData: (rid) => rowHasData(m.rows.get(rid)?.cells) });
     }
     const writes: CellWrite[] = [];
+    const stamp: [number, number | null] = [ctx.now, actor.user.id];
     for (const s of staged) {
       const { row } = s;
-      writes.push(...applyCells(ctx, row, s.cells, s.changed, false));
+      applyCells(ctx, row, s.cells, s.changed, stamp, writes);
       if (s.format !== undefined) row.format = s.format ?? undefined;
       if (s.expanded !== undefined) m.tree.setExpanded(row.id, s.expanded);
       if (s.locked !== undefined) m.tree.setLocked(row.id, s.locked);
@@ -226,7 +260,8 @@ export async function deleteRows(store: Store, actor: Actor, sheetId: number, id
       ctx.deletedRows.add(id);
       ctx.events.push({ objectType: 'ROW', action: 'DELETE', objectId: id });
     }
-    afterWrite(ctx, [], { structural: true });
+    // a sheet known to have no formulas has none once rows are gone: no walk over every cell to find that again
+    if (m.formulas !== null) afterWrite(ctx, [], { structural: true });
     return deleted;
   });
 }

@@ -1,10 +1,11 @@
 import type { Insertable } from 'kysely';
-import type { Queryable } from './db.ts';
+import { insertMany, type Queryable } from './db.ts';
 import type { EventTable } from './schema.ts';
 
 export async function appendEvents(db: Queryable, rows: Insertable<EventTable>[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.insertInto('events').values(rows).execute();
+  // multi-row statements compiled once per shape (a write of 500 rows appends 500 events)
+  await insertMany(db, 'events', rows);
 }
 
 export async function listEvents(

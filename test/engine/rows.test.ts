@@ -287,3 +287,74 @@ test('property: random adds, moves, indents, outdents, deletes match the naive m
     }
   }), { numRuns: 300 });
 });
+
+type CacheOp =
+  | { op: 'add'; n: number; loc: number; pick: number; flagB: boolean }
+  | { op: 'delete'; picks: number[] }
+  | { op: 'deleteTail'; n: number }
+  | { op: 'indent' | 'outdent'; pick: number };
+
+const cacheOpArb: fc.Arbitrary<CacheOp> = fc.oneof(
+  { arbitrary: fc.record({ op: fc.constant('add' as const), n: fc.integer({ min: 1, max: 4 }), loc: fc.integer({ min: 0, max: 5 }), pick: fc.nat(), flagB: fc.boolean() }), weight: 4 },
+  { arbitrary: fc.record({ op: fc.constant('deleteTail' as const), n: fc.integer({ min: 1, max: 4 }) }), weight: 2 },
+  { arbitrary: fc.record({ op: fc.constant('delete' as const), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 2 }) }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constantFrom('indent' as const, 'outdent' as const), pick: fc.nat() }), weight: 1 },
+);
+
+/** A tree built again from the child lists alone (no derived attribute of `t` read). */
+function rebuilt(t: RowTree): RowTree {
+  const rows: Array<{ id: number; parentId: number | null }> = [];
+  const walk = (parentId: number | null): void => {
+    for (const id of t.childrenOf(parentId)) {
+      rows.push({ id, parentId });
+      walk(id);
+    }
+  };
+  walk(null);
+  return RowTree.fromDisplayOrder(rows);
+}
+
+test('property: row numbers, previous siblings and display order kept across adds at the bottom and deletes of the last rows equal a fresh tree', () => {
+  fc.assert(fc.property(fc.array(fc.tuple(cacheOpArb, fc.nat(7)), { maxLength: 40 }), (steps) => {
+    const t = RowTree.fromDisplayOrder([]);
+    let next = 1;
+    for (const [o, reads] of steps) {
+      const order = t.displayOrder();
+      const held = [...order];
+      try {
+        if (o.op === 'add') {
+          // 5: no location (the bottom)
+          const loc: RowLocation = o.loc === 5 ? { kind: 'none' } : locFor(o.loc, order.map((id) => ({ id, parent: null })), o.pick, o.flagB);
+          t.addRows(Array.from({ length: o.n }, () => ({ id: next++ })), loc);
+        } else if (o.op === 'deleteTail') {
+          t.deleteRows(order.slice(Math.max(0, order.length - o.n)));
+        } else if (order.length > 0) {
+          if (o.op === 'delete') t.deleteRows([...new Set(o.picks.map((p) => order[p % order.length]!))]);
+          else t.moveRows([order[o.pick % order.length]!], { kind: o.op });
+        }
+      } catch (e) {
+        if ((e as ApiError).errorCode !== 1062) throw e;
+      }
+      // an order handed out before the change is not changed by it
+      assert.deepEqual(order, held);
+      // the derived attributes read now (some steps read nothing, leaving the caches empty)
+      const fresh = rebuilt(t);
+      const want = fresh.displayOrder();
+      if (reads & 1) assert.deepEqual(t.displayOrder(), want);
+      if (reads & 2) for (const id of want) assert.equal(t.rowNumberOf(id), fresh.rowNumberOf(id));
+      if (reads & 4) for (const id of want) assert.equal(t.siblingIdOf(id), fresh.siblingIdOf(id));
+    }
+    const fresh = rebuilt(t);
+    assert.deepEqual(t.displayOrder(), fresh.displayOrder());
+    for (const id of fresh.displayOrder()) {
+      assert.equal(t.rowNumberOf(id), fresh.rowNumberOf(id));
+      assert.equal(t.siblingIdOf(id), fresh.siblingIdOf(id));
+      assert.equal(t.rowIdAt(t.rowNumberOf(id)!), id);
+    }
+    for (let id = 1; id < next; id++) {
+      if (t.has(id)) continue;
+      assert.equal(t.rowNumberOf(id), undefined);
+      assert.equal(t.siblingIdOf(id), undefined);
+    }
+  }), { numRuns: 400 });
+});

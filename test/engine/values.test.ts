@@ -284,3 +284,22 @@ test('format travels with written cells; baseline for blank cells', () => {
   assert.equal(out.format, ',,1,,,,,,,,,,,,,,');
   assert.equal(presentCell(c, { v: 1, f: ',,1,,,,,,,,,,,,,,' }).format, undefined);
 });
+
+test('writing over an existing cell leaves the existing cell (and what it holds) unchanged', () => {
+  const c = col('MULTI_CONTACT_LIST');
+  const existing: StoredCell = { v: { mc: [{ email: 'a@example.org', name: 'A' }] }, f: ',,1,,,,,,,,,,,,,,', h: { url: 'https://example.org' } };
+  const before = JSON.stringify(existing);
+  const kept = write(c, { format: ',,,1,,,,,,,,,,,,,' }, {}, existing)!;
+  assert.equal(JSON.stringify(existing), before);
+  assert.deepEqual(kept.v, existing.v);
+  assert.notEqual(kept.v, existing.v);
+  assert.notEqual((kept.v as { mc: unknown[] }).mc[0], (existing.v as { mc: unknown[] }).mc[0]);
+  assert.notEqual(kept.h, existing.h);
+  const t = col('TEXT_NUMBER');
+  const old: StoredCell = { v: 'x', h: { url: 'https://example.org/a' } };
+  const next = write(t, { value: 'y' }, {}, old)!;
+  assert.deepEqual(old, { v: 'x', h: { url: 'https://example.org/a' } });
+  assert.equal(next.v, 'y');
+  assert.deepEqual(next.h, old.h);
+  assert.notEqual(next.h, old.h);
+});

@@ -8,6 +8,7 @@ import type { RowState, SheetModel } from '../../services/sheetModel.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
+import { giveBackBodyBuffer, takeBodyBuffer } from './bodyBuffers.ts';
 import { columnFormulaText } from '../../services/formulas.ts';
 import type { LinkOut } from '../../services/cellLinks.ts';
 
@@ -132,7 +133,7 @@ export class JsonWriter {
   private len = 0;
 
   constructor(capacity = 64 * 1024) {
-    this.buf = Buffer.allocUnsafe(Math.max(1024, capacity));
+    this.buf = takeBodyBuffer(Math.max(1024, capacity));
   }
 
   write(s: string): void {
@@ -149,6 +150,11 @@ export class JsonWriter {
 
   toBuffer(): Buffer {
     return this.buf.subarray(0, this.len);
+  }
+
+  /** Call when the Buffer of toBuffer() is no longer used (its response finished): it may serve the next one. */
+  release(): void {
+    giveBackBodyBuffer(this.buf);
   }
 }
 

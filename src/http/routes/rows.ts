@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addRows, deleteRows, sortSheet, updateRows, type RowFailure, type RowWriteOptions } from '../../services/rows.ts';
 import { bool, idList, pathId, type Query } from '../query.ts';
 import { bulkResult, success, type BulkItemFailure } from '../present.ts';
 import { errorBody } from '../errors.ts';
-import { presentRow } from '../present/sheetData.ts';
+import { JsonWriter, presentRow, writeRowsJson } from '../present/sheetData.ts';
 import { userLookup } from './sheetData.ts';
 
 type SheetParams = FastifyRequest<{ Params: { sheetId: string } }>;
@@ -26,21 +26,31 @@ export async function rowRoutes(app: FastifyInstance): Promise<void> {
   const store = () => app.ctx.store;
   const base = () => app.ctx.config.publicUrl;
 
-  async function rowsResult(req: FastifyRequest, out: Awaited<ReturnType<typeof addRows>>) {
+  async function rowsResult(req: FastifyRequest, reply: FastifyReply, out: Awaited<ReturnType<typeof addRows>>) {
     const { result, version, model, level } = out;
     const users = await userLookup(store().db, result.rows);
-    const presented = result.rows.map((r) => presentRow(model, r, { ro: req.ro, level, users, permalinkBase: base() }));
-    return bulkResult(result.single ? { result: presented[0] } : { result: presented as unknown as Record<string, unknown> }, failures(result.failures), version);
+    const opts = { ro: req.ro, level, users, permalinkBase: base() };
+    const failed = failures(result.failures);
+    if (result.single) return bulkResult({ result: result.rows.length > 0 ? presentRow(model, result.rows[0]!, opts) : undefined }, failed, version);
+    // many rows: the envelope's JSON written around the rows' JSON (writeRowsJson), no Row objects
+    const { result: _r, ...rest } = bulkResult({ result: [] }, failed, version);
+    const head = JSON.stringify({ message: rest.message, resultCode: rest.resultCode });
+    const tail = JSON.stringify(rest);
+    const w = new JsonWriter(result.rows.length * 1024);
+    w.write(`${head.slice(0, -1)},"result":`);
+    writeRowsJson(w, model, result.rows, opts);
+    w.write(tail.slice(head.length - 1));
+    return reply.type('application/json; charset=utf-8').send(w.toBuffer());
   }
 
-  app.post('/sheets/:sheetId/rows', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams) => {
+  app.post('/sheets/:sheetId/rows', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams, reply) => {
     const out = await addRows(store(), req.actor, pathId(req.params.sheetId), req.body, writeOptions(req));
-    return rowsResult(req, out);
+    return rowsResult(req, reply, out);
   });
 
-  app.put('/sheets/:sheetId/rows', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams) => {
+  app.put('/sheets/:sheetId/rows', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams, reply) => {
     const out = await updateRows(store(), req.actor, pathId(req.params.sheetId), req.body, writeOptions(req));
-    return rowsResult(req, out);
+    return rowsResult(req, reply, out);
   });
 
   app.delete('/sheets/:sheetId/rows', { config: { scope: 'WRITE_SHEETS' } }, async (req: SheetParams) => {

@@ -146,6 +146,8 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     w.write(`${rest === '{}' ? '' : ',' + rest.slice(1, -1)}}`);
     const body = w.toBuffer();
     sizeHint.set(model, body.length + (body.length >> 4));
+    // all of the body written out (not on an aborted response): its Buffer may serve the next one
+    reply.raw.once('finish', () => w.release());
     return reply.type('application/json; charset=utf-8').send(body);
   });
 
