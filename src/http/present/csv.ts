@@ -20,17 +20,21 @@ export function sheetCsv(model: SheetModel, rows: readonly RowState[], o: RowPre
   return stringify(records, { record_delimiter: '\r\n' });
 }
 
-/** Does the Accept header prefer CSV to JSON? (the first of the two it names with the higher q) */
-export function prefersCsv(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
+/**
+ * The export a Get Sheet's Accept header asks for: the type it names with the highest q (the
+ * first of equals) among JSON, CSV and Excel; undefined for JSON.
+ */
+export function preferredExport(accept: string | undefined, excelTypes: readonly string[]): 'csv' | 'xlsx' | undefined {
+  if (accept === undefined) return undefined;
   let best: { type: string; q: number } | undefined;
   for (const part of accept.split(',')) {
     const [range, ...params] = part.trim().toLowerCase().split(';');
-    const type = range?.trim();
-    if (type !== 'text/csv' && type !== 'application/json') continue;
+    const type = range?.trim() ?? '';
+    if (type !== 'text/csv' && type !== 'application/json' && !excelTypes.includes(type)) continue;
     const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const q = qp === undefined ? 1 : Number(qp.slice(2));
     if (best === undefined || q > best.q) best = { type, q };
   }
-  return best?.type === 'text/csv' && best.q > 0;
+  if (best === undefined || !(best.q > 0)) return undefined;
+  return best.type === 'text/csv' ? 'csv' : excelTypes.includes(best.type) ? 'xlsx' : undefined;
 }

@@ -11,7 +11,8 @@ import { idList, int, one, paging, pathId, type Query } from '../query.ts';
 import { parseTimestamp, success } from '../present.ts';
 import { presentColumns, presentRow, JsonWriter, writeRowsJson, sheetSummary, type UserLookup } from '../present/sheetData.ts';
 import { pageWindow } from '../paging.ts';
-import { prefersCsv, sheetCsv } from '../present/csv.ts';
+import { preferredExport, sheetCsv } from '../present/csv.ts';
+import { XLSX_TYPES, sheetXlsx } from '../present/xlsx.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import { fullName } from '../present/users.ts';
 import { settingsOf, userSettingsFor } from '../../services/sheetObjects.ts';
@@ -78,7 +79,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
   }
 
   // Get Sheet: the whole sheet, or the rows asked for, with include/exclude.
-  app.get('/sheets/:sheetId', { config: { scope: 'READ_SHEETS', produces: ['text/csv'] } }, async (req: FastifyRequest<{ Params: { sheetId: string } }>, reply) => {
+  app.get('/sheets/:sheetId', { config: { scope: 'READ_SHEETS', produces: ['text/csv', ...XLSX_TYPES] } }, async (req: FastifyRequest<{ Params: { sheetId: string } }>, reply) => {
     const q = req.query as Query;
     const sheetId = pathId(req.params.sheetId);
     const ifVersionAfter = int(q, 'ifVersionAfter');
@@ -103,7 +104,9 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     const users = views.users ?? (await userLookup(db(), rows));
     const cf = views.rules.length > 0 ? conditionalFormats(model, views.rules, req.actor, rows, views.system) : undefined;
     const opts = { ro: req.ro, level, users, permalinkBase: base(), columns: cols, linksOut: await linksOut(db(), sheetId), filteredOut: hidden, conditionalFormats: cf };
-    if (prefersCsv(req.headers.accept)) return reply.type('text/csv; charset=utf-8').send(sheetCsv(model, rows, opts));
+    const exported = preferredExport(req.headers.accept, XLSX_TYPES);
+    if (exported === 'csv') return reply.type('text/csv; charset=utf-8').send(sheetCsv(model, rows, opts));
+    if (exported === 'xlsx') return reply.type('application/vnd.ms-excel').send(await sheetXlsx(model, sheet.name, rows, opts));
     const { projectSettings } = settingsOf(sheet);
     const out: Record<string, unknown> = {
       ...sheetSummary(sheet, level, req.ro, base()),
