@@ -47,6 +47,18 @@ export function filteredOutRows(filter: FilterDef, rows: Iterable<ViewRow>, colu
   return out;
 }
 
+/** Parsed rule formats (rules are read per request; their descriptors repeat). */
+const specCache = new Map<string, Array<number | null>>();
+function formatSpec(desc: string): Array<number | null> {
+  let spec = specCache.get(desc);
+  if (spec === undefined) {
+    spec = parseFormat(desc);
+    if (specCache.size >= 1000) specCache.clear();
+    specCache.set(desc, spec);
+  }
+  return spec;
+}
+
 export interface ConditionalRule {
   id: number;
   query: CriteriaQuery;
@@ -72,7 +84,7 @@ export function conditionalFormatsOf(
   let specs: Map<number, Array<number | null>> | undefined;
   for (const rule of rules) {
     if (!queryMatches(rule.query, columnsById, cells, facts, m)) continue;
-    const spec = parseFormat(rule.format);
+    const spec = formatSpec(rule.format);
     specs ??= new Map();
     for (const colId of rule.columnIds ?? columns.map((c) => c.id)) {
       let cur = specs.get(colId);

@@ -199,14 +199,14 @@ export async function updateFilter(store: Store, actor: Actor, sheetId: number, 
     const edits = input.name !== undefined || input.filterType !== undefined || input.excludeSelected !== undefined || input.query !== undefined;
     const type = input.filterType ?? f.filter_type;
     if (edits && (f.filter_type === 'SHARED' || type === 'SHARED') && !atLeast(ctx.level, 'ADMIN')) throw apiError(1181);
-    // a personal filter made shared (or back) keeps its owner
-    if (edits && f.filter_type === 'PERSONAL' && f.owner_id !== actor.user.id) throw apiError(1182, filterId, sheetId);
     let next = f;
     if (edits) {
       const name = input.name ?? f.name;
       if (nameKey(name) !== f.name_key || type !== f.filter_type) await assertNameFree(ctx.tx, sheetId, actor, name, type, f.id);
       next = {
         ...f,
+        // a shared filter made personal becomes the personal filter of whoever did it
+        owner_id: f.filter_type === 'SHARED' && type === 'PERSONAL' ? actor.user.id : f.owner_id,
         name,
         name_key: nameKey(name),
         filter_type: type,
@@ -215,7 +215,7 @@ export async function updateFilter(store: Store, actor: Actor, sheetId: number, 
         query: input.query === undefined ? f.query : JSON.stringify(input.query),
         modified_at: ctx.now,
       };
-      await ctx.tx.updateTable('sheet_filters').set({ name: next.name, name_key: next.name_key, filter_type: next.filter_type, exclude_selected: next.exclude_selected, include_parent: next.include_parent, query: next.query, modified_at: next.modified_at }).where('id', '=', f.id).execute();
+      await ctx.tx.updateTable('sheet_filters').set({ owner_id: next.owner_id, name: next.name, name_key: next.name_key, filter_type: next.filter_type, exclude_selected: next.exclude_selected, include_parent: next.include_parent, query: next.query, modified_at: next.modified_at }).where('id', '=', f.id).execute();
       if (f.filter_type === 'SHARED' || type === 'SHARED') sharedChange(ctx, f.id, 'UPDATE');
       // a filter that became personal is no longer seen (nor applied) by others
       if (f.filter_type === 'SHARED' && type === 'PERSONAL') await ctx.tx.deleteFrom('sheet_filter_applied').where('filter_id', '=', f.id).where('user_id', '!=', actor.user.id).execute();

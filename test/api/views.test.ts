@@ -325,3 +325,23 @@ describe('conditional formatting', () => {
     assert.equal((await s0.api.del(`/sheets/${s.id}/columns/${s.col.Points!.id}`)).status, 200);
   });
 });
+
+describe('filter types', () => {
+  test('a shared filter made personal by an admin becomes that admin\'s; others no longer see or apply it', async () => {
+    const s = await taskSheet('t1');
+    const u = await makeUser(s0.t, s0.api, 'filter-admin2@example.com');
+    assert.equal((await s0.api.post(`/sheets/${s.id}/shares`, { email: 'filter-admin2@example.com', accessLevel: 'ADMIN' })).status, 200);
+    const other = client(s0.t.base, u.token);
+    const shared = await s0.api.post(`${X}/${s.id}/filters`, { name: 'team', filterType: 'SHARED', query: { criteria: [{ columnId: s.col.Points!.id, operator: 'IS_NUMBER' }] }, applied: true });
+    assert.equal(shared.status, 200);
+    const id = shared.body.result.id as number;
+    const made = await other.put(`${X}/${s.id}/filters/${id}`, { filterType: 'PERSONAL', applied: true });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    assert.equal(made.body.result.filterType, 'PERSONAL');
+    assert.equal(made.body.result.applied, true);
+    assert.deepEqual((await other.get(`${X}/${s.id}/filters`)).body.data.map((f: { id: number }) => f.id), [id]);
+    // the creator neither sees it nor has it applied any more
+    assert.deepEqual((await s0.api.get(`${X}/${s.id}/filters`)).body.data, []);
+    assert.ok((await sheetRows(s.id, '?include=filters')).rows.every((r) => r.filteredOut === false));
+  });
+});
