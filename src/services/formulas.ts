@@ -116,7 +116,12 @@ export interface CellWrite {
  */
 export function afterWrite(ctx: WriteContext, writes: readonly CellWrite[], opts: { newRows?: readonly RowState[]; structural?: boolean; formulaWrites?: boolean } = {}): void {
   const m = ctx.model;
-  if (m.formulas === null && !opts.structural && !(opts.formulaWrites ?? writes.some((w) => w.column.formula !== undefined || w.row.cells[cellKey(w.column.id)]?.fx !== undefined))) return;
+  // a sheet known to have no formulas (formulas null) keeps none unless this write brings one:
+  // a formula cell, a write into a formula column, or a column formula (structural changes)
+  if (m.formulas === null) {
+    const written = opts.formulaWrites ?? writes.some((w) => w.column.formula !== undefined || w.row.cells[cellKey(w.column.id)]?.fx !== undefined);
+    if (!written && !(opts.structural === true && m.columns.some((c) => c.formula !== undefined))) return;
+  }
   const order = m.tree.displayOrder();
   const schema = sheetSchema(m.columns, order);
   const formulaWrites: CellWrite[] = [];

@@ -260,8 +260,7 @@ export async function deleteRows(store: Store, actor: Actor, sheetId: number, id
       ctx.deletedRows.add(id);
       ctx.events.push({ objectType: 'ROW', action: 'DELETE', objectId: id });
     }
-    // a sheet known to have no formulas has none once rows are gone: no walk over every cell to find that again
-    if (m.formulas !== null) afterWrite(ctx, [], { structural: true });
+    afterWrite(ctx, [], { structural: true });
     return deleted;
   });
 }
