@@ -17,8 +17,7 @@ import { presentColumn } from '../../engine/columns.ts';
 import { fullName } from '../present/users.ts';
 import { settingsOf, userSettingsFor } from '../../services/sheetObjects.ts';
 import { conditionalFormats, filterForRead, hiddenRows, presentFilter, readRules } from '../../services/views.ts';
-import type { Actor } from '../../services/context.ts';
-import type { ReadOptions } from '../../services/context.ts';
+import type { Actor, ReadOptions } from '../../services/context.ts';
 
 /** How the rows of a model look through the caller's filter and the sheet's conditional formats. */
 async function rowViews(db: Queryable, actor: Actor, ro: ReadOptions, model: SheetModel, q: Query) {
