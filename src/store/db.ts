@@ -27,11 +27,21 @@ export function isPostgresUrl(url: string | undefined): url is string {
 }
 
 /** Opens the database the configuration names and applies pending migrations. */
-export async function openStore(opts: { databaseUrl?: string | undefined; dataDir: string; lockTimeoutMs?: number }): Promise<Store> {
+export async function openStore(opts: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  lockTimeoutMs?: number;
+  /** Told when an idle PostgreSQL connection fails (server restart, failover, admin kill). */
+  onConnectionError?: (err: Error) => void;
+}): Promise<Store> {
   let store: Store;
   if (opts.databaseUrl !== undefined && opts.databaseUrl !== '') {
     if (!isPostgresUrl(opts.databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection that the server ends (restart, failover, pg_terminate_backend) is an
+    // 'error' of the pool: without a listener that would crash the process. The pool drops the
+    // connection and opens a new one when next needed.
+    pool.on('error', (err) => opts.onConnectionError?.(err));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     store = { db, dialect: 'postgres', lockTimeoutMs: opts.lockTimeoutMs ?? 10_000, close: () => db.destroy() };
   } else {

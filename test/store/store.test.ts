@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { sql } from 'kysely';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
 import { ensureBootstrap } from '../../src/services/bootstrap.ts';
@@ -97,6 +99,34 @@ test('two concurrent bootstraps of one empty database make one organization', { 
     await s1.close();
     await s2.close();
     if (drop2) await drop2();
+    fs.rmSync(dir2, { recursive: true, force: true });
+  }
+});
+
+test('an idle PostgreSQL connection ended by the server is reported and replaced; the process keeps working', { skip: !TEST_PG_URL && 'PostgreSQL only' }, async () => {
+  const dir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-store3-'));
+  const db = await createPgDatabase(TEST_PG_URL!);
+  const errors: Error[] = [];
+  let reported!: () => void;
+  const seen = new Promise<void>((resolve) => (reported = resolve));
+  const s = await openStore({ databaseUrl: db.url, dataDir: dir2, onConnectionError: (e) => { errors.push(e); reported(); } });
+  try {
+    // a connection of the pool, now idle: the server ends it
+    const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(s.db);
+    const admin = new pg.Client({ connectionString: TEST_PG_URL });
+    await admin.connect();
+    try {
+      await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+    } finally {
+      await admin.end();
+    }
+    await seen;
+    assert.equal(errors.length, 1);
+    const again = await sql<{ one: number }>`select 1 as one`.execute(s.db);
+    assert.equal(again.rows[0]!.one, 1);
+  } finally {
+    await s.close();
+    await db.drop();
     fs.rmSync(dir2, { recursive: true, force: true });
   }
 });
