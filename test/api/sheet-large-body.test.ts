@@ -33,6 +33,15 @@ describe('large Get Sheet bodies', () => {
       assert.equal(body.rows[0]!.cells[0]!.value, mark);
     };
     check(first.text, first.body.version, `row 0 column 0 ${long}`);
+    // gzip when the client allows it (the route compresses large bodies itself), not otherwise
+    const zipped = await s0.api.get(`/sheets/${s.id}`, { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(zipped.headers.get('content-encoding'), 'gzip');
+    assert.equal(zipped.text, first.text);
+    for (const ae of ['gzip;q=0', 'identity', 'br;q=1, *;q=0']) {
+      const plain = await s0.api.get(`/sheets/${s.id}`, { headers: { 'accept-encoding': ae } });
+      assert.equal(plain.headers.get('content-encoding') ?? 'identity', 'identity', ae);
+      assert.equal(plain.text, first.text);
+    }
     // a response read slowly (its client does not read yet): a second, different response
     // written meanwhile does not change the bytes of the first still to be sent
     const slow = await new Promise<{ done: Promise<string>; resume(): void }>((resolve, reject) => {

@@ -1,3 +1,5 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { linksOut } from '../../services/cellLinks.ts';
 import { listRefs, presentRefs } from '../../services/crossSheet.ts';
@@ -40,6 +42,24 @@ export async function userLookup(db: Queryable, rows: Iterable<RowState>): Promi
   const users = await findUsersByIds(db, [...ids]);
   const byId = new Map<number, StoredContact>(users.map((u) => [u.id, { email: u.email, name: fullName(u) }]));
   return (id) => (id === null ? undefined : byId.get(id));
+}
+
+const gzip = promisify(zlib.gzip);
+/** Bodies from this size on are compressed by the route itself (see Get Sheet). */
+const LARGE_BODY = 1024 * 1024;
+
+/** Does an Accept-Encoding header allow gzip (q above 0, by name or by `*`)? */
+export function acceptsGzip(header: string | string[] | undefined, noCompression = false): boolean {
+  if (noCompression || header === undefined) return false;
+  let star: boolean | undefined;
+  for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const ok = qp === undefined || Number(qp.slice(2)) > 0;
+    if (name === 'gzip' || name === 'x-gzip') return ok;
+    if (name === '*') star = ok;
+  }
+  return star === true;
 }
 
 /** The size of the last whole-sheet response of a model: where the next one's buffer starts. */
@@ -150,7 +170,14 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     sizeHint.set(model, body.length + (body.length >> 4));
     // all of the body written out (not on an aborted response): its Buffer may serve the next one
     reply.raw.once('finish', () => w.release());
-    return reply.type('application/json; charset=utf-8').send(body);
+    reply.type('application/json; charset=utf-8');
+    // a large body is gzipped here in one call off the event loop: the compress plugin streams
+    // a Buffer through zlib in small pieces, several times slower for tens of MB
+    if (body.length >= LARGE_BODY && acceptsGzip(req.headers['accept-encoding'], req.headers['x-no-compression'] !== undefined)) {
+      const zipped = await gzip(body, { level: 3 });
+      return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(zipped);
+    }
+    return reply.send(body);
   });
 
   app.get('/sheets/:sheetId/rows/:rowId', { config: { scope: 'READ_SHEETS' } }, async (req: FastifyRequest<{ Params: { sheetId: string; rowId: string } }>) => {
