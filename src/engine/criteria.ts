@@ -11,7 +11,7 @@
 import { apiError } from '../errors.ts';
 import type { ColumnDef } from './columns.ts';
 import type { StoredCell, StoredValue } from './cells.ts';
-import { dayOfEpochMs, parseIsoDateTime, parseIsoDay } from './dates.ts';
+import { dayOfEpochMs, dayToEpochMs, parseIsoDateTime, parseIsoDay } from './dates.ts';
 import { systemCellValue, valueText, type RowSystemInfo } from './display.ts';
 import type { StoredContact } from './contacts.ts';
 
@@ -180,10 +180,9 @@ function equals(column: ColumnDef, s: Scalar, value: string): boolean {
   return lower(textOf(column, s)) === lower(value);
 }
 
+/** The day n days after `day` (n below 100,000, as parseCriterion allows: always a valid day). */
 function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
+  return dayOfEpochMs(dayToEpochMs(day) + n * 86_400_000)!;
 }
 
 function cellMatches(column: ColumnDef, cell: StoredCell | undefined, v: StoredValue | undefined, c: Criterion, m: MatchContext): boolean {
@@ -270,9 +269,4 @@ export function criterionMatches(c: Criterion, columnsById: ReadonlyMap<number, 
 export function queryMatches(q: CriteriaQuery, columnsById: ReadonlyMap<number, ColumnDef>, cells: Readonly<Record<string, StoredCell>>, row: RowFacts, m: MatchContext): boolean {
   if (q.operator === 'OR') return q.criteria.some((c) => criterionMatches(c, columnsById, cells, row, m));
   return q.criteria.every((c) => criterionMatches(c, columnsById, cells, row, m));
-}
-
-/** Today's UTC calendar day. */
-export function todayOf(now: number): string {
-  return new Date(now).toISOString().slice(0, 10);
 }

@@ -9,6 +9,7 @@ import { authenticate } from '../services/auth.ts';
 import { hasScope, type Scope } from '../services/scopes.ts';
 import type { Actor, ReadOptions } from '../services/context.ts';
 import { errorHandler, sendError } from './errors.ts';
+import { acceptable } from './negotiate.ts';
 import { readOptions } from './query.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -126,24 +127,6 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   await app.register(registerRoutes, { prefix: API_PREFIX });
   return app;
-}
-
-/** Whether the Accept header allows JSON (or one of the route's other media types). */
-export function acceptable(accept: string | undefined, extra: string[] | undefined): boolean {
-  if (!accept || accept.trim() === '') return true;
-  const offered = ['application/json', ...(extra ?? [])];
-  for (const part of accept.split(',')) {
-    const [range, ...params] = part.trim().toLowerCase().split(';');
-    if (!range) continue;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (q && Number(q.slice(2)) === 0) continue;
-    if (range === '*/*') return true;
-    for (const t of offered) {
-      const [type] = t.split('/');
-      if (range === t || range === `${type}/*`) return true;
-    }
-  }
-  return false;
 }
 
 function notFound(req: FastifyRequest, reply: FastifyReply, known: ReturnType<typeof FindMyWay>, retired: string[]): FastifyReply {

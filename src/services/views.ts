@@ -19,7 +19,8 @@ import { newId } from '../ids.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import type { SheetFilterTable } from '../store/viewTables.ts';
 import type { ColumnDef } from '../engine/columns.ts';
-import { columnsOf, parseQuery, todayOf, type CriteriaQuery, type MatchContext } from '../engine/criteria.ts';
+import { columnsOf, parseQuery, type CriteriaQuery, type MatchContext } from '../engine/criteria.ts';
+import { dayOfEpochMs } from '../engine/dates.ts';
 import { conditionalFormatsOf, filteredOutRows, type ConditionalRule, type FilterDef } from '../engine/views.ts';
 import { normaliseFormat } from '../engine/format.ts';
 import type { Actor } from './context.ts';
@@ -27,6 +28,7 @@ import { atLeast } from './access.ts';
 import { sheetFor } from './permissions.ts';
 import { writeSheet, type RowState, type SheetModel, type WriteContext } from './sheetModel.ts';
 import { asObject } from './sheets.ts';
+import { nameKey } from './crossSheet.ts';
 
 export type FilterRow = Selectable<SheetFilterTable>;
 export type FilterType = 'PERSONAL' | 'SHARED';
@@ -40,8 +42,6 @@ export interface ApiFilter {
   /** sheetd: true on the filter the caller has applied to the sheet. */
   applied?: boolean;
 }
-
-const nameKey = (name: string) => name.trim().toLowerCase();
 
 function filterDef(f: FilterRow): FilterDef {
   return { excludeSelected: f.exclude_selected === 1, includeParent: f.include_parent === 1, query: JSON.parse(f.query) as CriteriaQuery };
@@ -260,8 +260,7 @@ export async function filterForRead(db: Queryable, actor: Actor, sheetId: number
  */
 export async function columnFilters(db: Queryable, actor: Actor, sheetId: number): Promise<Map<number, { type: 'CUSTOM'; excludeSelected: boolean; criteria: Array<{ operator: string; values?: string[] }> }>> {
   const out = new Map<number, { type: 'CUSTOM'; excludeSelected: boolean; criteria: Array<{ operator: string; values?: string[] }> }>();
-  const { filters, appliedId } = await visibleFilters(db, actor, sheetId);
-  const f = filters.find((x) => x.id === appliedId);
+  const f = (await filterForRead(db, actor, sheetId, undefined, true))?.applied;
   if (f === undefined) return out;
   const def = filterDef(f);
   for (const c of def.query.criteria) {
@@ -277,7 +276,7 @@ export async function columnFilters(db: Queryable, actor: Actor, sheetId: number
 }
 
 function matchContext(model: SheetModel, actor: Actor, now: number): MatchContext {
-  return { today: todayOf(now), userEmail: actor.user.email, rowNumberOf: (id) => model.tree.rowNumberOf(id) };
+  return { today: dayOfEpochMs(now)!, userEmail: actor.user.email, rowNumberOf: (id) => model.tree.rowNumberOf(id) };
 }
 
 type SystemOf = (row: RowState) => { createdAt: number; modifiedAt: number; createdBy?: { email: string; name?: string }; modifiedBy?: { email: string; name?: string } };

@@ -2,6 +2,7 @@ import writeExcelFile, { type Row, type SheetData } from 'write-excel-file/node'
 import type { ColumnDef } from '../../engine/columns.ts';
 import type { RowState, SheetModel } from '../../services/sheetModel.ts';
 import { rowCells, type RowPresentOptions } from './sheetData.ts';
+import { shownText } from './csv.ts';
 
 export const XLSX_TYPES = ['application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'];
 
@@ -22,8 +23,8 @@ export async function sheetXlsx(model: SheetModel, name: string, rows: readonly 
       if (typeof stored === 'boolean') return { value: stored, type: Boolean };
       if (typeof stored === 'object' && stored !== null && 'd' in stored) return { value: new Date(`${stored.d}T00:00:00Z`), type: Date, format: 'yyyy-mm-dd' };
       if (typeof stored === 'object' && stored !== null && 't' in stored) return { value: new Date(stored.t), type: Date, format: 'yyyy-mm-dd hh:mm' };
-      const shown = c.displayValue ?? c.value;
-      return shown === undefined || shown === null ? null : { value: String(shown), type: String };
+      const shown = shownText(c);
+      return shown === undefined ? null : { value: shown, type: String };
     });
     data.push(line);
   }

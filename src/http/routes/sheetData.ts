@@ -13,7 +13,8 @@ import { idList, int, one, paging, pathId, type Query } from '../query.ts';
 import { parseTimestamp, success } from '../present.ts';
 import { presentColumns, presentRow, JsonWriter, writeRowsJson, sheetSummary, type UserLookup } from '../present/sheetData.ts';
 import { pageWindow } from '../paging.ts';
-import { preferredExport, sheetCsv } from '../present/csv.ts';
+import { sheetCsv } from '../present/csv.ts';
+import { acceptsGzip, preferredExport } from '../negotiate.ts';
 import { XLSX_TYPES, sheetXlsx } from '../present/xlsx.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import { fullName } from '../present/users.ts';
@@ -47,20 +48,6 @@ export async function userLookup(db: Queryable, rows: Iterable<RowState>): Promi
 const gzip = promisify(zlib.gzip);
 /** Bodies from this size on are compressed by the route itself (see Get Sheet). */
 const LARGE_BODY = 1024 * 1024;
-
-/** Does an Accept-Encoding header allow gzip (q above 0, by name or by `*`)? */
-export function acceptsGzip(header: string | string[] | undefined, noCompression = false): boolean {
-  if (noCompression || header === undefined) return false;
-  let star: boolean | undefined;
-  for (const part of (Array.isArray(header) ? header.join(',') : header).split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const qp = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const ok = qp === undefined || Number(qp.slice(2)) > 0;
-    if (name === 'gzip' || name === 'x-gzip') return ok;
-    if (name === '*') star = ok;
-  }
-  return star === true;
-}
 
 /** The size of the last whole-sheet response of a model: where the next one's buffer starts. */
 const sizeHint = new WeakMap<SheetModel, number>();
