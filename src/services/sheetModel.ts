@@ -342,10 +342,9 @@ async function persist(ctx: WriteContext): Promise<void> {
     const ids = [...ctx.deletedRows];
     for (let i = 0; i < ids.length; i += 500) await tx.deleteFrom('rows').where('id', 'in', ids.slice(i, i + 500)).execute();
   }
-  // statements of a fixed shape, compiled once (store/db.ts); in id order: the ids are random,
-  // and SQLite inserts rows in key order with less work than scattered over the table (every
-  // read of rows orders by sort_key)
-  await insertMany(tx, 'rows', [...ctx.newRows].filter((id) => model.rows.has(id)).sort((a, b) => a - b).map((id) => rowRecord(model.sheetId, model.rows.get(id)!)));
+  // statements of a fixed shape, compiled once (store/db.ts); the table keeps rows in insertion
+  // order, with their random ids in an index (migration 0008), so the order here does not matter
+  await insertMany(tx, 'rows', [...ctx.newRows].filter((id) => model.rows.has(id)).map((id) => rowRecord(model.sheetId, model.rows.get(id)!)));
   for (const id of ctx.dirtyRows) {
     if (ctx.newRows.has(id) || ctx.deletedRows.has(id)) continue;
     const r = model.rows.get(id);
