@@ -111,13 +111,14 @@ describe('exports are files named after the sheet', () => {
     const csv = await s.api.get(`/sheets/${sh.id}`, { headers: { accept: 'text/csv' } });
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8$/);
-    assert.equal(csv.headers.get('content-disposition'), 'attachment; filename="Budget 2026.csv"');
+    // filename* as well, always: the Python SDK reads the name only when a parameter follows it
+    assert.equal(csv.headers.get('content-disposition'), 'attachment; filename="Budget 2026.csv"; filename*=UTF-8\'\'Budget%202026.csv');
     const ms = await s.api.get(`/sheets/${sh.id}`, { headers: { accept: 'application/vnd.ms-excel' } });
     assert.equal(ms.headers.get('content-type'), 'application/vnd.ms-excel');
-    assert.equal(ms.headers.get('content-disposition'), 'attachment; filename="Budget 2026.xlsx"');
+    assert.equal(ms.headers.get('content-disposition'), 'attachment; filename="Budget 2026.xlsx"; filename*=UTF-8\'\'Budget%202026.xlsx');
     const ox = await s.api.get(`/sheets/${sh.id}`, { headers: { accept: XLSX } });
     assert.equal(ox.headers.get('content-type'), XLSX);
-    assert.equal(ox.headers.get('content-disposition'), 'attachment; filename="Budget 2026.xlsx"');
+    assert.equal(ox.headers.get('content-disposition'), ms.headers.get('content-disposition'));
     // JSON stays JSON, with no disposition
     const json = await s.api.get(`/sheets/${sh.id}`);
     assert.equal(json.headers.get('content-disposition'), null);
@@ -126,10 +127,10 @@ describe('exports are files named after the sheet', () => {
   test('quotes, slashes and non-ASCII names: an ASCII filename and the exact name in filename*', async () => {
     const quoted = await makeSheet(s.api, 'Plan "A"', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }]);
     const r1 = await s.api.get(`/sheets/${quoted.id}`, { headers: { accept: 'text/csv' } });
-    assert.equal(r1.headers.get('content-disposition'), 'attachment; filename="Plan \\"A\\".csv"');
+    assert.equal(r1.headers.get('content-disposition'), 'attachment; filename="Plan \\"A\\".csv"; filename*=UTF-8\'\'Plan%20%22A%22.csv');
     const slash = await makeSheet(s.api, 'Q1/Q2', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }]);
     const r2 = await s.api.get(`/sheets/${slash.id}`, { headers: { accept: 'text/csv' } });
-    assert.equal(r2.headers.get('content-disposition'), 'attachment; filename="Q1_Q2.csv"');
+    assert.equal(r2.headers.get('content-disposition'), 'attachment; filename="Q1_Q2.csv"; filename*=UTF-8\'\'Q1_Q2.csv');
     const intl = await makeSheet(s.api, 'Café 日本', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }]);
     const r3 = await s.api.get(`/sheets/${intl.id}`, { headers: { accept: 'application/vnd.ms-excel' } });
     const cd = r3.headers.get('content-disposition') ?? '';
