@@ -1,36 +1,15 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { sql } from 'kysely';
-import { openStore, type Store } from '../../src/store/db.ts';
 import { enqueue } from '../../src/store/jobs.ts';
 import { backoffDelay, registerHandler, startWorker, type JobInfo } from '../../src/jobs/worker.ts';
 import { clock } from '../../src/clock.ts';
-import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
+import { storeForFile } from '../helpers/store.ts';
 
-let dataDir: string;
-let databaseUrl: string | undefined;
-let drop: (() => Promise<void>) | null = null;
-let store: Store;
-
-before(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-jobs-'));
-  if (TEST_PG_URL) {
-    const db = await createPgDatabase(TEST_PG_URL);
-    databaseUrl = db.url;
-    drop = db.drop;
-  }
-  store = await openStore({ databaseUrl, dataDir });
-});
-after(async () => {
-  await store.close();
-  if (drop) await drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const f = storeForFile();
 
 /** Waits for `cond` (a generous deadline turns a hang into a failure; no speed is asserted). */
 async function until<T>(cond: () => Promise<T | undefined | false>, what: string, ms = 30_000): Promise<T> {
@@ -43,18 +22,18 @@ async function until<T>(cond: () => Promise<T | undefined | false>, what: string
   }
 }
 
-const jobsOf = (type: string) => store.db.selectFrom('jobs').selectAll().where('type', '=', type).execute();
+const jobsOf = (type: string) => f.store.db.selectFrom('jobs').selectAll().where('type', '=', type).execute();
 
 test('a job enqueued in a transaction that rolls back does not exist; one that commits does', async () => {
   await assert.rejects(
-    store.db.transaction().execute(async (tx) => {
+    f.store.db.transaction().execute(async (tx) => {
       await enqueue(tx, 'test.tx', { n: 1 });
       throw new Error('rollback');
     }),
     /rollback/,
   );
   assert.deepEqual(await jobsOf('test.tx'), []);
-  await store.db.transaction().execute((tx) => enqueue(tx, 'test.tx', { n: 2 }));
+  await f.store.db.transaction().execute((tx) => enqueue(tx, 'test.tx', { n: 2 }));
   const jobs = await jobsOf('test.tx');
   assert.equal(jobs.length, 1);
   assert.deepEqual(JSON.parse(jobs[0]!.payload), { n: 2 });
@@ -62,9 +41,9 @@ test('a job enqueued in a transaction that rolls back does not exist; one that c
 });
 
 test('a key allows one live job: enqueuing it again while it is pending does nothing', async () => {
-  await enqueue(store.db, 'test.key', { n: 1 }, { key: 'k1' });
-  await enqueue(store.db, 'test.key', { n: 2 }, { key: 'k1' });
-  await enqueue(store.db, 'test.key', { n: 3 }, { key: 'k2' });
+  await enqueue(f.store.db, 'test.key', { n: 1 }, { key: 'k1' });
+  await enqueue(f.store.db, 'test.key', { n: 2 }, { key: 'k1' });
+  await enqueue(f.store.db, 'test.key', { n: 3 }, { key: 'k2' });
   const jobs = await jobsOf('test.key');
   assert.deepEqual(jobs.map((j) => JSON.parse(j.payload).n).sort(), [1, 3]);
 });
@@ -74,9 +53,9 @@ test('the worker runs a committed job once, with its payload, and removes it', a
   registerHandler('test.once', async (p, job) => {
     runs.push([p, job]);
   });
-  const worker = startWorker(store, { pollMs: 50, databaseUrl, logger: false });
+  const worker = startWorker(f.store, { pollMs: 50, databaseUrl: f.databaseUrl, logger: false });
   try {
-    await store.db.transaction().execute((tx) => enqueue(tx, 'test.once', { hello: 'world' }));
+    await f.store.db.transaction().execute((tx) => enqueue(tx, 'test.once', { hello: 'world' }));
     await until(async () => (await jobsOf('test.once')).length === 0, 'the job to finish');
     assert.equal(runs.length, 1);
     assert.deepEqual(runs[0]![0], { hello: 'world' });
@@ -96,9 +75,9 @@ test('a failing job is retried after an exponential backoff with jitter, then ke
     calls.push(job.attempt);
     throw new Error(`boom ${job.attempt}`);
   }, { backoffMs: 1000, maxBackoffMs: 3000 });
-  const worker = startWorker(store, { pollMs: 20, databaseUrl, logger: false });
+  const worker = startWorker(f.store, { pollMs: 20, databaseUrl: f.databaseUrl, logger: false });
   try {
-    await enqueue(store.db, 'test.fail', {}, { maxAttempts: 4 });
+    await enqueue(f.store.db, 'test.fail', {}, { maxAttempts: 4 });
     // after each failure the job is due again between half and all of 1 s, 2 s, 3 s (capped) later
     for (const [attempt, full] of [[1, 1000], [2, 2000], [3, 3000]] as const) {
       const job = await until(async () => (await jobsOf('test.fail')).find((j) => j.attempts === attempt && j.locked_by === null), `failure ${attempt}`);
@@ -134,7 +113,7 @@ test('backoff doubles per attempt up to its cap, between half and all of it', ()
 /** A child process running a job worker (test/helpers/jobChild.ts); `lines` are what it prints. */
 function spawnWorker(mode: 'hang' | 'record', env: Record<string, string> = {}) {
   const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.resolve(import.meta.dirname, '../helpers/jobChild.ts')], {
-    env: { ...process.env, JOB_CHILD: mode, SHEETD_DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env },
+    env: { ...process.env, JOB_CHILD: mode, SHEETD_DATA_DIR: f.dataDir, ...(f.databaseUrl ? { DATABASE_URL: f.databaseUrl } : {}), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines: string[] = [];
@@ -152,7 +131,7 @@ function spawnWorker(mode: 'hang' | 'record', env: Record<string, string> = {}) 
 }
 
 test('a job whose process is killed (kill -9) while running it runs again elsewhere when its lease ends', async () => {
-  await enqueue(store.db, 'test.hang', { n: 1 });
+  await enqueue(f.store.db, 'test.hang', { n: 1 });
   const [job] = await jobsOf('test.hang');
   const child = spawnWorker('hang', { JOB_LEASE_MS: '1000' });
   try {
@@ -167,7 +146,7 @@ test('a job whose process is killed (kill -9) while running it runs again elsewh
   registerHandler('test.hang', async (_p, info) => {
     runs.push(info);
   });
-  const worker = startWorker(store, { pollMs: 50, databaseUrl, logger: false });
+  const worker = startWorker(f.store, { pollMs: 50, databaseUrl: f.databaseUrl, logger: false });
   try {
     await until(async () => (await jobsOf('test.hang')).length === 0, 'the job to run again');
     assert.deepEqual(runs.map((r) => [r.id, r.attempt]), [[job!.id, 2]]);
@@ -177,19 +156,19 @@ test('a job whose process is killed (kill -9) while running it runs again elsewh
 });
 
 test('two worker processes share the jobs: each runs once (PostgreSQL: woken by the commit, not by polling)', async () => {
-  await sql`create table test_job_runs (job_key text not null, worker integer not null)`.execute(store.db);
+  await sql`create table test_job_runs (job_key text not null, worker integer not null)`.execute(f.store.db);
   // PostgreSQL: workers that would not poll for 10 minutes, so only the commit's NOTIFY can wake them
-  const env: Record<string, string> = databaseUrl ? { JOB_POLL_MS: '600000' } : {};
+  const env: Record<string, string> = f.databaseUrl ? { JOB_POLL_MS: '600000' } : {};
   const a = spawnWorker('record', env);
   const b = spawnWorker('record', env);
   try {
     await Promise.all([a.ready(), b.ready()]);
     const N = 60;
-    await store.db.transaction().execute(async (tx) => {
+    await f.store.db.transaction().execute(async (tx) => {
       for (let i = 0; i < N; i++) await enqueue(tx, 'test.record', { key: `k${i}` });
     });
     await until(async () => (await jobsOf('test.record')).length === 0, 'every job to run');
-    const runs = (await sql<{ job_key: string; worker: number }>`select job_key, worker from test_job_runs`.execute(store.db)).rows;
+    const runs = (await sql<{ job_key: string; worker: number }>`select job_key, worker from test_job_runs`.execute(f.store.db)).rows;
     assert.deepEqual(runs.map((r) => r.job_key).sort(), Array.from({ length: N }, (_, i) => `k${i}`).sort());
     assert.deepEqual(new Set(runs.map((r) => r.worker)), new Set([a.proc.pid, b.proc.pid]), 'both processes took jobs');
   } finally {
