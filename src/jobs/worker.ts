@@ -21,7 +21,7 @@ import { claimJobs, completeJob, failJob, onEnqueue, type JobRow } from '../stor
  * attempt. A claim is a lease: when its process dies (kill -9), the job is due again when the
  * lease ends, so a job runs at least once and handlers must be idempotent. Workers wake every
  * poll interval, when this process enqueues, and on PostgreSQL when any process commits a job
- * (LISTEN sheetd_jobs). On every wake-up the worker also positions new change-log events
+ * (LISTEN sheetd_jobs). On PostgreSQL every wake-up also positions new change-log events
  * (store/events.ts), so they wait little for a reader.
  */
 export interface JobInfo {
@@ -126,7 +126,9 @@ export function startWorker(store: Store, opts: WorkerOptions): JobWorker {
     ticking = true;
     again = false;
     try {
-      await sequenceEvents(store);
+      // SQLite: readers position events themselves; a background write here could fail the
+      // write transaction of another process sharing the file (SQLITE_BUSY on its snapshot)
+      if (store.dialect === 'postgres') await sequenceEvents(store);
       while (!stopped && running.size < concurrency) {
         const types = [...handlers.keys()];
         const leaseMs = Math.max(...types.map((t) => handlers.get(t)!.leaseMs));

@@ -10,7 +10,7 @@ export async function appendEvents(db: Queryable, rows: Insertable<EventTable>[]
 
 /** Events positioned per sequencer transaction: a write of 500 rows fits in one. */
 const SEQUENCE_BATCH = 5000;
-/** pg_advisory_xact_lock key of the sequencer ('sheetd' 'seq' in ASCII). */
+/** pg_advisory_xact_lock key of the sequencer ('sheetdsq' in ASCII). */
 const SEQUENCER_LOCK = 0x73686565_74647371n;
 
 /**
@@ -24,8 +24,8 @@ const SEQUENCER_LOCK = 0x73686565_74647371n;
  * with commit order wherever order is observable: writes to one sheet take its lock before
  * they append events, and a transaction that starts after another committed takes higher seqs.
  *
- * Called before the change log is read (GET /events) and by the job worker on every tick, so
- * few events wait for it. Returns how many events it positioned.
+ * Called before the change log is read (GET /events) and, on PostgreSQL, by the job worker on
+ * every tick, so few events wait for it. Returns how many events it positioned.
  */
 export async function sequenceEvents(store: Store): Promise<number> {
   let total = 0;
