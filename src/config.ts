@@ -24,6 +24,8 @@ export interface Config {
   retiredVersions: string[];
   /** Base URL clients see (used in permalinks); when unset, the address the server listens on. */
   publicUrl: string;
+  /** How often the job worker looks for due jobs when nothing wakes it, in ms. */
+  jobPollMs: number;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -57,5 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.SHEETD_LOG_LEVEL || env.LOG_LEVEL || 'info',
     retiredVersions: (env.SHEETD_RETIRED_VERSIONS ?? '1.1').split(',').map((s) => s.trim()).filter(Boolean),
     publicUrl: (env.SHEETD_PUBLIC_URL || '').replace(/\/+$/, ''),
+    jobPollMs: int(env.SHEETD_JOB_POLL_MS, 1000, 'SHEETD_JOB_POLL_MS'),
   };
 }

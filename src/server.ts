@@ -6,6 +6,8 @@ import { openStore, type Store } from './store/db.ts';
 import { ensureBootstrap, type BootstrapResult } from './services/bootstrap.ts';
 import { buildApp } from './http/app.ts';
 import { createRateLimiter, type RateLimiter } from './http/ratelimit.ts';
+import { startWorker } from './jobs/worker.ts';
+import { startInvalidation } from './jobs/invalidation.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -37,6 +39,8 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
   const app = await buildApp({ store, config, limiter }, { logger: logger || false });
   const address = await app.listen({ host: config.host, port: config.port });
+  const worker = startWorker(store, { pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger });
+  const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, logger);
   const port = (app.server.address() as { port: number }).port;
   const scheme = address.startsWith('https') ? 'https' : 'http';
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -52,6 +56,8 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     close() {
       closing ??= (async () => {
         await app.close();
+        await worker.stop();
+        await invalidation.close();
         await limiter.close();
         await store.close();
       })();

@@ -68,6 +68,12 @@ export function forgetSheet(sheetId: number): void {
   cache.delete(sheetId);
 }
 
+/** Another process committed `version` of the sheet: an older cached model goes now (jobs/invalidation.ts). */
+export function forgetOlder(sheetId: number, version: number): void {
+  const hit = cache.get(sheetId);
+  if (hit && hit.version < version) cache.delete(sheetId);
+}
+
 export function indexColumns(columns: ColumnDef[]): Map<number, ColumnDef> {
   return new Map(columns.map((c) => [c.id, c]));
 }

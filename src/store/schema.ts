@@ -7,6 +7,7 @@ import type { LinkTables } from './linkTables.ts';
 import type { ViewTables } from './viewTables.ts';
 import type { ContainerTables } from './containerSchema.ts';
 import type { OrgTables } from './orgSchema.ts';
+import type { JobTables } from './jobSchema.ts';
 
 export interface OrgTable {
   id: number;
@@ -57,8 +58,10 @@ export interface ApiTokenTable {
 }
 
 export interface EventTable {
-  /** Stream position: monotonically increasing. */
+  /** Insertion order (not commit order on PostgreSQL: a lower seq can commit later). */
   seq: Generated<number>;
+  /** Stream position in commit order; null until the sequencer reaches it (store/events.ts). */
+  pos: number | null;
   event_id: string;
   org_id: number;
   object_type: string;
@@ -169,4 +172,4 @@ export interface ImageTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables {}

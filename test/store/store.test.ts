@@ -1,44 +1,27 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { openStore, type Store } from '../../src/store/db.ts';
+import { openStore } from '../../src/store/db.ts';
 import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
+import { storeForFile } from '../helpers/store.ts';
 import { ensureBootstrap } from '../../src/services/bootstrap.ts';
 import { recordEvents } from '../../src/services/events.ts';
 import { newId } from '../../src/ids.ts';
 
-let dataDir: string;
-let databaseUrl: string | undefined;
-let drop: (() => Promise<void>) | null = null;
-let store: Store;
-
-before(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-store-'));
-  if (TEST_PG_URL) {
-    const db = await createPgDatabase(TEST_PG_URL);
-    databaseUrl = db.url;
-    drop = db.drop;
-  }
-  store = await openStore({ databaseUrl, dataDir });
-});
-after(async () => {
-  await store.close();
-  if (drop) await drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const f = storeForFile();
 
 test('opening an up-to-date database again applies nothing and keeps the data', async () => {
-  const boot = await ensureBootstrap(store, { adminEmail: 'a@example.com', dataDir });
+  const boot = await ensureBootstrap(f.store, { adminEmail: 'a@example.com', dataDir: f.dataDir });
   assert.equal(boot.created, true);
-  const again = await openStore({ databaseUrl, dataDir });
+  const again = await openStore({ databaseUrl: f.databaseUrl, dataDir: f.dataDir });
   try {
     const orgs = await again.db.selectFrom('orgs').selectAll().execute();
     assert.equal(orgs.length, 1);
-    const second = await ensureBootstrap(again, { adminEmail: 'other@example.com', dataDir });
+    const second = await ensureBootstrap(again, { adminEmail: 'other@example.com', dataDir: f.dataDir });
     assert.equal(second.created, false);
     assert.equal(second.orgId, boot.orgId);
     const users = await again.db.selectFrom('users').select('email').execute();
@@ -49,7 +32,7 @@ test('opening an up-to-date database again applies nothing and keeps the data', 
 });
 
 test('ids and times survive the round trip as JSON-safe numbers', async () => {
-  const org = await store.db.selectFrom('orgs').selectAll().executeTakeFirstOrThrow();
+  const org = await f.store.db.selectFrom('orgs').selectAll().executeTakeFirstOrThrow();
   assert.equal(typeof org.id, 'number');
   assert.ok(Number.isSafeInteger(org.id) && org.id > 2 ** 40);
   assert.equal(typeof org.created_at, 'number');
@@ -57,21 +40,21 @@ test('ids and times survive the round trip as JSON-safe numbers', async () => {
 });
 
 test('events written in a transaction that fails are not committed (nothing announced that was not committed)', async () => {
-  const org = await store.db.selectFrom('orgs').selectAll().executeTakeFirstOrThrow();
+  const org = await f.store.db.selectFrom('orgs').selectAll().executeTakeFirstOrThrow();
   const author = { orgId: org.id, userId: null, requestUserId: null, accessTokenName: null, source: 'TEST' };
   const marker = newId();
   await assert.rejects(
-    store.db.transaction().execute(async (tx) => {
+    f.store.db.transaction().execute(async (tx) => {
       await recordEvents(tx, author, [{ objectType: 'SHEET', action: 'CREATE', objectId: marker }]);
       throw new Error('rollback');
     }),
   );
-  const none = await store.db.selectFrom('events').selectAll().where('object_id', '=', marker).execute();
+  const none = await f.store.db.selectFrom('events').selectAll().where('object_id', '=', marker).execute();
   assert.equal(none.length, 0);
-  await store.db.transaction().execute((tx) => recordEvents(tx, author, [{ objectType: 'SHEET', action: 'CREATE', objectId: marker }]));
-  const one = await store.db.selectFrom('events').selectAll().where('object_id', '=', marker).execute();
+  await f.store.db.transaction().execute((tx) => recordEvents(tx, author, [{ objectType: 'SHEET', action: 'CREATE', objectId: marker }]));
+  const one = await f.store.db.selectFrom('events').selectAll().where('object_id', '=', marker).execute();
   assert.equal(one.length, 1);
-  const seqs = (await store.db.selectFrom('events').select('seq').orderBy('seq').execute()).map((r) => r.seq);
+  const seqs = (await f.store.db.selectFrom('events').select('seq').orderBy('seq').execute()).map((r) => r.seq);
   assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b));
 });
 

@@ -9,7 +9,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     const nd = req.ro.numericDates;
     const sinceRaw = one(q, 'since');
     const toRaw = one(q, 'to');
-    const r = await readEvents(app.ctx.store.db, req.actor, {
+    const r = await readEvents(app.ctx.store, req.actor, {
       since: sinceRaw !== undefined ? parseTimestamp(sinceRaw, nd, 'since') : undefined,
       to: toRaw !== undefined ? parseTimestamp(toRaw, nd, 'to') : undefined,
       streamPosition: one(q, 'streamPosition'),

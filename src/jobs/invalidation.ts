@@ -1,0 +1,68 @@
+import { Redis } from 'ioredis';
+import type pino from 'pino';
+import { randomString } from '../ids.ts';
+import { forgetOlder, onSheetWrite } from '../services/sheetModel.ts';
+
+/**
+ * Cross-process cache invalidation through Redis pub/sub (when REDIS_URL is set).
+ *
+ * Each process keeps loaded sheets in memory (services/sheetModel.ts), and every read compares
+ * the cached version with the database's: that check is what keeps a read correct, here or in
+ * any other process. On top of it, a process that commits a sheet write publishes the sheet
+ * and its new version right after the commit, and the others drop an older copy at once,
+ * instead of holding its memory until a reader or the cache's size pushes it out. Publishing
+ * is fire and forget, straight after the commit rather than through the jobs table: a lost
+ * message costs memory for a while, never a stale read, so it is not worth a durable job (a
+ * row written, claimed and deleted) per write.
+ */
+export interface Invalidation {
+  close(): Promise<void>;
+}
+
+interface Bus {
+  origin: string;
+  publish(message: string): void;
+}
+
+const buses = new Set<Bus>();
+let hooked = false;
+
+/** Message on the channel: `<origin> <sheetId> <version>`. */
+function parse(message: string): { origin: string; sheetId: number; version: number } | null {
+  const [origin, sheetId, version] = message.split(' ');
+  const id = Number(sheetId);
+  const v = Number(version);
+  return origin && Number.isSafeInteger(id) && Number.isSafeInteger(v) ? { origin, sheetId: id, version: v } : null;
+}
+
+export function startInvalidation(redisUrl: string | undefined, prefix: string, logger?: pino.Logger | false): Invalidation {
+  if (!redisUrl) return { close: async () => {} };
+  const channel = `${prefix}sheets`;
+  const origin = randomString(12);
+  const pub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  const sub = new Redis(redisUrl);
+  const warn = (err: Error) => logger && logger.warn({ err }, 'cache invalidation: Redis unavailable (reads stay correct; other processes drop stale sheets later)');
+  pub.on('error', warn);
+  sub.on('error', warn);
+  sub.subscribe(channel).catch(warn);
+  sub.on('message', (_ch: string, message: string) => {
+    const m = parse(message);
+    if (m && m.origin !== origin) forgetOlder(m.sheetId, m.version);
+  });
+  const bus: Bus = { origin, publish: (message) => void pub.publish(channel, message).catch(warn) };
+  buses.add(bus);
+  if (!hooked) {
+    hooked = true;
+    onSheetWrite({
+      committed: async (_store, _actor, sheets) => {
+        for (const b of buses) for (const s of sheets) if (s.changed) b.publish(`${b.origin} ${s.sheet.id} ${s.sheet.version}`);
+      },
+    });
+  }
+  return {
+    async close() {
+      buses.delete(bus);
+      await Promise.all([pub.quit().catch(() => undefined), sub.quit().catch(() => undefined)]);
+    },
+  };
+}

@@ -1,0 +1,207 @@
+import os from 'node:os';
+import pg from 'pg';
+import type pino from 'pino';
+import { clock } from '../clock.ts';
+import { randomString } from '../ids.ts';
+import type { Store } from '../store/db.ts';
+import { sequenceEvents } from '../store/events.ts';
+import { claimJobs, completeJob, failJob, onEnqueue, type JobRow } from '../store/jobs.ts';
+
+/**
+ * Durable jobs: work that must follow a commit (webhook deliveries, mail, automation, cleanup).
+ *
+ *     // at start, once per type:
+ *     registerHandler('mail', async (payload, job) => { ... }, { leaseMs: 60_000 });
+ *     // in a service, inside the transaction of the change:
+ *     await enqueue(tx, 'mail', { to, subject }, { key: `share-mail:${shareId}` });
+ *
+ * A worker runs in every sheetd process (server.ts). It claims due jobs (store/jobs.ts), runs
+ * the type's handler, removes the job when the handler resolves and, when it throws, tries
+ * again after an exponential backoff with jitter, keeping the job as dead after its last
+ * attempt. A claim is a lease: when its process dies (kill -9), the job is due again when the
+ * lease ends, so a job runs at least once and handlers must be idempotent. Workers wake every
+ * poll interval, when this process enqueues, and on PostgreSQL when any process commits a job
+ * (LISTEN sheetd_jobs). On PostgreSQL every wake-up also positions new change-log events
+ * (store/events.ts), so they wait little for a reader.
+ */
+export interface JobInfo {
+  id: number;
+  type: string;
+  /** 1 on the first run. */
+  attempt: number;
+  maxAttempts: number;
+}
+
+export type JobHandler = (payload: unknown, job: JobInfo) => Promise<void>;
+
+export interface HandlerOptions {
+  /** How long a claim holds the job: a run must finish within it. Default 60 s. */
+  leaseMs?: number;
+  /** Backoff before the second attempt, doubling after each failure up to maxBackoffMs. Default 1 s. */
+  backoffMs?: number;
+  /** Default 1 hour. */
+  maxBackoffMs?: number;
+}
+
+interface Handler {
+  fn: JobHandler;
+  leaseMs: number;
+  backoffMs: number;
+  maxBackoffMs: number;
+}
+
+const handlers = new Map<string, Handler>();
+
+/** Registers the handler of a job type in this process (a later registration replaces it). */
+export function registerHandler(type: string, fn: JobHandler, opts: HandlerOptions = {}): void {
+  handlers.set(type, { fn, leaseMs: opts.leaseMs ?? 60_000, backoffMs: opts.backoffMs ?? 1000, maxBackoffMs: opts.maxBackoffMs ?? 3_600_000 });
+}
+
+/** The wait before the next attempt: exponential in the attempts so far, between half and all of it (jitter). */
+export function backoffDelay(h: Pick<Handler, 'backoffMs' | 'maxBackoffMs'>, attempts: number, random = Math.random()): number {
+  const full = Math.min(h.maxBackoffMs, h.backoffMs * 2 ** Math.min(attempts - 1, 40));
+  return Math.round(full / 2 + (full / 2) * random);
+}
+
+export interface WorkerOptions {
+  pollMs: number;
+  /** Jobs run at once by this process. Default 4. */
+  concurrency?: number;
+  /** PostgreSQL: LISTEN for jobs committed by any process. */
+  databaseUrl?: string | undefined;
+  logger?: pino.Logger | false;
+  /** How long stop() waits for running jobs (their leases run out if it gives up). Default 10 s. */
+  stopGraceMs?: number;
+}
+
+export interface JobWorker {
+  readonly id: string;
+  /** Resolves when the worker hears other processes' commits (PostgreSQL: LISTEN is set up). */
+  readonly listening: Promise<void>;
+  /** Claims due jobs now instead of at the next poll. */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+const LISTEN_CHANNEL = 'sheetd_jobs';
+
+export function startWorker(store: Store, opts: WorkerOptions): JobWorker {
+  const id = `${os.hostname()}:${process.pid}:${randomString(6)}`;
+  const pollMs = Math.max(10, opts.pollMs);
+  const concurrency = opts.concurrency ?? 4;
+  const log = opts.logger || undefined;
+  const running = new Set<Promise<void>>();
+  let stopped = false;
+  let ticking = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let listener: pg.Client | undefined;
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  };
+
+  async function run(job: JobRow, h: Handler): Promise<void> {
+    try {
+      await h.fn(JSON.parse(job.payload) as unknown, { id: job.id, type: job.type, attempt: job.attempts, maxAttempts: job.max_attempts });
+      await completeJob(store.db, job);
+    } catch (err) {
+      const now = clock.now();
+      const dead = job.attempts >= job.max_attempts;
+      const error = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+      log?.warn({ err, jobId: job.id, type: job.type, attempt: job.attempts, dead }, dead ? 'job failed for the last time; kept as dead' : 'job failed; it will be retried');
+      await failJob(store.db, job, { error, runAt: now + backoffDelay(h, job.attempts), dead, now }).catch((e: unknown) => log?.error({ err: e, jobId: job.id }, 'could not record a job failure; its lease will run out'));
+    }
+  }
+
+  async function tick(): Promise<void> {
+    if (stopped) return;
+    if (ticking) {
+      again = true;
+      return;
+    }
+    ticking = true;
+    again = false;
+    try {
+      // SQLite: readers position events themselves; a background write here could fail the
+      // write transaction of another process sharing the file (SQLITE_BUSY on its snapshot)
+      if (store.dialect === 'postgres') await sequenceEvents(store);
+      while (!stopped && running.size < concurrency) {
+        const types = [...handlers.keys()];
+        const leaseMs = Math.max(...types.map((t) => handlers.get(t)!.leaseMs));
+        const jobs = await claimJobs(store, { worker: id, types, limit: concurrency - running.size, leaseMs, now: clock.now() });
+        if (jobs.length === 0) break;
+        for (const job of jobs) {
+          const p = run(job, handlers.get(job.type)!).finally(() => {
+            running.delete(p);
+            wake();
+          });
+          running.add(p);
+        }
+      }
+    } catch (err) {
+      if (!stopped) log?.error({ err }, 'job worker: claiming failed; trying again at the next poll');
+    } finally {
+      ticking = false;
+      schedule(again ? 0 : pollMs);
+    }
+  }
+
+  function wake(): void {
+    if (!stopped) schedule(0);
+  }
+
+  async function listen(url: string): Promise<void> {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: url });
+    let failed = false;
+    const fail = (err: unknown) => {
+      // polling goes on without it; listen again after a poll interval
+      if (failed) return;
+      failed = true;
+      if (listener === c) listener = undefined;
+      if (!stopped) log?.warn({ err }, 'job worker: the LISTEN connection failed; connecting again');
+      c.end().catch(() => {});
+      setTimeout(() => void listen(url), pollMs).unref();
+    };
+    c.on('notification', wake);
+    c.on('error', fail);
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${LISTEN_CHANNEL}`);
+    } catch (err) {
+      return fail(err);
+    }
+    if (stopped) await c.end().catch(() => {});
+    else listener = c;
+  }
+
+  const offEnqueue = onEnqueue(wake);
+  const listening = store.dialect === 'postgres' && opts.databaseUrl ? listen(opts.databaseUrl) : Promise.resolve();
+  schedule(0);
+
+  return {
+    id,
+    listening,
+    wake,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(timer);
+      offEnqueue();
+      await listener?.end().catch(() => {});
+      listener = undefined;
+      // a tick in progress ends at its next await; running jobs get a grace period
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...running]),
+        new Promise((r) => (grace = setTimeout(r, opts.stopGraceMs ?? 10_000))),
+      ]);
+      clearTimeout(grace);
+      while (ticking) await new Promise((r) => setTimeout(r, 5));
+    },
+  };
+}
