@@ -8,8 +8,8 @@ import nodemailer from 'nodemailer';
 import type { MailConfig } from '../config.ts';
 import type { BlobStore } from '../blobs/index.ts';
 
-/** One outgoing message; the From address is the server's (SHEETD_MAIL_FROM). */
-export interface MailMessage {
+/** Recipients and content of a message; the From address is the server's (SHEETD_MAIL_FROM). */
+interface MailContent {
   to: string[];
   cc?: string[];
   bcc?: string[];
@@ -17,6 +17,10 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+}
+
+/** One outgoing message. */
+export interface MailMessage extends MailContent {
   attachments?: MailAttachment[];
 }
 
@@ -95,14 +99,7 @@ function outboxMailer(outbox: string, from: string): Mailer {
  * A mail job's payload: what a service enqueues in its transaction (plain JSON). Attachments
  * name blobs, so a job row never holds file bytes.
  */
-export interface MailPayload {
-  to: string[];
-  cc?: string[];
-  bcc?: string[];
-  replyTo?: string;
-  subject: string;
-  text: string;
-  html?: string;
+export interface MailPayload extends MailContent {
   attachments?: Array<{ filename: string; contentType?: string; blobKey: string }>;
 }
 
