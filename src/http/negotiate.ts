@@ -30,17 +30,17 @@ export function acceptable(accept: string | undefined, extra: string[] | undefin
 }
 
 /**
- * The export a Get Sheet's Accept header asks for: the type it names with the highest q (the
- * first of equals) among JSON, CSV and Excel; undefined for JSON.
+ * The export a Get Sheet's Accept header asks for: the media type it names with the highest q
+ * (the first of equals) among JSON, CSV and Excel's; undefined for JSON.
  */
-export function preferredExport(accept: string | undefined, excelTypes: readonly string[]): 'csv' | 'xlsx' | undefined {
+export function preferredExport(accept: string | undefined, excelTypes: readonly string[]): string | undefined {
   let best: { type: string; q: number } | undefined;
   for (const { name: type, q } of qualityList(accept)) {
     if (type !== 'text/csv' && type !== 'application/json' && !excelTypes.includes(type)) continue;
     if (best === undefined || q > best.q) best = { type, q };
   }
-  if (best === undefined || !(best.q > 0)) return undefined;
-  return best.type === 'text/csv' ? 'csv' : excelTypes.includes(best.type) ? 'xlsx' : undefined;
+  if (best === undefined || !(best.q > 0) || best.type === 'application/json') return undefined;
+  return best.type;
 }
 
 /** Does an Accept-Encoding header allow gzip (q above 0, by name or by `*`)? */

@@ -1,4 +1,4 @@
-import type { Paging } from './query.ts';
+import type { Paging, TokenPaging } from './query.ts';
 
 /** IndexResult of spec 2.1. */
 export interface IndexResult<T> {
@@ -40,4 +40,10 @@ export function streamResult<T>(p: Paging, data: T[]): IndexResult<T> {
   const out: IndexResult<T> = { pageNumber: p.page, totalPages: -1, totalCount: -1, data };
   if (p.pageSize !== null) out.pageSize = p.pageSize;
   return out;
+}
+
+/** One page of a token-paged list, and the lastKey of the next page when there is one. */
+export function tokenSlice<T>(items: readonly T[], p: TokenPaging): { page: T[]; lastKey?: string } {
+  const page = items.slice(p.from, p.from + p.max);
+  return p.from + p.max < items.length ? { page, lastKey: (p.from + p.max).toString(36) } : { page };
 }

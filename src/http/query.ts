@@ -2,22 +2,27 @@ import { apiError } from '../errors.ts';
 import type { ReadOptions } from '../services/context.ts';
 
 /**
- * Parsing of the query parameters every endpoint may carry (spec 4.1). Bad values answer
- * 1018 ("value {0} invalid for parameter {1}"); nothing else is guessed.
+ * Parsing of the query parameters every endpoint may carry (spec 4.1), read as the public
+ * service reads them, so that every official client's spelling works: booleans in any case
+ * (`True` is what the Python SDK sends), comma lists with or without spaces or as repeated
+ * parameters, and the first value of a repeated scalar parameter. Bad values answer 1018
+ * ("value {0} invalid for parameter {1}"); nothing else is guessed.
  */
 export type Query = Record<string, string | string[] | undefined>;
 
+/** A scalar parameter; repeated, its first value counts (as Java servlet containers read it). */
 export function one(q: Query, name: string): string | undefined {
   const v = q[name];
-  if (Array.isArray(v)) return v[v.length - 1];
+  if (Array.isArray(v)) return v[0];
   return v;
 }
 
 export function bool(q: Query, name: string, dflt = false): boolean {
   const v = one(q, name);
   if (v === undefined || v === '') return dflt;
-  if (v === 'true') return true;
-  if (v === 'false') return false;
+  const lower = v.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
   throw apiError(1018, v, name);
 }
 
@@ -41,6 +46,18 @@ export function list(q: Query, name: string): string[] {
   if (v === undefined) return [];
   const parts = Array.isArray(v) ? v : [v];
   return parts.flatMap((p) => p.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/**
+ * A comma-separated list of names from a fixed set, matched ignoring case and answered in the
+ * set's spelling; a name outside the set is 1018.
+ */
+export function enumList<T extends string>(q: Query, name: string, allowed: readonly T[]): T[] {
+  return list(q, name).map((s) => {
+    const found = allowed.find((a) => a.toLowerCase() === s.toLowerCase());
+    if (found === undefined) throw apiError(1018, s, name);
+    return found;
+  });
 }
 
 /** A comma-separated list of ids (rowIds=1,2,3). */
@@ -76,6 +93,22 @@ export function paging(q: Query, defaultPageSize = DEFAULT_PAGE_SIZE): Paging {
   const page = int(q, 'page', { min: 1 }) ?? 1;
   const pageSize = int(q, 'pageSize', { min: 1 }) ?? defaultPageSize;
   return { page, pageSize };
+}
+
+/** Token paging (maxItems, lastKey): where the page starts and how many items it holds at most. */
+export interface TokenPaging {
+  from: number;
+  max: number;
+}
+
+/** maxItems is 1 to 1000 (default 100); lastKey is a token this server handed out (base-36 offset). */
+export function tokenPaging(q: Query): TokenPaging {
+  const max = int(q, 'maxItems', { min: 1, max: 1000 }) ?? DEFAULT_PAGE_SIZE;
+  const lastKey = one(q, 'lastKey');
+  if (lastKey === undefined || lastKey === '') return { from: 0, max };
+  const from = /^[0-9a-z]{1,11}$/i.test(lastKey) ? Number.parseInt(lastKey, 36) : NaN;
+  if (!Number.isSafeInteger(from)) throw apiError(1018, lastKey, 'lastKey');
+  return { from, max };
 }
 
 /** Path parameters are numeric ids; anything else is an unknown object. */

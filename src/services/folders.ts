@@ -40,6 +40,29 @@ export async function loadTree(db: Queryable, actor: Actor, root: TreeRoot, dept
   return { sheets: all.filter((x) => !x.sheet.is_template), templates: all.filter((x) => !!x.sheet.is_template), folders };
 }
 
+/** The child types GET /folders/{id}/children and /workspaces/{id}/children filter by (childrenResourceTypes). */
+export const CHILD_TYPES = ['folders', 'sheets', 'reports', 'sights', 'templates'] as const;
+export type ChildType = (typeof CHILD_TYPES)[number];
+
+/** One immediate child of a folder or workspace, with the caller's level on it. */
+export type Child =
+  | { resourceType: 'folder'; folder: FolderRow; level: AccessLevel }
+  | { resourceType: 'sheet' | 'template'; sheet: SheetRow; level: AccessLevel };
+
+/**
+ * The immediate children of a folder or of a workspace's top level that the caller can see, of
+ * the types asked for: folders, then sheets, then templates, each by name (reports and
+ * dashboards do not exist yet). A folder has the level of the container that holds it.
+ */
+export async function childrenOf(db: Queryable, actor: Actor, root: { folderId: number } | { workspaceTop: number }, containerLevel: AccessLevel, types: ReadonlySet<ChildType>): Promise<Child[]> {
+  const tree = await loadTree(db, actor, root, 0);
+  const out: Child[] = [];
+  if (types.has('folders')) out.push(...tree.folders.map((f) => ({ resourceType: 'folder' as const, folder: f.folder, level: containerLevel })));
+  if (types.has('sheets')) out.push(...tree.sheets.map((x) => ({ resourceType: 'sheet' as const, ...x })));
+  if (types.has('templates')) out.push(...tree.templates.map((x) => ({ resourceType: 'template' as const, ...x })));
+  return out;
+}
+
 function folderName(body: unknown): string {
   return requireName(asObject(body, 'a Folder object'));
 }

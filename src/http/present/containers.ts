@@ -2,9 +2,12 @@ import type { Config } from '../../config.ts';
 import type { FolderRow, WorkspaceRow } from '../../store/containers.ts';
 import { presentAccessLevel, type AccessLevel } from '../../services/access.ts';
 import type { ReadOptions } from '../../services/context.ts';
-import type { FolderTree } from '../../services/folders.ts';
+import type { Child, FolderTree } from '../../services/folders.ts';
+import type { ContainerPath } from '../../services/paths.ts';
+import type { SheetRow } from '../../store/sheets.ts';
+import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
-import { sheetSummary, templateSummary } from './sheets.ts';
+import { sheetSource, sheetSummary, templateSummary } from './sheets.ts';
 
 export function folderSummary(config: Config, f: FolderRow, opts: { favorite?: boolean } = {}) {
   const out: Record<string, unknown> = { id: f.id, name: f.name, permalink: permalink(config, 'folders', f.id) };
@@ -32,4 +35,59 @@ export function contents(config: Config, tree: FolderTree, ro: ReadOptions, favo
   };
   if (tree.templates.length > 0) out.templates = tree.templates.map((x) => templateSummary(x.sheet, x.level, ro));
   return out;
+}
+
+/** Get Folder Metadata: the folder alone, without its contents. */
+export function folderMetadata(config: Config, f: FolderRow, ro: ReadOptions) {
+  return { id: f.id, name: f.name, permalink: permalink(config, 'folders', f.id), createdAt: ts(f.created_at, ro.numericDates), modifiedAt: ts(f.modified_at, ro.numericDates) };
+}
+
+/** Get Workspace Metadata: the workspace alone, without its contents. */
+export function workspaceMetadata(config: Config, w: WorkspaceRow, level: AccessLevel, ro: ReadOptions) {
+  return { ...workspaceSummary(config, w, level, ro), createdAt: ts(w.created_at, ro.numericDates), modifiedAt: ts(w.modified_at, ro.numericDates) };
+}
+
+/** A child of GET /folders/{id}/children or /workspaces/{id}/children (the SDKs' AssetReference). */
+export function childReference(config: Config, c: Child, ro: ReadOptions): Record<string, unknown> {
+  const row = c.resourceType === 'folder' ? c.folder : c.sheet;
+  const out: Record<string, unknown> = {
+    id: row.id,
+    name: row.name,
+    permalink: permalink(config, c.resourceType === 'folder' ? 'folders' : 'sheets', row.id),
+    createdAt: ts(row.created_at, ro.numericDates),
+    modifiedAt: ts(row.modified_at, ro.numericDates),
+    accessLevel: presentAccessLevel(c.level, ro.accessApiLevel),
+    resourceType: c.resourceType,
+  };
+  if (c.resourceType !== 'folder') {
+    const src = ro.include.has('source') ? sheetSource(c.sheet) : undefined;
+    if (src) out.source = src;
+    if (ro.include.has('ownerInfo')) out.ownerId = c.sheet.owner_id;
+  }
+  return out;
+}
+
+/** A sheet at the end of a path (the SDKs' PathLeaf). */
+function pathLeaf(config: Config, s: SheetRow, level: AccessLevel, ro: ReadOptions): Record<string, unknown> {
+  return {
+    id: s.id, name: s.name, permalink: permalink(config, 'sheets', s.id), accessLevel: presentAccessLevel(level, ro.accessApiLevel),
+    createdAt: ts(s.created_at, ro.numericDates), modifiedAt: ts(s.modified_at, ro.numericDates),
+  };
+}
+
+/**
+ * The PathNode tree of Get Folder Path and Get Sheet Path: the outermost container the caller
+ * can see, holding the next one as the only entry of `folders`, down to the folder asked for or
+ * the container whose `sheets` holds the sheet. A sheet in no container the caller can see is
+ * answered as its leaf alone.
+ */
+export function pathTree(config: Config, p: ContainerPath, ro: ReadOptions, sheet?: { sheet: SheetRow; level: AccessLevel }): Record<string, unknown> {
+  const nodes: Array<Record<string, unknown>> = [];
+  if (p.workspace) nodes.push(workspaceSummary(config, p.workspace.ws, p.workspace.level, ro));
+  for (const f of p.folders) nodes.push({ ...folderSummary(config, f), accessLevel: presentAccessLevel(p.folderLevel!, ro.accessApiLevel) });
+  const leaf = sheet ? pathLeaf(config, sheet.sheet, sheet.level, ro) : undefined;
+  if (nodes.length === 0) return leaf!;
+  if (leaf) nodes[nodes.length - 1]!.sheets = [leaf];
+  for (let i = nodes.length - 1; i > 0; i--) nodes[i - 1]!.folders = [nodes[i]];
+  return nodes[0]!;
 }

@@ -1,15 +1,30 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { followDeleted } from '../../services/follow.ts';
-import { list, paging, pathId, type Query } from '../query.ts';
-import { paginate } from '../paging.ts';
+import { enumList, list, paging, pathId, tokenPaging, type Query, type TokenPaging } from '../query.ts';
+import { paginate, tokenSlice } from '../paging.ts';
 import { success } from '../present.ts';
-import { contents, folderSummary } from '../present/containers.ts';
+import { childReference, contents, folderMetadata, folderSummary, pathTree } from '../present/containers.ts';
 import { childFolders } from '../../store/containers.ts';
 import { folderFor } from '../../services/containers.ts';
-import { copyFolder, createFolder, deleteFolder, loadTree, moveFolder, renameFolder } from '../../services/folders.ts';
+import { CHILD_TYPES, childrenOf, copyFolder, createFolder, deleteFolder, loadTree, moveFolder, renameFolder, type Child, type ChildType } from '../../services/folders.ts';
+import { folderPath } from '../../services/paths.ts';
 import { favoriteKeys } from '../../services/favorites.ts';
+import type { Config } from '../../config.ts';
+import type { ReadOptions } from '../../services/context.ts';
 
 type FolderReq = FastifyRequest<{ Params: { folderId: string } }>;
+
+/** What a children listing asks for: childrenResourceTypes (every type when absent) and its token page. */
+export function childrenQuery(q: Query): { types: Set<ChildType>; page: TokenPaging } {
+  const types = enumList(q, 'childrenResourceTypes', CHILD_TYPES);
+  return { types: new Set(types.length > 0 ? types : CHILD_TYPES), page: tokenPaging(q) };
+}
+
+/** One page of children as `{data, lastKey}` (lastKey only while more follow). */
+export function childrenPage(config: Config, children: Child[], p: TokenPaging, ro: ReadOptions) {
+  const { page, lastKey } = tokenSlice(children, p);
+  return { data: page.map((c) => childReference(config, c, ro)), ...(lastKey !== undefined ? { lastKey } : {}) };
+}
 
 export async function folderRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
@@ -22,6 +37,21 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
     const tree = await loadTree(d, req.actor, { folderId: folder.id }, 0);
     const favs = await favoriteKeys(d, req.actor);
     return { ...folderSummary(config(), folder, { favorite: favs.has(`folder:${folder.id}`) }), ...contents(config(), tree, req.ro, favs) };
+  });
+
+  app.get('/folders/:folderId/metadata', { config: { scope: 'READ_SHEETS' } }, async (req: FolderReq) => {
+    const { folder } = await folderFor(db(), req.actor, pathId(req.params.folderId), 'VIEWER');
+    return folderMetadata(config(), folder, req.ro);
+  });
+
+  app.get('/folders/:folderId/children', { config: { scope: 'READ_SHEETS' } }, async (req: FolderReq) => {
+    const q = childrenQuery(req.query as Query);
+    const { folder, level } = await folderFor(db(), req.actor, pathId(req.params.folderId), 'VIEWER');
+    return childrenPage(config(), await childrenOf(db(), req.actor, { folderId: folder.id }, level, q.types), q.page, req.ro);
+  });
+
+  app.get('/folders/:folderId/path', { config: { scope: 'READ_SHEETS' } }, async (req: FolderReq) => {
+    return pathTree(config(), await folderPath(db(), req.actor, pathId(req.params.folderId)), req.ro);
   });
 
   app.put('/folders/:folderId', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: FolderReq) => {

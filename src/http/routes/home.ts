@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { paging, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
@@ -25,8 +25,12 @@ export async function homeRoutes(app: FastifyInstance): Promise<void> {
   });
 
   // Home contents, nested: the caller's own sheets and folders, the sheets shared to it that
-  // live outside workspaces, and its workspaces.
-  app.get('/folders/personal', { config: { scope: 'READ_SHEETS' } }, async (req) => {
+  // live outside workspaces, and its workspaces. The SDKs' "list contents" calls GET /home,
+  // the reference's GET /folders/personal; both answer the same Home object.
+  app.get('/home', { config: { scope: 'READ_SHEETS' } }, async (req) => homeContents(req));
+  app.get('/folders/personal', { config: { scope: 'READ_SHEETS' } }, async (req) => homeContents(req));
+
+  async function homeContents(req: FastifyRequest) {
     const d = db();
     const tree = await loadTree(d, req.actor, { homeOf: req.actor.user.id }, Number.MAX_SAFE_INTEGER);
     const shared = await d
@@ -45,5 +49,5 @@ export async function homeRoutes(app: FastifyInstance): Promise<void> {
     const out = contents(config(), tree, req.ro, favs);
     out.workspaces = (await listWorkspaces(d, req.actor)).map((x) => workspaceSummary(config(), x.ws, x.level, req.ro, { favorite: favs.has(`workspace:${x.ws.id}`) }));
     return out;
-  });
+  }
 }

@@ -5,6 +5,7 @@ import { addImageToCell, createImageUrls, imageForToken, IMAGE_URL_TTL_MS } from
 import { bool, one, pathId, type Query } from '../query.ts';
 import { success } from '../present.ts';
 import { errorBody } from '../errors.ts';
+import { dispositionOf } from '../download.ts';
 import { presentRow } from '../present/sheetData.ts';
 import { userLookup } from './sheetData.ts';
 
@@ -30,13 +31,6 @@ export function fileNameOf(header: string | undefined): string | null {
   // a name, not a path; no control characters
   const name = [...raw.replace(/^.*[\\/]/, '')].filter((ch) => ch >= ' ' && ch !== '\u007f').join('').slice(0, 255);
   return name === '' ? null : name;
-}
-
-/** `inline` with the file name in both forms (ASCII fallback and RFC 5987 UTF-8). */
-function contentDisposition(fileName: string | null): string {
-  if (fileName === null) return 'inline';
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
 /**
@@ -112,7 +106,7 @@ export async function imageRoutes(app: FastifyInstance): Promise<void> {
       .header('cache-control', `private, max-age=${maxAge}`)
       .header('expires', new Date(img.expiresAt).toUTCString())
       .header('x-content-type-options', 'nosniff')
-      .header('content-disposition', contentDisposition(img.fileName))
+      .header('content-disposition', dispositionOf(img.fileName, 'inline'))
       .header('content-length', img.size)
       .send(img.stream);
   });

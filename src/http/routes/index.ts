@@ -20,6 +20,7 @@ import { templateRoutes } from './templates.ts';
 import { crossSheetRefRoutes } from './crossSheetRefs.ts';
 import { imageRoutes } from './images.ts';
 import { viewRoutes } from './views.ts';
+import { webhookRoutes } from './webhooks.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -42,5 +43,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(crossSheetRefRoutes);
   await app.register(imageRoutes);
   await app.register(viewRoutes);
+  await app.register(webhookRoutes);
   await app.register(sheetDataRoutes);
 }

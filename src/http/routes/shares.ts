@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasScope, type Scope } from '../../services/scopes.ts';
 import type { ShareObjectType } from '../../store/shares.ts';
-import { bool, int, one, paging, pathId, type Query } from '../query.ts';
-import { paginate } from '../paging.ts';
+import { bool, list, one, paging, pathId, tokenPaging, type Query } from '../query.ts';
+import { paginate, tokenSlice } from '../paging.ts';
 import { success } from '../present.ts';
 import { share } from '../present/shares.ts';
 import { createShares, deleteShare, getShareOf, listSharesOf, updateShare } from '../../services/shares.ts';
@@ -86,13 +86,10 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
   app.get('/shares', { config: { scope: 'READ_SHEETS' } }, async (req) => {
     const q = req.query as Query;
     const a = asset(q);
-    const all = await listSharesOf(db(), req.actor, a.type, a.id, one(q, 'sharingInclude')?.split(',').includes('workspaceShares') ?? false);
-    const max = int(q, 'maxItems', { min: 1, max: 1000 }) ?? 100;
-    const lastKey = one(q, 'lastKey');
-    const from = lastKey === undefined ? 0 : Number.parseInt(lastKey, 36);
-    if (!Number.isSafeInteger(from) || from < 0) throw apiError(1018, lastKey ?? '', 'lastKey');
-    const items = all.slice(from, from + max).map((v) => share(v, req.ro));
-    return { items, ...(from + max < all.length ? { lastKey: (from + max).toString(36) } : {}) };
+    const p = tokenPaging(q);
+    const all = await listSharesOf(db(), req.actor, a.type, a.id, list(q, 'sharingInclude').includes('workspaceShares'));
+    const { page, lastKey } = tokenSlice(all, p);
+    return { items: page.map((v) => share(v, req.ro)), ...(lastKey !== undefined ? { lastKey } : {}) };
   });
 
   app.post('/shares', { config: { scope: null, body: 'required' } }, async (req) => {

@@ -15,6 +15,7 @@ import { presentColumns, presentRow, JsonWriter, writeRowsJson, sheetSummary, ty
 import { pageWindow } from '../paging.ts';
 import { sheetCsv } from '../present/csv.ts';
 import { acceptsGzip, preferredExport } from '../negotiate.ts';
+import { dispositionOf } from '../download.ts';
 import { XLSX_TYPES, sheetXlsx } from '../present/xlsx.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import { fullName } from '../present/users.ts';
@@ -111,8 +112,9 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     const cf = views.rules.length > 0 ? conditionalFormats(model, views.rules, req.actor, rows, views.system) : undefined;
     const opts = { ro: req.ro, level, users, permalinkBase: base(), columns: cols, linksOut: await linksOut(db(), sheetId), filteredOut: hidden, conditionalFormats: cf };
     const exported = preferredExport(req.headers.accept, XLSX_TYPES);
-    if (exported === 'csv') return reply.type('text/csv; charset=utf-8').send(sheetCsv(model, rows, opts));
-    if (exported === 'xlsx') return reply.type('application/vnd.ms-excel').send(await sheetXlsx(model, sheet.name, rows, opts));
+    // a file named after the sheet, of the type asked for (Excel's two types name the same .xlsx)
+    if (exported === 'text/csv') return reply.type('text/csv; charset=utf-8').header('content-disposition', dispositionOf(`${sheet.name}.csv`)).send(sheetCsv(model, rows, opts));
+    if (exported !== undefined) return reply.type(exported).header('content-disposition', dispositionOf(`${sheet.name}.xlsx`)).send(await sheetXlsx(model, sheet.name, rows, opts));
     const { projectSettings } = settingsOf(sheet);
     const out: Record<string, unknown> = {
       ...sheetSummary(sheet, level, req.ro, base()),

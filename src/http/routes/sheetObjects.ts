@@ -4,6 +4,8 @@ import { one, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
 import { sheetResult, sheetSummary } from '../present/sheets.ts';
+import { pathTree } from '../present/containers.ts';
+import { sheetPath } from '../../services/paths.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import type { Actor, ReadOptions } from '../../services/context.ts';
 import { sheetFor } from '../../services/permissions.ts';
@@ -21,7 +23,7 @@ import {
 
 type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;
 
-/** Sheets as objects: list, create (home, folder, workspace), update, delete, copy, move, version. */
+/** Sheets as objects: list, create (home, folder, workspace), update, delete, copy, move, version, path. */
 export async function sheetObjectRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
   const config = () => app.ctx.config;
@@ -78,5 +80,11 @@ export async function sheetObjectRoutes(app: FastifyInstance): Promise<void> {
   app.get('/sheets/:sheetId/version', { config: { scope: 'READ_SHEETS' } }, async (req: SheetReq) => {
     const { sheet } = await sheetFor(db(), req.actor, pathId(req.params.sheetId), 'VIEWER');
     return { version: sheet.version };
+  });
+
+  // Get Sheet Path: the workspace and folders that hold the sheet (as far as the caller sees them).
+  app.get('/sheets/:sheetId/path', { config: { scope: 'READ_SHEETS' } }, async (req: SheetReq) => {
+    const p = await sheetPath(db(), req.actor, pathId(req.params.sheetId));
+    return pathTree(config(), p, req.ro, p);
   });
 }

@@ -3,10 +3,11 @@ import { followDeleted } from '../../services/follow.ts';
 import { bool, list, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
-import { contents, folderSummary, workspaceSummary } from '../present/containers.ts';
+import { contents, folderSummary, workspaceMetadata, workspaceSummary } from '../present/containers.ts';
 import { childFolders } from '../../store/containers.ts';
 import { workspaceFor } from '../../services/containers.ts';
-import { createFolder, loadTree } from '../../services/folders.ts';
+import { childrenOf, createFolder, loadTree } from '../../services/folders.ts';
+import { childrenPage, childrenQuery } from './folders.ts';
 import { copyWorkspace, createWorkspace, deleteWorkspace, listWorkspaces, renameWorkspace } from '../../services/workspaces.ts';
 import { favoriteKeys } from '../../services/favorites.ts';
 
@@ -35,6 +36,17 @@ export async function workspaceRoutes(app: FastifyInstance): Promise<void> {
     const tree = await loadTree(d, req.actor, { workspaceTop: ws.id }, loadAll ? Number.MAX_SAFE_INTEGER : 0);
     const favs = await favoriteKeys(d, req.actor);
     return { ...workspaceSummary(config(), ws, level, req.ro, { favorite: favs.has(`workspace:${ws.id}`) }), ...contents(config(), tree, req.ro, favs) };
+  });
+
+  app.get('/workspaces/:workspaceId/metadata', { config: { scope: 'READ_SHEETS' } }, async (req: WsReq) => {
+    const { ws, level } = await workspaceFor(db(), req.actor, pathId(req.params.workspaceId), 'VIEWER');
+    return workspaceMetadata(config(), ws, level, req.ro);
+  });
+
+  app.get('/workspaces/:workspaceId/children', { config: { scope: 'READ_SHEETS' } }, async (req: WsReq) => {
+    const q = childrenQuery(req.query as Query);
+    const { ws, level } = await workspaceFor(db(), req.actor, pathId(req.params.workspaceId), 'VIEWER');
+    return childrenPage(config(), await childrenOf(db(), req.actor, { workspaceTop: ws.id }, level, q.types), q.page, req.ro);
   });
 
   app.put('/workspaces/:workspaceId', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: WsReq) => {

@@ -1,0 +1,155 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverForFile } from '../helpers/setup.ts';
+import { assertError, makeSheet } from '../helpers/sheets.ts';
+import { tokenFor } from '../helpers/tokens.ts';
+
+// Query parameters and headers as every official client spells them (the Python SDK sends
+// `True`, others repeat parameters or put spaces in lists), on real endpoints.
+const s = serverForFile();
+
+async function sheets(n: number, tag: string): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) ids.push((await makeSheet(s.api, `${tag} ${i}`, [{ title: 'A', type: 'TEXT_NUMBER', primary: true }])).id);
+  return ids;
+}
+
+describe('boolean query parameters in any case', () => {
+  test('includeAll=True, TRUE and true all lift paging; False and false keep it', async () => {
+    await sheets(3, 'Bool');
+    for (const v of ['True', 'TRUE', 'true', 'tRuE']) {
+      const res = await s.api.get(`/sheets?includeAll=${v}&pageSize=1`);
+      assert.equal(res.status, 200, v);
+      assert.equal(res.body.pageSize, undefined, v);
+      assert.equal(res.body.data.length, res.body.totalCount, v);
+      assert.ok(res.body.totalCount >= 3);
+    }
+    for (const v of ['False', 'FALSE', 'false']) {
+      const res = await s.api.get(`/sheets?includeAll=${v}&pageSize=1`);
+      assert.equal(res.status, 200, v);
+      assert.equal(res.body.pageSize, 1, v);
+      assert.equal(res.body.data.length, 1, v);
+    }
+  });
+
+  test('numericDates=True gives numbers; loadAll=TRUE loads nested folders', async () => {
+    const res = await s.api.get('/sheets?numericDates=True');
+    assert.equal(typeof res.body.data[0].createdAt, 'number');
+    const ws = (await s.api.post('/workspaces', { name: 'Bool WS' })).body.result;
+    const f = (await s.api.post(`/workspaces/${ws.id}/folders`, { name: 'Outer' })).body.result;
+    await s.api.post(`/folders/${f.id}/folders`, { name: 'Inner' });
+    const all = await s.api.get(`/workspaces/${ws.id}?loadAll=TRUE`);
+    assert.equal(all.body.folders[0].folders[0].name, 'Inner');
+    const top = await s.api.get(`/workspaces/${ws.id}?loadAll=False`);
+    assert.equal(top.body.folders[0].folders, undefined);
+  });
+
+  test('anything but true or false is 400/1018', async () => {
+    for (const v of ['yes', '1', 'truee', 'True ']) assertError(await s.api.get(`/sheets?includeAll=${encodeURIComponent(v)}`), 400, 1018);
+  });
+});
+
+describe('lists and repeated parameters', () => {
+  test('include with spaces after commas, and include repeated, name the same options', async () => {
+    await sheets(1, 'List');
+    for (const q of ['include=ownerInfo,sheetVersion', 'include=ownerInfo,%20sheetVersion', 'include=ownerInfo%20,%20sheetVersion', 'include=ownerInfo&include=sheetVersion']) {
+      const res = await s.api.get(`/sheets?${q}`);
+      assert.equal(res.status, 200, q);
+      assert.equal(typeof res.body.data[0].ownerId, 'number', q);
+      assert.equal(typeof res.body.data[0].version, 'number', q);
+    }
+  });
+
+  test('id lists with spaces (Get Sheet rowIds, columnIds)', async () => {
+    const sh = await makeSheet(s.api, 'Ids', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }, { title: 'B', type: 'TEXT_NUMBER' }]);
+    const rows = (await s.api.post(`/sheets/${sh.id}/rows`, [1, 2, 3].map((n) => ({ toBottom: true, cells: [{ columnId: sh.col.A!.id, value: n }] })))).body.result as Array<{ id: number }>;
+    const res = await s.api.get(`/sheets/${sh.id}?rowIds=${rows[0]!.id},%20${rows[2]!.id}&columnIds=${sh.col.A!.id}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.rows.map((r: { id: number }) => r.id), [rows[0]!.id, rows[2]!.id]);
+    assert.deepEqual(res.body.columns.map((c: { id: number }) => c.id), [sh.col.A!.id]);
+    assertError(await s.api.get(`/sheets/${sh.id}?rowIds=${rows[0]!.id},x`), 400, 1018);
+  });
+
+  test('a repeated scalar parameter counts by its first value', async () => {
+    await sheets(2, 'Repeat');
+    const paged = await s.api.get('/sheets?pageSize=1&pageSize=5');
+    assert.equal(paged.body.pageSize, 1);
+    assert.equal(paged.body.data.length, 1);
+    const all = await s.api.get('/sheets?includeAll=true&includeAll=false&pageSize=1');
+    assert.equal(all.body.pageSize, undefined);
+    assert.ok(all.body.data.length >= 2);
+    // a bad first value is refused even when a later one is good
+    assertError(await s.api.get('/sheets?pageSize=x&pageSize=5'), 400, 1018);
+  });
+});
+
+describe('headers', () => {
+  test('the Authorization scheme in any case', async () => {
+    for (const scheme of ['Bearer', 'bearer', 'BEARER']) {
+      const res = await s.api.get('/users/me', { token: null, headers: { authorization: `${scheme} ${s.t.adminToken}` } });
+      assert.equal(res.status, 200, scheme);
+    }
+    // another scheme carries no access token
+    assertError(await s.api.get('/users/me', { token: null, headers: { authorization: `Basic ${s.t.adminToken}` } }), 401, 1001);
+  });
+
+  test('Content-Type and Accept with parameters and in any case', async () => {
+    const body = JSON.stringify({ name: 'Typed', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }] });
+    for (const ct of ['application/json', 'application/json; charset=UTF-8', 'Application/JSON;charset=utf-8']) {
+      const res = await s.api.call('POST', '/sheets', { raw: body, headers: { 'content-type': ct, accept: 'Application/JSON; q=0.9, */*;q=0.1' } });
+      assert.equal(res.status, 200, `${ct}: ${res.text}`);
+    }
+    assertError(await s.api.call('POST', '/sheets', { raw: body, headers: { 'content-type': 'text/plain' } }), 415, 1124);
+    assertError(await s.api.get('/users/me', { headers: { accept: 'image/png' } }), 406, 1052);
+  });
+});
+
+describe('exports are files named after the sheet', () => {
+  const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  test('CSV and both Excel types: attachment; filename="<sheet name>.<ext>" and the type asked for', async () => {
+    const sh = await makeSheet(s.api, 'Budget 2026', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }]);
+    const csv = await s.api.get(`/sheets/${sh.id}`, { headers: { accept: 'text/csv' } });
+    assert.equal(csv.status, 200);
+    assert.match(csv.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8$/);
+    // filename* as well, always: the Python SDK reads the name only when a parameter follows it
+    assert.equal(csv.headers.get('content-disposition'), 'attachment; filename="Budget 2026.csv"; filename*=UTF-8\'\'Budget%202026.csv');
+    const ms = await s.api.get(`/sheets/${sh.id}`, { headers: { accept: 'application/vnd.ms-excel' } });
+    assert.equal(ms.headers.get('content-type'), 'application/vnd.ms-excel');
+    assert.equal(ms.headers.get('content-disposition'), 'attachment; filename="Budget 2026.xlsx"; filename*=UTF-8\'\'Budget%202026.xlsx');
+    const ox = await s.api.get(`/sheets/${sh.id}`, { headers: { accept: XLSX } });
+    assert.equal(ox.headers.get('content-type'), XLSX);
+    assert.equal(ox.headers.get('content-disposition'), ms.headers.get('content-disposition'));
+    // JSON stays JSON, with no disposition
+    const json = await s.api.get(`/sheets/${sh.id}`);
+    assert.equal(json.headers.get('content-disposition'), null);
+  });
+
+  test('quotes, slashes and non-ASCII names: an ASCII filename and the exact name in filename*', async () => {
+    const quoted = await makeSheet(s.api, 'Plan "A"', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }]);
+    const r1 = await s.api.get(`/sheets/${quoted.id}`, { headers: { accept: 'text/csv' } });
+    assert.equal(r1.headers.get('content-disposition'), 'attachment; filename="Plan \\"A\\".csv"; filename*=UTF-8\'\'Plan%20%22A%22.csv');
+    const slash = await makeSheet(s.api, 'Q1/Q2', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }]);
+    const r2 = await s.api.get(`/sheets/${slash.id}`, { headers: { accept: 'text/csv' } });
+    assert.equal(r2.headers.get('content-disposition'), 'attachment; filename="Q1_Q2.csv"; filename*=UTF-8\'\'Q1_Q2.csv');
+    const intl = await makeSheet(s.api, 'Café 日本', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }]);
+    const r3 = await s.api.get(`/sheets/${intl.id}`, { headers: { accept: 'application/vnd.ms-excel' } });
+    const cd = r3.headers.get('content-disposition') ?? '';
+    assert.equal(cd, `attachment; filename="Caf_ __.xlsx"; filename*=UTF-8''${encodeURIComponent('Café 日本.xlsx')}`);
+    assert.equal(decodeURIComponent(/filename\*=UTF-8''(.*)$/.exec(cd)![1]!), 'Café 日本.xlsx');
+  });
+});
+
+describe('Reset Shared Secret routes in both casings', () => {
+  test('with ADMIN_WEBHOOKS: 404/1006 (no webhook exists yet); without it: 403/1004; no token: 401/1001', async () => {
+    const limited = await tokenFor(s.t, s.t.config.adminEmail, { scopes: ['READ_SHEETS'] });
+    for (const name of ['resetsharedsecret', 'resetSharedSecret']) {
+      const path = `/webhooks/${2 ** 41}/${name}`;
+      assertError(await s.api.post(path), 404, 1006);
+      // an unregistered path would answer 1006 whatever the token: 1004 shows the route exists
+      assertError(await s.api.post(path, undefined, { token: limited }), 403, 1004);
+      assertError(await s.api.post(path, undefined, { token: null }), 401, 1001);
+      assertError(await s.api.get(path), 405, 1010);
+    }
+    assertError(await s.api.post(`/webhooks/${2 ** 41}/RESETSHAREDSECRET`, undefined, { token: limited }), 404, 1006);
+  });
+});
