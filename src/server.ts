@@ -8,7 +8,8 @@ import { moveImageBytesToBlobs } from './services/images.ts';
 import { ensureBootstrap, type BootstrapResult } from './services/bootstrap.ts';
 import { buildApp } from './http/app.ts';
 import { createRateLimiter, type RateLimiter } from './http/ratelimit.ts';
-import { startWorker } from './jobs/worker.ts';
+import { registerHandler, startWorker, type JobHandler } from './jobs/worker.ts';
+import { createMailer, mailJobHandler } from './mail/index.ts';
 import { startInvalidation } from './jobs/invalidation.ts';
 
 export interface RunningServer {
@@ -52,6 +53,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     if (closing !== null) app.server.closeIdleConnections();
   });
   const address = await app.listen({ host: config.host, port: config.port });
+  registerHandler('mail', mailJobHandler(createMailer(config.mail, config.dataDir), blobs) as JobHandler, { leaseMs: 120_000 });
   const worker = startWorker(store, { pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger });
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, logger);
   const port = (app.server.address() as { port: number }).port;
