@@ -80,6 +80,44 @@ describe('sheetd command', () => {
     for (const w of ['serve', 'user add', 'token create']) assert.ok(r.stdout.includes(w), w);
   });
 
+  test('every command answers --help with its usage (exit 0); unknown options, commands and stray arguments are one line on stderr, exit 2', async () => {
+    const helps: Array<[string[], string]> = [
+      [['serve', '--help'], 'sheetd serve'],
+      [['user', '--help'], 'sheetd user add'],
+      [['user', 'add', '--help'], 'sheetd user add'],
+      [['user', 'add', '-h'], 'sheetd user add'],
+      [['token', '--help'], 'sheetd token create'],
+      [['token', 'create', '--help'], 'sheetd token create'],
+      [['domain', '--help'], 'sheetd domain add'],
+      [['domain', 'remove', '--help'], 'sheetd domain remove'],
+      [['help'], 'sheetd token create'],
+    ];
+    for (const [args, usage] of helps) {
+      const r = await run(args, env);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.ok(r.stdout.includes(usage), `${args.join(' ')}: ${r.stdout}`);
+      assert.equal(r.stderr, '');
+    }
+    const bad: Array<[string[], RegExp]> = [
+      [['token', 'create', '--frob'], /--frob/],
+      [['token', 'create', '--email'], /--email/],
+      [['user', 'add', '--email', 'x@example.com', 'extra'], /extra/],
+      [['serve', '--port', '80'], /--port/],
+      [['user'], /subcommand/],
+      [['token', 'revoke'], /revoke/],
+      [['domain', 'frob'], /add, list or remove/],
+      [['frob'], /frob/],
+      [['--frob'], /--frob/],
+    ];
+    for (const [args, what] of bad) {
+      const r = await run(args, env);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^sheetd: [^\n]+\n$/, `${args.join(' ')}: one line, got ${JSON.stringify(r.stderr)}`);
+      assert.match(r.stderr, what);
+    }
+  });
+
   test('serve: first start bootstraps the admin and its token file (0600), logs the path not the token; later starts keep both; SIGTERM closes cleanly', async () => {
     const port = await freePort();
     const proc = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
