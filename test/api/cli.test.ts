@@ -228,6 +228,23 @@ describe('sheetd command', () => {
     }
   });
 
+  test('SHEETD_ERROR_LOG: the server notes each error code it answers (npm run catalogue reads these notes)', async () => {
+    const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-codes-'));
+    const port = await freePort();
+    const proc = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: String(port), SHEETD_ERROR_LOG: logDir }, stdio: 'ignore' });
+    try {
+      await waitFor(`http://127.0.0.1:${port}/health`);
+      assert.equal((await get(`http://127.0.0.1:${port}/2.0/sheets`, {})).status, 401);
+      assert.equal((await get(`http://127.0.0.1:${port}/2.0/sheets`, { authorization: 'Bearer nonsense' })).status, 401);
+      assert.equal((await get(`http://127.0.0.1:${port}/2.0/sheets`, {})).status, 401);
+      const noted = fs.readdirSync(logDir).flatMap((f) => fs.readFileSync(path.join(logDir, f), 'utf8').split('\n').filter(Boolean));
+      assert.deepEqual(noted.sort(), ['1001', '1002']);
+    } finally {
+      proc.kill('SIGTERM');
+      fs.rmSync(logDir, { recursive: true, force: true });
+    }
+  });
+
   test('HTTPS when SHEETD_TLS_CERT and SHEETD_TLS_KEY name PEM files', async () => {
     const key = path.join(dataDir, 'key.pem');
     const cert = path.join(dataDir, 'cert.pem');
