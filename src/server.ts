@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { registerFollowers } from './services/follow.ts';
 import pino from 'pino';
 import type { Config } from './config.ts';
-import { openStore, type Store } from './store/db.ts';
 import { createBlobStore, type BlobStore } from './blobs/index.ts';
 import { moveImageBytesToBlobs } from './services/images.ts';
+import { looseDataDirMode, openStore, type Store } from './store/db.ts';
 import { ensureBootstrap, type BootstrapResult } from './services/bootstrap.ts';
 import { buildApp } from './http/app.ts';
 import { createRateLimiter, type RateLimiter } from './http/ratelimit.ts';
@@ -29,6 +29,10 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, opts: { logger?: pino.Logger | false } = {}): Promise<RunningServer> {
   const logger = opts.logger === undefined ? pino({ level: config.logLevel }) : opts.logger;
+  const loose = looseDataDirMode(config.dataDir);
+  if (loose !== null && logger) {
+    logger.warn({ dataDir: config.dataDir, mode: loose.toString(8) }, `the data directory ${config.dataDir} is open to its group or others (mode ${loose.toString(8)}); it holds the database and the admin token: chmod 700 it`);
+  }
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

@@ -10,6 +10,7 @@ import { authenticate } from '../services/auth.ts';
 import { hasScope, type Scope } from '../services/scopes.ts';
 import type { Actor, ReadOptions } from '../services/context.ts';
 import { errorHandler, sendError } from './errors.ts';
+import { edgeOptions, installEdge } from './edge.ts';
 import { acceptable } from './negotiate.ts';
 import { readOptions } from './query.ts';
 import type { RateLimiter } from './ratelimit.ts';
@@ -62,13 +63,17 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const https = config.tlsCert && config.tlsKey
     ? { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }
     : null;
+  const edge = edgeOptions(config);
   const common = {
+    ...edge.fastify,
+    http: edge.node,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
     forceCloseConnections: 'idle' as const,
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
   };
-  const app = (https ? Fastify({ ...common, https }) : Fastify(common)) as unknown as FastifyInstance;
+  const app = (https ? Fastify({ ...common, https: { ...https, ...edge.node } }) : Fastify(common)) as unknown as FastifyInstance;
+  installEdge(app, config);
 
   app.decorate('ctx', ctx);
   app.decorateRequest('actor', null as unknown as Actor);
