@@ -24,6 +24,8 @@ export interface Config {
   retiredVersions: string[];
   /** Base URL clients see (used in permalinks); when unset, the address the server listens on. */
   publicUrl: string;
+  /** Bytes of large Get Sheet bodies (1 MB or more) in memory at once; more large reads wait (http/present/sheetBodies.ts). */
+  bodyMemory: number;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -57,5 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.SHEETD_LOG_LEVEL || env.LOG_LEVEL || 'info',
     retiredVersions: (env.SHEETD_RETIRED_VERSIONS ?? '1.1').split(',').map((s) => s.trim()).filter(Boolean),
     publicUrl: (env.SHEETD_PUBLIC_URL || '').replace(/\/+$/, ''),
+    bodyMemory: int(env.SHEETD_BODY_MEMORY, 128 * 1024 * 1024, 'SHEETD_BODY_MEMORY'),
   };
 }
