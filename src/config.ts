@@ -59,6 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.SHEETD_LOG_LEVEL || env.LOG_LEVEL || 'info',
     retiredVersions: (env.SHEETD_RETIRED_VERSIONS ?? '1.1').split(',').map((s) => s.trim()).filter(Boolean),
     publicUrl: (env.SHEETD_PUBLIC_URL || '').replace(/\/+$/, ''),
-    bodyMemory: int(env.SHEETD_BODY_MEMORY, 128 * 1024 * 1024, 'SHEETD_BODY_MEMORY'),
+    bodyMemory: int(env.SHEETD_BODY_MEMORY, 96 * 1024 * 1024, 'SHEETD_BODY_MEMORY'),
   };
 }

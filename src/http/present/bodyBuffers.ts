@@ -14,7 +14,7 @@ import vm from 'node:vm';
 
 const MIN_SIZE = 1024 * 1024;
 /** Large bodies alive at once are bounded by the byte budget (present/sheetBodies.ts); a few spares cover them. */
-const MAX_SPARES = 3;
+const MAX_SPARES = 1;
 const KEEP_MS = 30_000;
 const COLLECT_AFTER_MS = 1000;
 
