@@ -41,6 +41,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections at most; further ones are closed as they arrive. */
   maxConnections: number;
+  /** Bytes of large Get Sheet bodies (1 MB or more) in memory at once; more large reads wait (http/present/sheetBodies.ts). */
+  bodyMemory: number;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: Math.min(requestTimeoutMs, positive(env.SHEETD_HEADERS_TIMEOUT_MS, 30_000, 'SHEETD_HEADERS_TIMEOUT_MS')),
     keepAliveTimeoutMs: positive(env.SHEETD_KEEPALIVE_TIMEOUT_MS, 5_000, 'SHEETD_KEEPALIVE_TIMEOUT_MS'),
     maxConnections: env.SHEETD_MAX_CONNECTIONS ? positive(env.SHEETD_MAX_CONNECTIONS, 0, 'SHEETD_MAX_CONNECTIONS') : defaultMaxConnections(),
+    bodyMemory: int(env.SHEETD_BODY_MEMORY, 96 * 1024 * 1024, 'SHEETD_BODY_MEMORY'),
   };
 }
 
