@@ -1,0 +1,32 @@
+import { sql } from 'kysely';
+import type { Store } from '../../src/store/db.ts';
+
+/**
+ * Every table of the server's database as one string (tables by name, rows sorted by their
+ * JSON), so that two snapshots compare equal exactly when no row was added, removed or changed.
+ * Works on SQLite and PostgreSQL alike: the table list comes from Kysely's introspection.
+ */
+export async function snapshotDatabase(store: Store): Promise<string> {
+  const tables = (await store.db.introspection.getTables())
+    .map((t) => t.name)
+    // the migrator's own bookkeeping is not the application's state
+    .filter((n) => !n.startsWith('kysely_'))
+    .sort();
+  const out: string[] = [];
+  for (const name of tables) {
+    const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(store.db);
+    const lines = rows.map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
+    lines.sort();
+    out.push(`## ${name} (${lines.length})`, ...lines);
+  }
+  return out.join('\n');
+}
+
+/** The lines that differ between two snapshots, for a readable assertion message. */
+export function snapshotDiff(before: string, after: string, max = 10): string {
+  const a = new Set(before.split('\n'));
+  const b = new Set(after.split('\n'));
+  const gone = [...a].filter((l) => !b.has(l)).slice(0, max).map((l) => `- ${l}`);
+  const added = [...b].filter((l) => !a.has(l)).slice(0, max).map((l) => `+ ${l}`);
+  return [...gone, ...added].join('\n');
+}
