@@ -44,6 +44,12 @@ const raw = (method: string, path: string, text: string) => () => s.api.call(met
 
 describe('bulk bodies', () => {
   before(fixture);
+
+  test('the database snapshot the refusals are checked with sees a change', async () => {
+    const before = await snapshotDatabase(s.t.server.store);
+    assert.equal((await s.api.put(`/groups/${groupId}`, { description: 'changed' })).status, 200);
+    assert.notEqual(await snapshotDatabase(s.t.server.store), before);
+  });
   const bulk = () => [
     ['POST', `/sheets/${sheet.id}/columns`],
     ['POST', `/sheets/${sheet.id}/rows`],
