@@ -5,7 +5,7 @@
  * catalogue's status; and a refused mutating request changes nothing in the database.
  *
  * SHEETD_FUZZ_SEED replays a run (the seed is printed on failure), SHEETD_FUZZ_RUNS sets the
- * number of requests per route.
+ * number of requests per route, SHEETD_FUZZ_ROUTES narrows the routes.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -99,7 +99,7 @@ const rawLiterals = fc.constantFrom('1e400', '-1e400', '-0', '1.5e300', '1234567
 
 const nasty = fc.constantFrom<unknown>(
   null, true, false, 0, -1, 1, 1.5, -0.5, 2 ** 53, 2 ** 53 + 2, 2 ** 63, -(2 ** 63), 1e308, Number.MIN_VALUE,
-  '', ' ', 'x', '\u0000', 'a\u0000b', '\ud800', 'x\udc00', '\udfff\ud800', '\ud83d\ude00', 'ï¿½', '%00', '../..', '=SUM(1,2)', '={x}',
+  '', ' ', 'x', '\ud83d\ude00', 'ï¿½', '%00', '../..', '=SUM(1,2)', '={x}',
   '2024-02-30', 'TRUE', 'NaN', 'Infinity', '1e400', '-1', '1.5', '9223372036854775808', 'x'.repeat(4001), 'y'.repeat(600),
   'a@b.c', 'nobody@example.org', 'admin@example.com', 'ADMIN', 'OWNER', 'VIEWER', 'EDITOR', 'EDITOR_SHARE', 'sheet', 'folder', 'workspace',
   'TEXT_NUMBER', 'DATE', 'CHECKBOX', 'PICKLIST', 'CONTACT_LIST', 'MULTI_PICKLIST', 'PREDECESSOR', 'AUTO_NUMBER', 'DURATION',
@@ -114,11 +114,15 @@ const idLike = fc.oneof(
   fc.constantFrom<unknown>(0, -1, 1.5, 2 ** 53, 2 ** 63, 1e21, '12', 'abc', null, true, [], {}),
 );
 
+/** Text no database stores; rare, so that most bodies get past the check for it. */
+const badText = fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udc00', '\udfff\ud800');
+
 const scalar = fc.oneof(
   { weight: 1, arbitrary: fc.constant(null).map(() => otherEmail) },
-  { weight: 4, arbitrary: nasty },
+  { weight: 1, arbitrary: badText },
+  { weight: 8, arbitrary: nasty },
   { weight: 3, arbitrary: idLike },
-  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 12 }) },
   { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })) },
   { weight: 1, arbitrary: rawLiterals.map((r) => RAW + r) },
 );
@@ -144,10 +148,10 @@ const json: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown; obj: Record<stri
 })).value;
 
 /** An element of a bulk body: mostly the resource, often something else ([null], [1], [[]]). */
-const stray = fc.constantFrom<unknown>(null, 1, 'x', true, [], [null], {});
+const stray = fc.constantFrom<unknown>(null, null, null, 1, 'x', true, [], [null], {});
 const element = <T>(a: fc.Arbitrary<T>) => fc.oneof({ weight: 3, arbitrary: a }, { weight: 1, arbitrary: stray });
 /** One resource or a bulk array of them, the way bulk endpoints take them. */
-const bulk = <T>(a: fc.Arbitrary<T>) => fc.oneof(a, fc.array(element(a), { minLength: 1, maxLength: 3 }));
+const bulk = <T>(a: fc.Arbitrary<T>) => fc.oneof(a, fc.array(element(a), { minLength: 1, maxLength: 3 }), fc.array(stray, { minLength: 1, maxLength: 2 }));
 /** A value the attribute accepts most of the time, and anything at all otherwise. */
 const v = (...good: unknown[]) => fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...good) }, { weight: 1, arbitrary: scalar });
 /** A real id of the dataset under this name most of the time, any id-like value otherwise. */
@@ -254,7 +258,10 @@ function assertCatalogued(o: Outcome, what: string): void {
   assert.equal(typeof e.refId, 'string', what);
 }
 
+/** SHEETD_FUZZ_ROUTES=columns,rows fuzzes only the routes whose path contains one of these. */
+const ONLY = (process.env.SHEETD_FUZZ_ROUTES ?? '').split(',').filter(Boolean);
 const routes = () => t.server.app.routeTable.filter((r) => r.url.startsWith('/2.0/'));
+const fuzzed = () => routes().filter((r) => ONLY.length === 0 || ONLY.some((o) => r.url.includes(o)));
 
 let state = '';
 let dirty = true;
@@ -267,7 +274,7 @@ test('the table of routes covers the API', () => {
 });
 
 test(`no input breaks any route (seed ${SEED}, ${RUNS} runs per route)`, async (tt) => {
-  for (const r of routes()) {
+  for (const r of fuzzed()) {
     await tt.test(`${r.method} ${r.url}`, async () => {
       if (dirty) {
         await seed(++seeds);
