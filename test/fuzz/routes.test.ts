@@ -5,7 +5,8 @@
  * catalogue's status; and a refused mutating request changes nothing in the database.
  *
  * SHEETD_FUZZ_SEED replays a run (the seed is printed on failure), SHEETD_FUZZ_RUNS sets the
- * number of requests per route, SHEETD_FUZZ_ROUTES narrows the routes.
+ * number of requests per route, SHEETD_FUZZ_ROUTES narrows the routes, SHEETD_FUZZ_DEBUG=1
+ * prints every request and its answer.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
