@@ -8,7 +8,7 @@ import { before, describe, test } from 'node:test';
 import { serverForFile } from '../helpers/setup.ts';
 import { assertError, type Res } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
-import { snapshotDatabase, snapshotDiff } from '../helpers/snapshot.ts';
+import { jobsCreatedSince, snapshotDatabase, snapshotDiff } from '../helpers/snapshot.ts';
 
 const s = serverForFile();
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -34,10 +34,12 @@ const fixture = () => (ready ??= (async () => {
 /** Sends the request and asserts the catalogued error and an unchanged database. */
 async function refused(send: () => Promise<Res>, status: number, code: number): Promise<void> {
   const before = await snapshotDatabase(s.t.server.store);
+  const sentAt = Date.now();
   const res = await send();
   assertError(res, status, code);
   const after = await snapshotDatabase(s.t.server.store);
   assert.ok(after === before, `the refused request changed the database:\n${snapshotDiff(before, after)}`);
+  assert.equal(await jobsCreatedSince(s.t.server.store, sentAt), 0, 'the refused request created a job');
 }
 
 const raw = (method: string, path: string, text: string) => () => s.api.call(method, path, { raw: text, headers: JSON_TYPE });

@@ -15,7 +15,7 @@ import { CATALOGUE } from '../../src/errors.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
-import { snapshotDatabase, snapshotDiff } from '../helpers/snapshot.ts';
+import { jobsCreatedSince, snapshotDatabase, snapshotDiff } from '../helpers/snapshot.ts';
 
 const SEED = Number(process.env.SHEETD_FUZZ_SEED ?? Date.now() % 2 ** 31);
 const RUNS = Number(process.env.SHEETD_FUZZ_RUNS ?? 20);
@@ -288,6 +288,7 @@ test(`no input breaks any route (seed ${SEED}, ${RUNS} runs per route)`, async (
         let i = 0;
         const url = r.url.slice('/2.0'.length).replace(/:(\w+)(\([^)]*\))?/g, () => values[i++]!) + q;
         const what = `${r.method} ${url} body=${b === undefined ? '(none)' : b.slice(0, 300)} headers=${JSON.stringify(h)}`;
+        const sentAt = Date.now();
         const o = await send(r.method, url, h, b);
         if (process.env.SHEETD_FUZZ_DEBUG) console.log(`${o.status} ${o.text.slice(0, 120)} <- ${what.slice(0, 300)}`);
         assertCatalogued(o, what);
@@ -299,6 +300,7 @@ test(`no input breaks any route (seed ${SEED}, ${RUNS} runs per route)`, async (
         }
         const now = await snapshotDatabase(t.server.store);
         assert.ok(now === state, `${what} -> ${o.status} ${o.text.slice(0, 200)} changed the database:\n${snapshotDiff(state, now)}`);
+        assert.equal(await jobsCreatedSince(t.server.store, sentAt), 0, `${what} -> ${o.status} created a job`);
       });
       await fc.assert(prop, { seed: SEED + seeds, numRuns: RUNS, endOnFailure: true, reporter: (d) => {
         if (d.failed) throw new Error(`fuzz failed (replay with SHEETD_FUZZ_SEED=${SEED}): ${(d.errorInstance as Error | undefined)?.message}\n${fc.defaultReportMessage(d)}`);
