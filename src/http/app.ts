@@ -12,6 +12,7 @@ import type { Actor, ReadOptions } from '../services/context.ts';
 import { errorHandler, sendError, toApiError } from './errors.ts';
 import { edgeOptions, installEdge } from './edge.ts';
 import { acceptable } from './negotiate.ts';
+import { installMetrics } from './metrics.ts';
 import { readOptions } from './query.ts';
 import { assertRequestText } from './text.ts';
 import { assertJsonText } from '../engine/input.ts';
@@ -145,6 +146,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     req.ro = readOptions(req.query as Record<string, string>);
     if (req.routeOptions.config.body === 'required' && req.body === undefined) throw apiError(1024);
   });
+
+  installMetrics(app, ctx.store);
 
   app.get('/health', { config: { public: true } }, async () => {
     await ctx.store.db.selectFrom('orgs').select('id').limit(1).execute();

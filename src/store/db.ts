@@ -13,6 +13,8 @@ export interface Store {
   dialect: Dialect;
   /** How long a sheet write waits for the sheet's lock before giving up (PostgreSQL). */
   lockTimeoutMs: number;
+  /** PostgreSQL: the connection pool's counts (for /metrics); SQLite has one connection and no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -62,7 +64,13 @@ export async function openStore(opts: {
     // connection and opens a new one when next needed.
     pool.on('error', (err) => opts.onConnectionError?.(err));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    store = { db, dialect: 'postgres', lockTimeoutMs: opts.lockTimeoutMs ?? 10_000, close: () => db.destroy() };
+    store = {
+      db,
+      dialect: 'postgres',
+      lockTimeoutMs: opts.lockTimeoutMs ?? 10_000,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   } else {
     ensureDataDir(opts.dataDir);
     const file = path.join(opts.dataDir, 'sheetd.db');
