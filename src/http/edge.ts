@@ -11,7 +11,7 @@ import { errorBody, protocolError } from './errors.ts';
  */
 
 /** Longest request target (path and query) in bytes; beyond it 414. */
-export const MAX_URI_LENGTH = 8192;
+export const MAX_URI_LENGTH = 12 * 1024;
 
 /** The response a socket is working on, from its request's arrival until the response closes. */
 const serving = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
