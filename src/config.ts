@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** Everything sheetd reads from its environment, in one place (see README "Configuration"). */
@@ -26,6 +27,9 @@ export interface Config {
   publicUrl: string;
   /** How often the job worker looks for due jobs when nothing wakes it, in ms. */
   jobPollMs: number;
+  /** Where uploaded files are kept (see "Files and mail" below). */
+  blobs: BlobsConfig;
+  mail: MailConfig;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -60,5 +64,62 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retiredVersions: (env.SHEETD_RETIRED_VERSIONS ?? '1.1').split(',').map((s) => s.trim()).filter(Boolean),
     publicUrl: (env.SHEETD_PUBLIC_URL || '').replace(/\/+$/, ''),
     jobPollMs: int(env.SHEETD_JOB_POLL_MS, 1000, 'SHEETD_JOB_POLL_MS'),
+    blobs: blobsConfig(env),
+    mail: mailConfig(env),
   };
+}
+
+// ---- Files and mail -------------------------------------------------------------------------
+
+/** The filesystem under the data directory (the default), or an S3-compatible bucket. */
+export type BlobsConfig =
+  | { backend: 'fs' }
+  | {
+    backend: 's3';
+    bucket: string;
+    /** e.g. http://minio.internal:9000; unset for AWS itself. */
+    endpoint: string | undefined;
+    region: string;
+    /** bucket in the path (http://host/bucket/key) rather than the host name; most S3-compatible servers want it */
+    forcePathStyle: boolean;
+    /** Prepended to every object key, so sheetd can share a bucket. */
+    prefix: string;
+  };
+
+export interface MailConfig {
+  /** smtp(s)://user:pass@host:port: send through it; unset: write .eml files to <dataDir>/outbox/ */
+  smtpUrl: string | undefined;
+  /** The From address of every message. */
+  from: string;
+}
+
+function flag(v: string | undefined, name: string): boolean {
+  if (v === undefined || v === '') return false;
+  if (/^(1|true|yes)$/i.test(v)) return true;
+  if (/^(0|false|no)$/i.test(v)) return false;
+  throw new Error(`${name} must be true or false, got ${JSON.stringify(v)}`);
+}
+
+function blobsConfig(env: NodeJS.ProcessEnv): BlobsConfig {
+  const backend = env.SHEETD_BLOB_STORE || 'fs';
+  if (backend === 'fs') return { backend };
+  if (backend !== 's3') throw new Error(`SHEETD_BLOB_STORE must be fs or s3, got ${JSON.stringify(backend)}`);
+  const bucket = env.SHEETD_S3_BUCKET;
+  if (!bucket) throw new Error('SHEETD_BLOB_STORE=s3 needs SHEETD_S3_BUCKET');
+  return {
+    backend,
+    bucket,
+    endpoint: env.SHEETD_S3_ENDPOINT || undefined,
+    region: env.SHEETD_S3_REGION || env.AWS_REGION || 'us-east-1',
+    forcePathStyle: flag(env.SHEETD_S3_FORCE_PATH_STYLE, 'SHEETD_S3_FORCE_PATH_STYLE'),
+    prefix: env.SHEETD_S3_PREFIX || '',
+  };
+}
+
+function mailConfig(env: NodeJS.ProcessEnv): MailConfig {
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\//.test(smtpUrl)) throw new Error('SMTP_URL must be an smtp:// or smtps:// URL');
+  let host = os.hostname();
+  if (env.SHEETD_PUBLIC_URL) host = new URL(env.SHEETD_PUBLIC_URL).hostname;
+  return { smtpUrl, from: env.SHEETD_MAIL_FROM || `sheetd@${host}` };
 }

@@ -3,6 +3,8 @@ import { registerFollowers } from './services/follow.ts';
 import pino from 'pino';
 import type { Config } from './config.ts';
 import { openStore, type Store } from './store/db.ts';
+import { createBlobStore, type BlobStore } from './blobs/index.ts';
+import { moveImageBytesToBlobs } from './services/images.ts';
 import { ensureBootstrap, type BootstrapResult } from './services/bootstrap.ts';
 import { buildApp } from './http/app.ts';
 import { createRateLimiter, type RateLimiter } from './http/ratelimit.ts';
@@ -12,6 +14,7 @@ import { startInvalidation } from './jobs/invalidation.ts';
 export interface RunningServer {
   app: FastifyInstance;
   store: Store;
+  blobs: BlobStore;
   limiter: RateLimiter;
   bootstrap: BootstrapResult;
   /** e.g. http://127.0.0.1:8080 (the API is at url + '/2.0') */
@@ -35,9 +38,19 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   if (bootstrap.created && logger) {
     logger.info({ tokenFile: bootstrap.tokenFile }, `created the organization and its admin ${config.adminEmail}; the admin's API token is in ${bootstrap.tokenFile}`);
   }
+  const blobs = await createBlobStore(config.blobs, config.dataDir);
+  const moved = await moveImageBytesToBlobs(store.db, blobs);
+  if (moved > 0 && logger) logger.info({ images: moved }, 'moved cell images from the database onto the blob store');
   registerFollowers();
   const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
-  const app = await buildApp({ store, config, limiter }, { logger: logger || false });
+  const app = await buildApp({ store, blobs, config, limiter }, { logger: logger || false });
+  // close() ends the idle keep-alive connections once. A response still streaming then (an
+  // image from the blob store) finishes later, and its connection would hold close() open for
+  // the whole keep-alive timeout (72 s): end idle connections again as each response finishes.
+  let closing: Promise<void> | null = null;
+  app.addHook('onResponse', async () => {
+    if (closing !== null) app.server.closeIdleConnections();
+  });
   const address = await app.listen({ host: config.host, port: config.port });
   const worker = startWorker(store, { pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger });
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, logger);
@@ -46,10 +59,10 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `${scheme}://${host}:${port}`;
   if (config.publicUrl === '') config.publicUrl = url;
-  let closing: Promise<void> | null = null;
   return {
     app,
     store,
+    blobs,
     limiter,
     bootstrap,
     url,
@@ -60,6 +73,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
         await invalidation.close();
         await limiter.close();
         await store.close();
+        await blobs.close();
       })();
       return closing;
     },

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import FindMyWay from 'find-my-way';
+import type { BlobStore } from '../blobs/index.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/db.ts';
 import { apiError, apiErrorWith } from '../errors.ts';
@@ -36,6 +37,8 @@ declare module 'fastify' {
 /** What the routes reach: the database, configuration and shared helpers. */
 export interface AppContext {
   store: Store;
+  /** Where uploaded files live. */
+  blobs: BlobStore;
   config: Config;
   limiter: RateLimiter;
 }

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { sql, type Kysely } from 'kysely';
+import { BlobNotFound, BlobTooLarge, newBlobKey, type BlobStore } from '../blobs/index.ts';
 import { apiError, type ApiError } from '../errors.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import type { DB } from '../store/schema.ts';
 import { findSheet } from '../store/sheets.ts';
 import type { StoredRowCells } from '../engine/cells.ts';
-import { imageInfo } from '../engine/imageSize.ts';
+import { imageInfo, type ImageInfo } from '../engine/imageSize.ts';
 import { parseRowCells } from '../engine/values.ts';
 import { atLeast } from './access.ts';
 import type { Actor } from './context.ts';
@@ -26,8 +28,17 @@ function newUrlToken(): string {
   return randomBytes(24).toString('base64url');
 }
 
+/**
+ * How much of an upload is read to recognise the image before it goes to the blob store: a
+ * JPEG's size follows its metadata segments (EXIF, ICC profiles), which rarely pass 64 KB.
+ */
+const IMAGE_HEAD_BYTES = 512 * 1024;
+
 export interface CellImageUpload {
-  bytes: Buffer;
+  /** The image, as it arrives (never read whole into memory). */
+  body: Readable;
+  /** Largest upload accepted, in bytes. */
+  maxBytes: number;
   /** Content-Disposition filename, when given. */
   fileName: string | null;
   altText: string | undefined;
@@ -43,10 +54,75 @@ export interface CellImageUpload {
  * columns (1302), alt text (1165) and overrideValidation (1212) follow the same rules; a locked
  * row needs a sheet admin (1050). Any value, formula, hyperlink or cell link is replaced; the
  * previous cell goes to cell history; the row gets a ROW UPDATE event.
+ *
+ * The bytes stream onto the blob store (an empty body is 1024, one over `maxBytes` 1074, one
+ * whose head is not an image 1091 and is not stored); the blob is removed again when the
+ * sheet write fails.
  */
-export async function addImageToCell(store: Store, actor: Actor, sheetId: number, rowId: number, columnId: number, u: CellImageUpload) {
-  const info = imageInfo(u.bytes);
-  if (info === null) throw apiError(1091, 'of the request body: not a PNG, GIF, JPEG, BMP or WebP image');
+export async function addImageToCell(store: Store, blobs: BlobStore, actor: Actor, sheetId: number, rowId: number, columnId: number, u: CellImageUpload) {
+  const { head, body } = await peek(u.body, IMAGE_HEAD_BYTES, (b) => imageInfo(b) !== null);
+  if (head.length === 0) throw apiError(1024);
+  const info = imageInfo(head);
+  if (info === null) {
+    u.body.destroy();
+    throw apiError(1091, 'of the request body: not a PNG, GIF, JPEG, BMP or WebP image');
+  }
+  const blobKey = newBlobKey();
+  let size: number;
+  try {
+    size = (await blobs.put(blobKey, body, { contentType: info.mimeType, maxBytes: u.maxBytes })).size;
+  } catch (e) {
+    if (e instanceof BlobTooLarge) throw apiError(1074, `more than ${u.maxBytes} bytes`, `${u.maxBytes} bytes`);
+    throw e;
+  }
+  try {
+    return await storeCellImage(store, actor, sheetId, rowId, columnId, u, { info, blobKey, size });
+  } catch (e) {
+    await blobs.delete(blobKey);
+    throw e;
+  }
+}
+
+/**
+ * Reads the start of `body`, at least until `enough(head)` or `max` bytes or its end, and
+ * gives back that head and a stream of all the bytes (head included). Destroying the stream
+ * destroys `body`.
+ */
+async function peek(body: Readable, max: number, enough: (head: Buffer) => boolean): Promise<{ head: Buffer; body: Readable }> {
+  const it = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const parts: Buffer[] = [];
+  let head = Buffer.alloc(0);
+  let ended = false;
+  while (head.length < max && !enough(head)) {
+    const next = await it.next();
+    if (next.done === true) {
+      ended = true;
+      break;
+    }
+    parts.push(next.value);
+    head = Buffer.concat(parts);
+  }
+  async function* all() {
+    try {
+      yield head;
+      while (!ended) {
+        const next = await it.next();
+        if (next.done === true) return;
+        yield next.value;
+      }
+    } finally {
+      // when the reader stopped early (a failed write), this stops the source too
+      await it.return?.();
+    }
+  }
+  return { head, body: Readable.from(all(), { objectMode: false }) };
+}
+
+async function storeCellImage(
+  store: Store, actor: Actor, sheetId: number, rowId: number, columnId: number, u: CellImageUpload,
+  stored: { info: ImageInfo; blobKey: string; size: number },
+) {
+  const { info } = stored;
   const id = newImageId();
   return writeSheet(store, actor, sheetId, 'EDITOR', async (ctx) => {
     const m = ctx.model;
@@ -77,7 +153,9 @@ export async function addImageToCell(store: Store, actor: Actor, sheetId: number
     await ctx.tx.insertInto('images').values({
       id,
       sheet_id: sheetId,
-      bytes: u.bytes,
+      blob_key: stored.blobKey,
+      size: stored.size,
+      bytes: null,
       mime_type: info.mimeType,
       width: info.width,
       height: info.height,
@@ -146,18 +224,33 @@ export async function createImageUrls(db: Kysely<DB>, actor: Actor, body: unknow
   return items;
 }
 
+export interface ServedImage {
+  /** The bytes, streamed from the blob store. */
+  stream: Readable;
+  size: number;
+  mimeType: string;
+  fileName: string | null;
+  expiresAt: number;
+}
+
 /** The image a URL token serves, while it has not expired; 1006 otherwise. */
-export async function imageForToken(db: Queryable, token: string, now = Date.now()): Promise<{ bytes: Buffer; mimeType: string; fileName: string | null; expiresAt: number }> {
+export async function imageForToken(db: Queryable, blobs: BlobStore, token: string, now = Date.now()): Promise<ServedImage> {
   if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) throw apiError(1006);
   const hit = await db
     .selectFrom('image_urls as u')
     .innerJoin('images as i', (j) => j.onRef('i.id', '=', 'u.image_id').onRef('i.sheet_id', '=', 'u.sheet_id'))
-    .select(['i.bytes', 'i.mime_type', 'i.file_name', 'u.expires_at'])
+    .select(['i.blob_key', 'i.mime_type', 'i.file_name', 'u.expires_at'])
     .where('u.token', '=', token)
     .where('u.expires_at', '>', now)
     .executeTakeFirst();
-  if (!hit) throw apiError(1006);
-  return { bytes: Buffer.from(hit.bytes), mimeType: hit.mime_type, fileName: hit.file_name, expiresAt: hit.expires_at };
+  if (!hit || hit.blob_key === null) throw apiError(1006);
+  try {
+    const blob = await blobs.get(hit.blob_key);
+    return { stream: blob.stream, size: blob.size, mimeType: hit.mime_type, fileName: hit.file_name, expiresAt: hit.expires_at };
+  } catch (e) {
+    if (e instanceof BlobNotFound) throw apiError(1006);
+    throw e;
+  }
 }
 
 /** Image ids of the cells of stored rows (JSON StoredRowCells). */
@@ -172,7 +265,9 @@ function imageIdsIn(rowsCells: Iterable<string>): Set<string> {
 
 /**
  * A sheet copy keeps the image ids of its cells: the images those cells show are copied to
- * the new sheet under the same ids, so they resolve there (and outlive the source sheet).
+ * the new sheet under the same ids, so they resolve there (and outlive the source sheet). The
+ * copies refer to the same blob: a blob is kept while any image row refers to it (see
+ * orphanedBlobKeys).
  */
 export async function copyCellImages(db: Queryable, fromSheetId: number, toSheetId: number, rowsCells: Iterable<string>): Promise<void> {
   const ids = [...imageIdsIn(rowsCells)];
@@ -180,14 +275,42 @@ export async function copyCellImages(db: Queryable, fromSheetId: number, toSheet
   for (let i = 0; i < ids.length; i += 500) {
     await db
       .insertInto('images')
-      .columns(['id', 'sheet_id', 'bytes', 'mime_type', 'width', 'height', 'file_name', 'created_at', 'created_by'])
+      .columns(['id', 'sheet_id', 'blob_key', 'size', 'mime_type', 'width', 'height', 'file_name', 'created_at', 'created_by'])
       .expression(
         db.selectFrom('images')
-          .select(['id', sql<number>`${sql.lit(toSheetId)}`.as('sheet_id'), 'bytes', 'mime_type', 'width', 'height', 'file_name', 'created_at', 'created_by'])
+          .select(['id', sql<number>`${sql.lit(toSheetId)}`.as('sheet_id'), 'blob_key', 'size', 'mime_type', 'width', 'height', 'file_name', 'created_at', 'created_by'])
           .where('sheet_id', '=', fromSheetId)
           .where('id', 'in', ids.slice(i, i + 500)),
       )
       .onConflict((oc) => oc.columns(['sheet_id', 'id']).doNothing())
       .execute();
   }
+}
+
+/**
+ * Moves the bytes of images stored in the database (before migration 0010) onto the blob store:
+ * run at start, after the migrations, before serving. One image at a time (its bytes are
+ * loaded: the database drivers cannot stream a column), each committed on its own, so an
+ * interrupted move resumes at the next start. Rows of sheet copies that hold the same bytes
+ * under the same id share one blob. Two processes starting at once may both store an image;
+ * the one whose update finds the bytes gone removes its blob again.
+ */
+export async function moveImageBytesToBlobs(db: Kysely<DB>, blobs: BlobStore): Promise<number> {
+  const pending = await db.selectFrom('images').select(['sheet_id', 'id']).where('bytes', 'is not', null).execute();
+  let moved = 0;
+  for (const p of pending) {
+    const row = await db.selectFrom('images').select(['bytes', 'mime_type']).where('sheet_id', '=', p.sheet_id).where('id', '=', p.id).where('bytes', 'is not', null).executeTakeFirst();
+    if (row?.bytes == null) continue; // moved along with an earlier row of the same image
+    const bytes = Buffer.from(row.bytes);
+    const blobKey = newBlobKey();
+    await blobs.put(blobKey, Readable.from([bytes]), { contentType: row.mime_type, maxBytes: bytes.length });
+    const done = await db.updateTable('images')
+      .set({ blob_key: blobKey, size: bytes.length, bytes: null })
+      .where('id', '=', p.id)
+      .where('bytes', '=', bytes)
+      .executeTakeFirst();
+    if (done.numUpdatedRows === 0n) await blobs.delete(blobKey);
+    else moved += Number(done.numUpdatedRows);
+  }
+  return moved;
 }

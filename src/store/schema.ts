@@ -141,12 +141,19 @@ export interface CoreTables {
   cell_history: CellHistoryTable;
 }
 
-/** A cell image's bytes (one row per sheet that shows it: a sheet copy copies the row). */
+/**
+ * A cell image (one row per sheet that shows it: a sheet copy copies the row, and the copies
+ * share the blob).
+ */
 export interface ImageTable {
   /** Opaque, url-safe, random (the id cells refer to). */
   id: string;
   sheet_id: number;
-  bytes: Buffer;
+  /** The image's bytes on the blob store (null only before the start-time move of migration 0010). */
+  blob_key: string | null;
+  size: number | null;
+  /** Bytes of an image stored before migration 0010, until they are moved onto the blob store at start. */
+  bytes: Buffer | null;
   mime_type: string;
   width: number;
   height: number;

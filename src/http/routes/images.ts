@@ -1,9 +1,10 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PassThrough, Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
 import { addImageToCell, createImageUrls, imageForToken, IMAGE_URL_TTL_MS } from '../../services/images.ts';
 import { bool, one, pathId, type Query } from '../query.ts';
 import { success } from '../present.ts';
-import { errorBody, errorHandler } from '../errors.ts';
+import { errorBody } from '../errors.ts';
 import { dispositionOf } from '../download.ts';
 import { presentRow } from '../present/sheetData.ts';
 import { userLookup } from './sheetData.ts';
@@ -40,40 +41,49 @@ export async function imageRoutes(app: FastifyInstance): Promise<void> {
   const store = () => app.ctx.store;
   const base = () => app.ctx.config.publicUrl;
 
-  // The upload's body is the image itself; only routes of this plugin see these parsers.
-  const raw = (_req: FastifyRequest, body: string | Buffer, done: (err: null, body: Buffer) => void) => done(null, body as Buffer);
-  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, raw);
-  app.addContentTypeParser(/^image\/[\w.+-]+$/i, { parseAs: 'buffer' }, raw);
-
-  // A body beyond SHEETD_BODY_LIMIT is an upload too large (1074), not an unparsable request.
-  function uploadErrors(this: unknown, err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
-    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      const declared = Number(req.headers['content-length']);
-      const size = Number.isSafeInteger(declared) && declared > 0 ? `${declared} bytes` : 'this size';
-      return errorHandler.call(this, apiError(1074, size, `${app.ctx.config.bodyLimit} bytes`), req, reply);
-    }
-    return errorHandler.call(this, err, req, reply);
-  }
+  // The upload's body is the image itself, handed on as a stream; only routes of this plugin
+  // see these parsers. A declared length beyond SHEETD_BODY_LIMIT is refused before reading
+  // (the service enforces the limit on what actually arrives). The request goes on through a
+  // PassThrough: a failed write destroys the stream it reads, and destroying the request
+  // itself would cut the connection before the error response goes out.
+  const stream = (req: FastifyRequest, payload: Readable, done: (err: Error | null, body?: Readable) => void) => {
+    const declared = Number(req.headers['content-length']);
+    const limit = app.ctx.config.bodyLimit;
+    if (declared > limit) return done(apiError(1074, `${declared} bytes`, `${limit} bytes`));
+    const body = payload.pipe(new PassThrough());
+    // pipe() passes no errors on: a client gone mid-upload must end the write, not stall it
+    payload.once('close', () => payload.readableEnded || body.destroy(new Error('the request ended before its body')));
+    done(null, body);
+  };
+  app.addContentTypeParser('application/octet-stream', stream);
+  app.addContentTypeParser(/^image\/[\w.+-]+$/i, stream);
 
   app.post<CellRoute>('/sheets/:sheetId/rows/:rowId/columns/:columnId/cellimages', {
     config: { scope: 'WRITE_SHEETS', cost: 10, body: 'required' },
-    errorHandler: uploadErrors,
-  }, async (req) => {
-    const sheetId = pathId(req.params.sheetId);
-    const rowId = pathId(req.params.rowId);
-    const columnId = pathId(req.params.columnId);
+  }, async (req, reply) => {
     // a JSON body (or any other parsed type) is not an image upload
-    if (!Buffer.isBuffer(req.body)) throw apiError(1124);
-    if (req.body.length === 0) throw apiError(1024);
-    const q = req.query as Query;
-    const out = await addImageToCell(store(), req.actor, sheetId, rowId, columnId, {
-      bytes: req.body,
-      fileName: fileNameOf(req.headers['content-disposition']),
-      altText: one(q, 'altText'),
-      overrideValidation: bool(q, 'overrideValidation'),
-      numericDates: req.ro.numericDates,
-      level: req.ro.level,
-    });
+    if (!(req.body instanceof Readable)) throw apiError(1124);
+    let out;
+    try {
+      const sheetId = pathId(req.params.sheetId);
+      const rowId = pathId(req.params.rowId);
+      const columnId = pathId(req.params.columnId);
+      const q = req.query as Query;
+      out = await addImageToCell(store(), app.ctx.blobs, req.actor, sheetId, rowId, columnId, {
+        body: req.body,
+        maxBytes: app.ctx.config.bodyLimit,
+        fileName: fileNameOf(req.headers['content-disposition']),
+        altText: one(q, 'altText'),
+        overrideValidation: bool(q, 'overrideValidation'),
+        numericDates: req.ro.numericDates,
+        level: req.ro.level,
+      });
+    } catch (e) {
+      // an answer before the whole body has arrived ends the connection: what is left unread
+      // must not be taken for the next request
+      if (!req.raw.complete) reply.header('connection', 'close');
+      throw e;
+    }
     const users = await userLookup(store().db, [out.result]);
     return success(presentRow(out.model, out.result, { ro: req.ro, level: out.level, users, permalinkBase: base() }), out.version);
   });
@@ -89,7 +99,7 @@ export async function imageRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get('/imageurls/:token', { config: { public: true, produces: IMAGE_TYPES } }, async (req: FastifyRequest<{ Params: { token: string } }>, reply) => {
-    const img = await imageForToken(store().db, req.params.token);
+    const img = await imageForToken(store().db, app.ctx.blobs, req.params.token);
     const maxAge = Math.max(0, Math.floor((img.expiresAt - Date.now()) / 1000));
     return reply
       .header('content-type', img.mimeType)
@@ -97,6 +107,7 @@ export async function imageRoutes(app: FastifyInstance): Promise<void> {
       .header('expires', new Date(img.expiresAt).toUTCString())
       .header('x-content-type-options', 'nosniff')
       .header('content-disposition', dispositionOf(img.fileName, 'inline'))
-      .send(img.bytes);
+      .header('content-length', img.size)
+      .send(img.stream);
   });
 }
