@@ -88,7 +88,7 @@ export async function addImageToCell(store: Store, blobs: BlobStore, actor: Acto
  * gives back that head and a stream of all the bytes (head included). Destroying the stream
  * destroys `body`.
  */
-async function peek(body: Readable, max: number, enough: (head: Buffer) => boolean): Promise<{ head: Buffer; body: Readable }> {
+export async function peek(body: Readable, max: number, enough: (head: Buffer) => boolean): Promise<{ head: Buffer; body: Readable }> {
   const it = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const parts: Buffer[] = [];
   let head = Buffer.alloc(0);
