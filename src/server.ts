@@ -8,7 +8,10 @@ import { moveImageBytesToBlobs } from './services/images.ts';
 import { ensureBootstrap, type BootstrapResult } from './services/bootstrap.ts';
 import { buildApp } from './http/app.ts';
 import { createRateLimiter, type RateLimiter } from './http/ratelimit.ts';
-import { startWorker } from './jobs/worker.ts';
+import { registerHandler, startWorker } from './jobs/worker.ts';
+import { deleteBlobsHandler } from './services/blobs.ts';
+import { DELETE_BLOBS_JOB } from './services/attachments.ts';
+import { registerThreadHooks } from './services/discussions.ts';
 import { startInvalidation } from './jobs/invalidation.ts';
 
 export interface RunningServer {
@@ -42,6 +45,8 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const moved = await moveImageBytesToBlobs(store.db, blobs);
   if (moved > 0 && logger) logger.info({ images: moved }, 'moved cell images from the database onto the blob store');
   registerFollowers();
+  registerThreadHooks();
+  registerHandler(DELETE_BLOBS_JOB, deleteBlobsHandler(store.db, blobs));
   const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
   const app = await buildApp({ store, blobs, config, limiter }, { logger: logger || false });
   // close() ends the idle keep-alive connections once. A response still streaming then (an

@@ -87,6 +87,8 @@ export async function storeFile(blobs: BlobStore, f: FileUpload): Promise<Stored
   }
 }
 
+type LinkAttachment = ReturnType<typeof readUrlAttachment>;
+
 /** A URL attachment (URLAttachmentRequest): LINK or a cloud-storage provider's link. */
 function readUrlAttachment(body: unknown) {
   if (!isObject(body)) throw apiError(1008, 'expected a URLAttachmentRequest object');
@@ -144,27 +146,31 @@ export async function attach(store: Store, blobs: BlobStore, actor: Actor, sheet
   const link = 'json' in input ? readUrlAttachment(input.json) : null;
   const file = 'file' in input ? await storeFile(blobs, input.file) : 'stored' in input ? input.stored : null;
   try {
-    return await store.db.transaction().execute(async (tx) => {
-      const now = Date.now();
-      const { level, comment } = await parentFor(tx, actor, sheetId, parent, parent.type === 'COMMENT' ? 'COMMENTER' : 'EDITOR');
-      if (comment) requireAuthor(actor, comment.created_by, level);
-      const id = newId();
-      const row: AttachmentRow = {
-        id, sheet_id: sheetId, parent_type: parent.type, parent_id: parent.id, discussion_id: comment?.discussion_id ?? null,
-        lineage_id: id, current: 1,
-        attachment_type: link?.type ?? 'FILE', attachment_sub_type: link?.sub ?? null,
-        name: link?.name ?? file!.name, description: link?.description ?? null, url: link?.url ?? null,
-        blob_key: file?.blobKey ?? null, size: file?.size ?? null, mime_type: file?.mimeType ?? null,
-        created_at: now, created_by: actor.user.id,
-      };
-      await insertAttachment(tx, row);
-      await recordEvents(tx, authorOf(actor), [attachmentEvent(row, 'CREATE')], now);
-      return row;
-    });
+    return await store.db.transaction().execute((tx) => attachIn(tx, actor, sheetId, parent, link ?? file!));
   } catch (e) {
     if (file) await blobs.delete(file.blobKey);
     throw e;
   }
+}
+
+/** Adds an attachment (a link, or a file already on the blob store) in the caller's transaction. */
+export async function attachIn(tx: Queryable, actor: Actor, sheetId: number, parent: Parent, what: LinkAttachment | StoredFile, now = Date.now()): Promise<AttachmentRow> {
+  const { level, comment } = await parentFor(tx, actor, sheetId, parent, parent.type === 'COMMENT' ? 'COMMENTER' : 'EDITOR');
+  if (comment) requireAuthor(actor, comment.created_by, level);
+  const link = 'url' in what ? what : null;
+  const file = 'blobKey' in what ? what : null;
+  const id = newId();
+  const row: AttachmentRow = {
+    id, sheet_id: sheetId, parent_type: parent.type, parent_id: parent.id, discussion_id: comment?.discussion_id ?? null,
+    lineage_id: id, current: 1,
+    attachment_type: link?.type ?? 'FILE', attachment_sub_type: link?.sub ?? null,
+    name: link?.name ?? file!.name, description: link?.description ?? null, url: link?.url ?? null,
+    blob_key: file?.blobKey ?? null, size: file?.size ?? null, mime_type: file?.mimeType ?? null,
+    created_at: now, created_by: actor.user.id,
+  };
+  await insertAttachment(tx, row);
+  await recordEvents(tx, authorOf(actor), [attachmentEvent(row, 'CREATE')], now);
+  return row;
 }
 
 /** Attach New Version: a FILE attachment of the sheet or a row gets a newer file (EDITOR). */

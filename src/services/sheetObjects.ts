@@ -15,6 +15,8 @@ import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './ev
 import { sheetFor, sheetAccessLevel } from './permissions.ts';
 import { asObject, createSheetFromColumns, requireName, type SheetContainer } from './sheets.ts';
 import { copyCellImages } from './images.ts';
+import { queueBlobDeletion } from './attachments.ts';
+import { blobKeysOfSheets } from '../store/attachments.ts';
 import { copyViews, deleteViews } from './views.ts';
 import { accessibleSheets, containerForCreate, parseDestination, placement, type ResolvedContainer } from './containers.ts';
 
@@ -172,6 +174,8 @@ export async function deleteSheetRecords(db: Queryable, author: EventAuthor, she
   await deleteFavoritesOf(db, 'template', ids);
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
+    // attachments cascade with their sheets; their files go by a job after the commit
+    await queueBlobDeletion(db, await blobKeysOfSheets(db, part));
     await db.deleteFrom('sheets').where('id', 'in', part).execute();
     // links into and references of the deleted sheets go with them (links out of them break)
     await db.deleteFrom('cell_links').where('target_sheet_id', 'in', part).execute();

@@ -22,6 +22,8 @@ import { imageRoutes } from './images.ts';
 import { viewRoutes } from './views.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { attachmentRoutes } from './attachments.ts';
+import { discussionRoutes } from './discussions.ts';
+import { commentRoutes } from './comments.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -46,5 +48,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(viewRoutes);
   await app.register(webhookRoutes);
   await app.register(attachmentRoutes);
+  await app.register(discussionRoutes);
+  await app.register(commentRoutes);
   await app.register(sheetDataRoutes);
 }
