@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { serverForFile } from '../helpers/setup.ts';
 import { client, type Client } from '../helpers/http.ts';
-import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
+import { assertError, makeUser } from '../helpers/sheets.ts';
 
 const s0 = serverForFile({ SHEETD_RATE_LIMIT: '100000', SHEETD_JOB_POLL_MS: '20' });
 const COLUMNS = [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }];
