@@ -174,4 +174,24 @@ describe('attachments: upload, get, list, delete', () => {
     assert.equal((await s0.api.del(`/sheets/${s.id}/attachments/${v1.id}/versions`)).status, 200);
     assertError(await s0.api.get(`/sheets/${s.id}/attachments/${v1.id}`), 404, 1006);
   });
+
+  test('Get Sheet and Get Row with include=attachments,discussions show them where they hang', async () => {
+    const s = await fixture(s0.api, 'include');
+    const onSheet = (await simple(s0.api, `/sheets/${s.id}/attachments`, 'x', 'sheet.txt', 'text/plain')).body.result;
+    const onRow = (await s0.api.post(`/sheets/${s.id}/rows/${s.rowId}/attachments`, { attachmentType: 'LINK', url: 'https://e.com/r' })).body.result;
+    const d = (await s0.api.post(`/sheets/${s.id}/rows/${s.rowId}/discussions`, { comment: { text: 'row talk' } })).body.result;
+    const sd = (await s0.api.post(`/sheets/${s.id}/discussions`, { comment: { text: 'sheet talk' } })).body.result;
+    const sheet = await s0.api.get(`/sheets/${s.id}?include=attachments,discussions`);
+    assert.equal(sheet.status, 200, JSON.stringify(sheet.body));
+    assert.deepEqual(sheet.body.attachments.map((a: { id: number }) => a.id), [onSheet.id]);
+    assert.deepEqual(sheet.body.discussions.map((x: { id: number }) => x.id), [sd.id]);
+    assert.deepEqual(sheet.body.rows[0].attachments.map((a: { id: number }) => a.id), [onRow.id]);
+    assert.deepEqual(sheet.body.rows[0].discussions.map((x: { id: number }) => x.id), [d.id]);
+    const row = await s0.api.get(`/sheets/${s.id}/rows/${s.rowId}?include=attachments,discussions`);
+    assert.deepEqual(row.body.attachments.map((a: { id: number }) => a.id), [onRow.id]);
+    assert.deepEqual(row.body.discussions.map((x: { id: number }) => x.id), [d.id]);
+    const without = await s0.api.get(`/sheets/${s.id}`);
+    assert.equal(without.body.attachments, undefined);
+    assert.equal(without.body.rows[0].attachments, undefined);
+  });
 });
