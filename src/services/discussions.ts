@@ -2,7 +2,7 @@ import { apiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import {
-  deleteDiscussions, findDiscussion, insertComment, insertDiscussion, listComments, listDiscussionAttachments, listDiscussions,
+  attachmentIdsOf, insertAttachment as insertAttachmentRow, deleteDiscussions, findDiscussion, insertComment, insertDiscussion, listComments, listDiscussionAttachments, listDiscussions,
   type AttachmentRow, type CommentRow, type DiscussionRow,
 } from '../store/attachments.ts';
 import type { AccessLevel } from './access.ts';
@@ -147,4 +147,48 @@ export function registerThreadHooks(): void {
       if (ctx.deletedRows.size > 0) await removeThreadsOfRows(ctx.tx, ctx.actor, ctx.sheet.id, [...ctx.deletedRows]);
     },
   });
+}
+
+/**
+ * Copy or move rows with include=attachments / discussions: the rows' attachments (every
+ * version) and discussions (comments and their attachments) are copied onto the new rows of the
+ * destination, sharing the files' blobs (a blob is kept while anything refers to it; a move then
+ * deletes the source rows, whose deletion leaves the shared blobs alone).
+ */
+export async function copyThreads(
+  tx: Queryable, actor: Actor, fromSheetId: number, toSheetId: number, rowMap: ReadonlyMap<number, number>, include: { attachments: boolean; discussions: boolean },
+): Promise<void> {
+  const rowIds = [...rowMap.keys()];
+  if (rowIds.length === 0) return;
+  const now = Date.now();
+  const events: ChangeEvent[] = [];
+  const copyAttachments = async (rows: AttachmentRow[], parentOf: (a: AttachmentRow) => number, discussionOf: (a: AttachmentRow) => number | null) => {
+    const ids = new Map(rows.map((a) => [a.id, newId()] as const));
+    for (const a of rows) {
+      const copy: AttachmentRow = { ...a, id: ids.get(a.id)!, sheet_id: toSheetId, parent_id: parentOf(a), discussion_id: discussionOf(a), lineage_id: ids.get(a.lineage_id) ?? ids.get(a.id)! };
+      await insertAttachmentRow(tx, copy);
+      events.push({ objectType: 'ATTACHMENT', action: 'CREATE', objectId: copy.id, sheetId: toSheetId, details: { parentType: copy.parent_type, parentId: copy.parent_id } });
+    }
+  };
+  if (include.attachments) {
+    const ids = await attachmentIdsOf(tx, fromSheetId, 'ROW', rowIds);
+    const rows = ids.length === 0 ? [] : await tx.selectFrom('attachments').selectAll().where('id', 'in', ids).execute();
+    await copyAttachments(rows, (a) => rowMap.get(a.parent_id)!, () => null);
+  }
+  if (include.discussions) {
+    for (const item of await discussionData(tx, fromSheetId, await listDiscussions(tx, fromSheetId, { type: 'ROW', ids: rowIds }))) {
+      const d: DiscussionRow = { ...item.discussion, id: newId(), sheet_id: toSheetId, parent_id: rowMap.get(item.discussion.parent_id)! };
+      await insertDiscussion(tx, d);
+      events.push(discussionEvent(d, 'CREATE'));
+      const commentIds = new Map<number, number>();
+      for (const c of item.comments) {
+        const copy: CommentRow = { ...c, id: newId(), sheet_id: toSheetId, discussion_id: d.id };
+        commentIds.set(c.id, copy.id);
+        await insertComment(tx, copy);
+        events.push(commentEvent(copy, 'CREATE'));
+      }
+      if (include.attachments) await copyAttachments(item.attachments, (a) => commentIds.get(a.parent_id)!, () => d.id);
+    }
+  }
+  await recordEvents(tx, authorOf(actor), events, now);
 }

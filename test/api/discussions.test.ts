@@ -35,8 +35,12 @@ function blobCount(dataDir: string): number {
   return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => /^[0-9a-f]{32}$/.test(path.basename(f)) && !f.startsWith('tmp')).length;
 }
 
-async function until(what: string, ok: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !ok(); i++) await new Promise((r) => setTimeout(r, 20));
+async function until(what: string, ok: () => boolean, refresh: () => Promise<void> = async () => {}): Promise<void> {
+  await refresh();
+  for (let i = 0; i < 500 && !ok(); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    await refresh();
+  }
   assert.ok(ok(), what);
 }
 
@@ -178,5 +182,42 @@ describe('discussions and comments', () => {
     const list = await s0.api.get(`/sheets/${other.id}/attachments`);
     const got = await s0.api.get(`/sheets/${other.id}/attachments/${list.body.data[0].id}`);
     assert.equal(await (await fetch(got.body.url)).text(), 'contents of other.txt');
+  });
+
+  test('copy and move rows with include=attachments,discussions carry them along; a moved file stays on disk and is served from its new sheet', async () => {
+    const dir = s0.t.dataDir;
+    const src = await fixture(s0.api, 'from');
+    const dest = await fixture(s0.api, 'to');
+    const file = await fileTo(s0.api, `/sheets/${src.id}/rows/${src.rowIds[0]}/attachments`, 'carry.txt');
+    const d = await multipart(s0.t.base, s0.t.adminToken, `/sheets/${src.id}/rows/${src.rowIds[0]}/discussions`, [
+      ['discussion', json({ comment: { text: 'carried' } })], ['file', new Blob(['cc']), 'cc.txt'],
+    ]);
+    assert.equal(d.status, 200, JSON.stringify(d.body));
+    const copy = await s0.api.post(`/sheets/${src.id}/rows/copy?include=attachments,discussions`, { rowIds: [src.rowIds[0]], to: { sheetId: dest.id } });
+    assert.equal(copy.status, 200, JSON.stringify(copy.body));
+    const copied = copy.body.rowMappings[0].to;
+    assert.equal((await s0.api.get(`/sheets/${dest.id}/rows/${copied}/attachments`)).body.totalCount, 2);
+    const talks = await s0.api.get(`/sheets/${dest.id}/rows/${copied}/discussions?include=comments,attachments`);
+    assert.equal(talks.body.data[0].comments[0].text, 'carried');
+    assert.equal(talks.body.data[0].commentAttachments[0].name, 'cc.txt');
+    // without include, nothing comes along
+    const bare = await s0.api.post(`/sheets/${src.id}/rows/copy`, { rowIds: [src.rowIds[0]], to: { sheetId: dest.id } });
+    assert.equal((await s0.api.get(`/sheets/${dest.id}/rows/${bare.body.rowMappings[0].to}/attachments`)).body.totalCount, 0);
+
+    const before = blobCount(dir);
+    const move = await s0.api.post(`/sheets/${src.id}/rows/move?include=attachments,discussions`, { rowIds: [src.rowIds[0]], to: { sheetId: dest.id } });
+    assert.equal(move.status, 200, JSON.stringify(move.body));
+    const moved = move.body.rowMappings[0].to;
+    assert.equal((await s0.api.get(`/sheets/${src.id}/attachments`)).body.totalCount, 0);
+    const atts = await s0.api.get(`/sheets/${dest.id}/rows/${moved}/attachments`);
+    assert.equal(atts.body.totalCount, 2);
+    const own = atts.body.data.find((a: { name: string }) => a.name === file.name);
+    // the deletion job of the source rows' files has run, and kept the blobs the copies share
+    let pending = 1;
+    await until('the blob deletion jobs have run', () => pending === 0 && blobCount(dir) === before, async () => {
+      pending = (await s0.t.server.store.db.selectFrom('jobs').select('id').where('type', '=', 'blobs.delete').where('dead_at', 'is', null).execute()).length;
+    });
+    const got = await s0.api.get(`/sheets/${dest.id}/attachments/${own.id}`);
+    assert.equal(await (await fetch(got.body.url)).text(), 'contents of carry.txt');
   });
 });
