@@ -51,7 +51,11 @@ export interface ServerSecretTable {
 
 export interface ProfileImageTable {
   user_id: number;
+  /** The imageId of the user's profileImage (opaque, as cell image ids). */
+  image_id: string;
   blob_key: string;
+  width: number;
+  height: number;
   mime_type: string;
   created_at: number;
 }

@@ -70,7 +70,10 @@ export async function up(db: Kysely<unknown>, d: Dialect): Promise<void> {
   await db.schema
     .createTable('profile_images')
     .addColumn('user_id', t.id, (c) => c.primaryKey().references('users.id').onDelete('cascade'))
+    .addColumn('image_id', 'text', (c) => c.notNull())
     .addColumn('blob_key', 'text', (c) => c.notNull())
+    .addColumn('width', 'integer', (c) => c.notNull())
+    .addColumn('height', 'integer', (c) => c.notNull())
     .addColumn('mime_type', 'text', (c) => c.notNull())
     .addColumn('created_at', t.ms, (c) => c.notNull())
     .execute();
