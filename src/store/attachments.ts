@@ -111,3 +111,16 @@ export async function promoteNewest(db: Queryable, sheetId: number, lineageId: n
     .orderBy('created_at', 'desc').orderBy('id', 'desc').executeTakeFirst();
   if (newest !== undefined) await db.updateTable('attachments').set({ current: 1 }).where('id', '=', newest.id).execute();
 }
+
+/** How many attachments and comments each row of a sheet has (rows with none are left out). */
+export async function threadCounts(db: Queryable, sheetId: number): Promise<{ attachments: Map<number, number>; comments: Map<number, number> }> {
+  const a = await db.selectFrom('attachments').select(['parent_id', db.fn.countAll<number>().as('n')])
+    .where('sheet_id', '=', sheetId).where('parent_type', '=', 'ROW').where('current', '=', 1).groupBy('parent_id').execute();
+  const c = await db.selectFrom('comments as c').innerJoin('discussions as d', 'd.id', 'c.discussion_id')
+    .select(['d.parent_id', db.fn.countAll<number>().as('n')])
+    .where('d.sheet_id', '=', sheetId).where('d.parent_type', '=', 'ROW').groupBy('d.parent_id').execute();
+  return {
+    attachments: new Map(a.map((r) => [Number(r.parent_id), Number(r.n)])),
+    comments: new Map(c.map((r) => [Number(r.parent_id), Number(r.n)])),
+  };
+}

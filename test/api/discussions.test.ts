@@ -220,4 +220,20 @@ describe('discussions and comments', () => {
     const got = await s0.api.get(`/sheets/${dest.id}/attachments/${own.id}`);
     assert.equal(await (await fetch(got.body.url)).text(), 'contents of carry.txt');
   });
+
+  test('filters with HAS_ATTACHMENTS, NO_ATTACHMENTS, HAS_COMMENTS and NO_COMMENTS match the rows that have them', async () => {
+    const s = await fixture(s0.api, 'filters');
+    await fileTo(s0.api, `/sheets/${s.id}/rows/${s.rowIds[0]}/attachments`, 'f.txt');
+    assert.equal((await s0.api.post(`/sheets/${s.id}/rows/${s.rowIds[1]}/discussions`, { comment: { text: 'c' } })).status, 200);
+    const hiddenBy = async (operator: string) => {
+      const f = await s0.api.post(`/sheetd/sheets/${s.id}/filters`, { name: operator, query: { criteria: [{ operator }] } });
+      assert.equal(f.status, 200, JSON.stringify(f.body));
+      const sheet = await s0.api.get(`/sheets/${s.id}?filterId=${f.body.result.id}`);
+      return (sheet.body.rows as Array<{ id: number; filteredOut: boolean }>).filter((r) => r.filteredOut).map((r) => r.id);
+    };
+    assert.deepEqual(await hiddenBy('HAS_ATTACHMENTS'), [s.rowIds[1]]);
+    assert.deepEqual(await hiddenBy('NO_ATTACHMENTS'), [s.rowIds[0]]);
+    assert.deepEqual(await hiddenBy('HAS_COMMENTS'), [s.rowIds[0]]);
+    assert.deepEqual(await hiddenBy('NO_COMMENTS'), [s.rowIds[1]]);
+  });
 });

@@ -1,4 +1,5 @@
 import { threadsFor } from './threads.ts';
+import { threadCounts } from '../../store/attachments.ts';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -31,7 +32,8 @@ async function rowViews(db: Queryable, actor: Actor, ro: ReadOptions, model: She
   // filters and rules may read who created or modified any row
   const users = view?.applied !== undefined || rules.length > 0 ? await userLookup(db, model.rows.values()) : undefined;
   const system = (r: RowState) => ({ createdAt: r.createdAt, modifiedAt: r.modifiedAt, createdBy: users?.(r.createdBy), modifiedBy: users?.(r.modifiedBy) });
-  const hidden = view === undefined ? undefined : view.applied === undefined ? new Set<number>() : hiddenRows(model, view.applied, actor, system);
+  const counts = view?.applied !== undefined && /"(HAS|NO)_(ATTACHMENTS|COMMENTS)"/.test(JSON.stringify(view.applied)) ? await threadCounts(db, model.sheetId) : undefined;
+  const hidden = view === undefined ? undefined : view.applied === undefined ? new Set<number>() : hiddenRows(model, view.applied, actor, system, Date.now(), counts);
   return { view, rules, users, system, hidden };
 }
 
