@@ -156,10 +156,14 @@ export function registerThreadHooks(): void {
  * deletes the source rows, whose deletion leaves the shared blobs alone).
  */
 export async function copyThreads(
-  tx: Queryable, actor: Actor, fromSheetId: number, toSheetId: number, rowMap: ReadonlyMap<number, number>, include: { attachments: boolean; discussions: boolean },
+  tx: Queryable, actor: Actor, fromSheetId: number, toSheetId: number, rowMap: ReadonlyMap<number, number>,
+  include: { attachments: boolean; discussions: boolean }, sheetLevel = false,
 ): Promise<void> {
   const rowIds = [...rowMap.keys()];
-  if (rowIds.length === 0) return;
+  if (rowIds.length === 0 && !sheetLevel) return;
+  // the new parent of a row's or (a sheet copy) the sheet's attachment or discussion
+  const parentOf = (x: { parent_type: string; parent_id: number }) => (x.parent_type === 'SHEET' ? toSheetId : rowMap.get(x.parent_id)!);
+  const sheetToo = async <T extends { parent_type: string }>(list: T[], read: () => Promise<T[]>) => (sheetLevel ? [...list, ...(await read())] : list);
   const now = Date.now();
   const events: ChangeEvent[] = [];
   const copyAttachments = async (rows: AttachmentRow[], parentOf: (a: AttachmentRow) => number, discussionOf: (a: AttachmentRow) => number | null) => {
@@ -171,13 +175,14 @@ export async function copyThreads(
     }
   };
   if (include.attachments) {
-    const ids = await attachmentIdsOf(tx, fromSheetId, 'ROW', rowIds);
+    const ids = [...await attachmentIdsOf(tx, fromSheetId, 'ROW', rowIds), ...(sheetLevel ? await attachmentIdsOf(tx, fromSheetId, 'SHEET', [fromSheetId]) : [])];
     const rows = ids.length === 0 ? [] : await tx.selectFrom('attachments').selectAll().where('id', 'in', ids).execute();
-    await copyAttachments(rows, (a) => rowMap.get(a.parent_id)!, () => null);
+    await copyAttachments(rows, parentOf, () => null);
   }
   if (include.discussions) {
-    for (const item of await discussionData(tx, fromSheetId, await listDiscussions(tx, fromSheetId, { type: 'ROW', ids: rowIds }))) {
-      const d: DiscussionRow = { ...item.discussion, id: newId(), sheet_id: toSheetId, parent_id: rowMap.get(item.discussion.parent_id)! };
+    const discussions = await sheetToo(await listDiscussions(tx, fromSheetId, { type: 'ROW', ids: rowIds }), () => listDiscussions(tx, fromSheetId, { type: 'SHEET', ids: [fromSheetId] }));
+    for (const item of await discussionData(tx, fromSheetId, discussions)) {
+      const d: DiscussionRow = { ...item.discussion, id: newId(), sheet_id: toSheetId, parent_id: parentOf(item.discussion) };
       await insertDiscussion(tx, d);
       events.push(discussionEvent(d, 'CREATE'));
       const commentIds = new Map<number, number>();

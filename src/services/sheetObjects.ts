@@ -16,6 +16,7 @@ import { sheetFor, sheetAccessLevel } from './permissions.ts';
 import { asObject, createSheetFromColumns, requireName, type SheetContainer } from './sheets.ts';
 import { copyCellImages } from './images.ts';
 import { queueBlobDeletion } from './attachments.ts';
+import { copyThreads } from './discussions.ts';
 import { blobKeysOfSheets } from '../store/attachments.ts';
 import { copyViews, deleteViews } from './views.ts';
 import { accessibleSheets, containerForCreate, parseDestination, placement, type ResolvedContainer } from './containers.ts';
@@ -137,6 +138,11 @@ export async function copySheetRecords(
     });
     for (let i = 0; i < records.length; i += 400) await db.insertInto('rows').values(records.slice(i, i + 400)).execute();
     await copyCellImages(db, src.id, id, rows.map((r) => r.cells));
+  }
+  if (ctx.include.has('attachments') || ctx.include.has('discussions')) {
+    const rowMap = new Map<number, number>();
+    if (ctx.include.has('data')) for (const r of await db.selectFrom('rows').select('id').where('sheet_id', '=', src.id).execute()) rowMap.set(r.id, ctx.rowMap.get(r.id)!);
+    await copyThreads(db, ctx.actor, src.id, id, rowMap, { attachments: ctx.include.has('attachments'), discussions: ctx.include.has('discussions') }, true);
   }
   if (ctx.include.has('shares')) {
     const shares = (await listShares(db, 'sheet', src.id)).filter((s) => s.user_id !== ctx.actor.user.id);

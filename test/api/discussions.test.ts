@@ -236,4 +236,23 @@ describe('discussions and comments', () => {
     assert.deepEqual(await hiddenBy('HAS_COMMENTS'), [s.rowIds[0]]);
     assert.deepEqual(await hiddenBy('NO_COMMENTS'), [s.rowIds[1]]);
   });
+
+  test('Copy Sheet with include=data,attachments,discussions copies the sheet\'s and its rows\' attachments and discussions', async () => {
+    const s = await fixture(s0.api, 'copy me');
+    await fileTo(s0.api, `/sheets/${s.id}/attachments`, 'top.txt');
+    await fileTo(s0.api, `/sheets/${s.id}/rows/${s.rowIds[1]}/attachments`, 'row.txt');
+    assert.equal((await s0.api.post(`/sheets/${s.id}/discussions`, { comment: { text: 'sheet' } })).status, 200);
+    assert.equal((await s0.api.post(`/sheets/${s.id}/rows/${s.rowIds[0]}/discussions`, { comment: { text: 'row' } })).status, 200);
+    const copy = await s0.api.post(`/sheets/${s.id}/copy?include=data,attachments,discussions`, { destinationType: 'home', newName: 'the copy' });
+    assert.equal(copy.status, 200, JSON.stringify(copy.body));
+    const got = await s0.api.get(`/sheets/${copy.body.result.id}?include=attachments,discussions`);
+    assert.deepEqual(got.body.attachments.map((a: { name: string }) => a.name), ['top.txt']);
+    assert.deepEqual(got.body.discussions.map((d: { title: string }) => d.title), ['sheet']);
+    assert.deepEqual(got.body.rows[1].attachments.map((a: { name: string }) => a.name), ['row.txt']);
+    assert.deepEqual(got.body.rows[0].discussions.map((d: { title: string }) => d.title), ['row']);
+    const file = await s0.api.get(`/sheets/${copy.body.result.id}/attachments/${got.body.attachments[0].id}`);
+    assert.equal(await (await fetch(file.body.url)).text(), 'contents of top.txt');
+    const plain = await s0.api.post(`/sheets/${s.id}/copy?include=data`, { destinationType: 'home', newName: 'bare copy' });
+    assert.equal((await s0.api.get(`/sheets/${plain.body.result.id}/attachments`)).body.totalCount, 0);
+  });
 });
