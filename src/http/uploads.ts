@@ -75,6 +75,11 @@ export async function readMultipart<T>(
         continue;
       }
       if (!(name in spec.json)) throw apiError(1147, name);
+      // a field sent as application/json arrives parsed already (@fastify/multipart)
+      if (part.type === 'field' && typeof part.value !== 'string') {
+        json[name] = part.value;
+        continue;
+      }
       const text = part.type === 'field' ? String(part.value) : (await part.toBuffer()).toString('utf8');
       try {
         json[name] = JSON.parse(text);

@@ -255,4 +255,20 @@ describe('discussions and comments', () => {
     const plain = await s0.api.post(`/sheets/${s.id}/copy?include=data`, { destinationType: 'home', newName: 'bare copy' });
     assert.equal((await s0.api.get(`/sheets/${plain.body.result.id}/attachments`)).body.totalCount, 0);
   });
+
+  test('a multipart JSON part without a file name, as the Python SDK sends it, is read as JSON', async () => {
+    const s = await fixture(s0.api, 'python-style');
+    const body = [
+      '--BB', 'Content-Disposition: form-data; name="discussion"', 'Content-Type: application/json', '', JSON.stringify({ comment: { text: 'from python' } }),
+      '--BB', 'Content-Disposition: form-data; name="file"; filename="p.txt"', 'Content-Type: text/plain', '', 'python file',
+      '--BB--', '',
+    ].join('\r\n');
+    const res = await fetch(`${s0.t.base}/sheets/${s.id}/discussions`, {
+      method: 'POST', headers: { authorization: `Bearer ${s0.t.adminToken}`, 'content-type': 'multipart/form-data; boundary=BB' }, body,
+    });
+    const out = await res.json() as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    assert.equal(res.status, 200, JSON.stringify(out));
+    assert.equal(out.result.comments[0].text, 'from python');
+    assert.equal(out.result.comments[0].attachments[0].name, 'p.txt');
+  });
 });
