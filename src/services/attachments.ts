@@ -274,16 +274,19 @@ export async function readAttachments(db: Queryable, actor: Actor, sheetId: numb
 
 // ---- Temporary URLs --------------------------------------------------------------------------
 
-let secretCache: Buffer | undefined;
+// per database handle: a process may serve more than one database (tests do)
+const secretCache = new WeakMap<Queryable, Buffer>();
 
 /** The key that signs URLs: made once, in the database, so every process shares it. */
 async function urlSecret(db: Queryable): Promise<Buffer> {
-  if (secretCache) return secretCache;
+  const cached = secretCache.get(db);
+  if (cached) return cached;
   await db.insertInto('server_secrets').values({ name: 'attachment-url', value: randomBytes(32).toString('base64') })
     .onConflict((oc) => oc.column('name').doNothing()).execute();
   const row = await db.selectFrom('server_secrets').select('value').where('name', '=', 'attachment-url').executeTakeFirstOrThrow();
-  secretCache = Buffer.from(row.value, 'base64');
-  return secretCache;
+  const secret = Buffer.from(row.value, 'base64');
+  secretCache.set(db, secret);
+  return secret;
 }
 
 function sign(secret: Buffer, payload: string): string {
