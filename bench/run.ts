@@ -11,6 +11,7 @@ const suites: Array<[string, string, string]> = [
   ['http', 'http.ts', 'benchHttp'],
   ['formula', 'formula.ts', 'benchFormula'],
   ['sheet', 'sheet.ts', 'benchSheet'],
+  ['memory', 'memory.ts', 'benchMemory'],
 ];
 const wanted = process.argv.slice(2);
 

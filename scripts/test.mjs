@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { coverage, summaryLine } from './catalogue.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const filters = process.argv.slice(2).map((f) => path.resolve(f));
@@ -27,8 +28,18 @@ if (files.length === 0) {
 }
 // Tests wait on I/O (HTTP, the database) much of the time: run more files than cores.
 const concurrency = process.env.SHEETD_TEST_CONCURRENCY || String(Math.max(2, os.availableParallelism() * 2));
+// Every server under test notes the error codes it answers (see scripts/catalogue.mjs); a run of
+// the whole suite ends with the catalogue coverage, after the test runner's own closing lines.
+const ownLog = process.env.SHEETD_ERROR_LOG ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-codes-'));
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
   stdio: 'inherit',
   cwd: root,
+  env: ownLog ? { ...process.env, SHEETD_ERROR_LOG: ownLog } : process.env,
 });
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+child.on('exit', async (code, signal) => {
+  if (ownLog) {
+    if (filters.length === 0) console.log(summaryLine(await coverage(ownLog)));
+    fs.rmSync(ownLog, { recursive: true, force: true });
+  }
+  process.exit(code ?? (signal ? 1 : 0));
+});

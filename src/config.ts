@@ -1,4 +1,5 @@
 import os from 'node:os';
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** Everything sheetd reads from its environment, in one place (see README "Configuration"). */
@@ -30,6 +31,18 @@ export interface Config {
   /** Where uploaded files are kept (see "Files and mail" below). */
   blobs: BlobsConfig;
   mail: MailConfig;
+  /** A socket on which nothing arrives (or leaves) for this long is closed: a client that stops sending. */
+  idleTimeoutMs: number;
+  /** The whole request (headers and body) must have arrived within this (408 beyond). */
+  requestTimeoutMs: number;
+  /** The request headers must have arrived within this (408 beyond); at most requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection waits for its next request. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; further ones are closed as they arrive. */
+  maxConnections: number;
+  /** Bytes of large Get Sheet bodies (1 MB or more) in memory at once; more large reads wait (http/present/sheetBodies.ts). */
+  bodyMemory: number;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -37,6 +50,29 @@ function int(v: string | undefined, dflt: number, name: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
   return n;
+}
+
+function positive(v: string | undefined, dflt: number, name: string): number {
+  const n = int(v, dflt, name);
+  if (n === 0) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/**
+ * Three quarters of the process's open-file limit, at most 10,000: each connection holds a
+ * descriptor, and the rest is left for the database, Redis, uploads and logs. Node raises the soft
+ * limit to the hard one at start, so /proc/self/limits shows what this process may open; where it
+ * cannot be read, 768 (three quarters of the usual 1,024).
+ */
+function defaultMaxConnections(): number {
+  let limit = 1024;
+  try {
+    const m = /^Max open files\s+(\d+)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'));
+    if (m) limit = Number(m[1]);
+  } catch {
+    // not Linux: keep the usual limit
+  }
+  return Math.max(1, Math.min(10_000, Math.floor(limit * 0.75)));
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -47,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((tlsCert && !tlsKey) || (!tlsCert && tlsKey)) {
     throw new Error('SHEETD_TLS_CERT and SHEETD_TLS_KEY must be set together');
   }
+  const requestTimeoutMs = positive(env.SHEETD_REQUEST_TIMEOUT_MS, 300_000, 'SHEETD_REQUEST_TIMEOUT_MS');
   return {
     host,
     port,
@@ -66,6 +103,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollMs: int(env.SHEETD_JOB_POLL_MS, 1000, 'SHEETD_JOB_POLL_MS'),
     blobs: blobsConfig(env),
     mail: mailConfig(env),
+    idleTimeoutMs: positive(env.SHEETD_IDLE_TIMEOUT_MS, 30_000, 'SHEETD_IDLE_TIMEOUT_MS'),
+    requestTimeoutMs,
+    // Node refuses a headers timeout longer than the request timeout
+    headersTimeoutMs: Math.min(requestTimeoutMs, positive(env.SHEETD_HEADERS_TIMEOUT_MS, 30_000, 'SHEETD_HEADERS_TIMEOUT_MS')),
+    keepAliveTimeoutMs: positive(env.SHEETD_KEEPALIVE_TIMEOUT_MS, 5_000, 'SHEETD_KEEPALIVE_TIMEOUT_MS'),
+    maxConnections: env.SHEETD_MAX_CONNECTIONS ? positive(env.SHEETD_MAX_CONNECTIONS, 0, 'SHEETD_MAX_CONNECTIONS') : defaultMaxConnections(),
+    bodyMemory: int(env.SHEETD_BODY_MEMORY, 96 * 1024 * 1024, 'SHEETD_BODY_MEMORY'),
   };
 }
 

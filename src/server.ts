@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { registerFollowers } from './services/follow.ts';
 import pino from 'pino';
 import type { Config } from './config.ts';
-import { openStore, type Store } from './store/db.ts';
 import { createBlobStore, type BlobStore } from './blobs/index.ts';
 import { moveImageBytesToBlobs } from './services/images.ts';
+import { looseDataDirMode, openStore, type Store } from './store/db.ts';
 import { ensureBootstrap, type BootstrapResult } from './services/bootstrap.ts';
 import { buildApp } from './http/app.ts';
 import { createRateLimiter, type RateLimiter } from './http/ratelimit.ts';
-import { registerHandler, startWorker } from './jobs/worker.ts';
+import { registerHandler, startWorker, type JobHandler } from './jobs/worker.ts';
+import { createMailer, mailJobHandler } from './mail/index.ts';
 import { deleteBlobsHandler } from './services/blobs.ts';
 import { DELETE_BLOBS_JOB } from './services/attachments.ts';
 import { registerThreadHooks } from './services/discussions.ts';
@@ -31,6 +32,10 @@ export interface RunningServer {
  */
 export async function startServer(config: Config, opts: { logger?: pino.Logger | false } = {}): Promise<RunningServer> {
   const logger = opts.logger === undefined ? pino({ level: config.logLevel }) : opts.logger;
+  const loose = looseDataDirMode(config.dataDir);
+  if (loose !== null && logger) {
+    logger.warn({ dataDir: config.dataDir, mode: loose.toString(8) }, `the data directory ${config.dataDir} is open to its group or others (mode ${loose.toString(8)}); it holds the database and the admin token: chmod 700 it`);
+  }
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -57,6 +62,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     if (closing !== null) app.server.closeIdleConnections();
   });
   const address = await app.listen({ host: config.host, port: config.port });
+  registerHandler('mail', mailJobHandler(createMailer(config.mail, config.dataDir), blobs) as JobHandler, { leaseMs: 120_000 });
   const worker = startWorker(store, { pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger });
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, logger);
   const port = (app.server.address() as { port: number }).port;

@@ -1,25 +1,22 @@
-import { loadConfig } from '../config.ts';
-import { openStore } from '../store/db.ts';
-import { ensureBootstrap } from '../services/bootstrap.ts';
 import { addDomain, readDomains, removeDomain } from '../services/domains.ts';
-import type { EventAuthor } from '../services/events.ts';
+import { fail, parseCommand, withStore } from './common.ts';
+
+export const DOMAIN_USAGE = `Usage: sheetd domain add DOMAIN
+       sheetd domain list
+       sheetd domain remove DOMAIN
+
+The organization's validated email domains (Make Alternate Email Primary needs them).
+`;
 
 /**
- * `sheetd domain add|list|remove [DOMAIN]`: the organization's validated email domains
- * (Make Alternate Email Primary needs them). Exit status 2 on bad use or a refused change.
+ * `sheetd domain add|list|remove [DOMAIN]`. Exit status 2 on bad use or a refused change.
  */
-export async function domainCommand(sub: string | undefined, args: string[]): Promise<void> {
-  const fail = (msg: string): never => {
-    process.stderr.write(`sheetd: ${msg}\n`);
-    process.exit(2);
-  };
-  if (sub !== 'add' && sub !== 'list' && sub !== 'remove') fail('usage: sheetd domain add|list|remove [DOMAIN]');
-  if (sub !== 'list' && args.length !== 1) fail(`domain ${sub} needs one DOMAIN`);
-  const config = loadConfig();
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    const { orgId } = await ensureBootstrap(store, { adminEmail: config.adminEmail, dataDir: config.dataDir });
-    const author: EventAuthor = { orgId, userId: null, requestUserId: null, accessTokenName: null, source: 'CLI' };
+export async function domainCommand(argv: string[]): Promise<void> {
+  const { positionals } = parseCommand('domain', DOMAIN_USAGE, argv, {}, true);
+  const [sub, ...args] = positionals;
+  if (sub !== 'add' && sub !== 'list' && sub !== 'remove') fail('domain: add, list or remove is needed (see sheetd domain --help)');
+  if (sub === 'list' ? args.length !== 0 : args.length !== 1) fail(`domain ${sub} needs ${sub === 'list' ? 'no argument' : 'one DOMAIN'} (see sheetd domain --help)`);
+  await withStore(async (store, orgId, author) => {
     if (sub === 'list') {
       for (const d of await readDomains(store.db, orgId)) process.stdout.write(`${d.domain}\n`);
       return;
@@ -36,7 +33,5 @@ export async function domainCommand(sub: string | undefined, args: string[]): Pr
       const code = (e as { errorCode?: number }).errorCode;
       fail(code === 1129 ? `${domain} is already validated` : code === 1006 ? `${domain} is not a validated domain` : (e as Error).message);
     }
-  } finally {
-    await store.close();
-  }
+  });
 }

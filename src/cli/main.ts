@@ -1,15 +1,12 @@
-import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
-import { openStore } from '../store/db.ts';
-import { ensureBootstrap } from '../services/bootstrap.ts';
 import { createUser } from '../services/users.ts';
 import { createToken } from '../services/tokens.ts';
 import { parseScopes } from '../services/scopes.ts';
 import { findUserByEmail } from '../store/users.ts';
 import { startServer } from '../server.ts';
+import { fail, parseCommand, withStore } from './common.ts';
 import { domainCommand } from './domain.ts';
-import type { EventAuthor } from '../services/events.ts';
 
 const HELP = `sheetd: a self-hostable sheet collaboration server (Sheet Collaboration Service API 2.0)
 
@@ -21,44 +18,48 @@ Usage:
                                      create a raw API token for a user and print it
   sheetd domain add|list|remove [DOMAIN]
                                      manage the organization's validated email domains
-  sheetd --help                      this text
+  sheetd --help                      this text; COMMAND --help for one command
 
 Configuration comes from the environment (HOST, PORT, SHEETD_DATA_DIR, DATABASE_URL,
 REDIS_URL, SHEETD_ADMIN_EMAIL, SHEETD_TLS_CERT, SHEETD_TLS_KEY, SHEETD_RATE_LIMIT, ...):
 see the README.
 `;
 
-function fail(msg: string): never {
-  process.stderr.write(`sheetd: ${msg}\n`);
-  process.exit(2);
-}
+const SERVE_USAGE = `Usage: sheetd serve
 
-async function withStore<T>(fn: (store: Awaited<ReturnType<typeof openStore>>, orgId: number) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    const boot = await ensureBootstrap(store, { adminEmail: config.adminEmail, dataDir: config.dataDir });
-    if (boot.created) process.stderr.write(`sheetd: created the organization; the admin's API token is in ${boot.tokenFile}\n`);
-    return await fn(store, boot.orgId);
-  } finally {
-    await store.close();
-  }
-}
+Starts the server: the API at http://HOST:PORT/2.0. Takes no options; everything is configured
+through the environment (see the README's Configuration table). SIGTERM finishes in-flight
+requests and exits.
+`;
 
-const cli: EventAuthor = { orgId: 0, userId: null, requestUserId: null, accessTokenName: null, source: 'CLI' };
+const USER_USAGE = `Usage: sheetd user add --email E [--first-name F] [--last-name L] [--admin] [--licensed]
+
+Adds a user to the organization and prints its id.
+  --email E          the user's email address (required)
+  --first-name F     first name
+  --last-name L      last name
+  --admin            a system admin (also a licensed sheet creator)
+  --licensed         a licensed sheet creator
+`;
+
+const TOKEN_USAGE = `Usage: sheetd token create --email E [--name N] [--scopes S1,S2] [--expires-in-days D]
+
+Creates a raw API token for an existing user and prints it (only its hash is stored).
+  --email E            the user (required)
+  --name N             the token's name (default: cli)
+  --scopes S1,S2       access scopes, e.g. READ_SHEETS,WRITE_SHEETS (default: all)
+  --expires-in-days D  days until the token expires (default: never)
+`;
 
 async function userAdd(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      email: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' },
-      admin: { type: 'boolean' }, licensed: { type: 'boolean' },
-    },
+  const { values } = parseCommand('user add', USER_USAGE, args, {
+    email: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' },
+    admin: { type: 'boolean' }, licensed: { type: 'boolean' },
   });
-  if (!values.email) fail('user add needs --email');
-  await withStore(async (store, orgId) => {
+  if (!values.email) fail('user add needs --email (see sheetd user add --help)');
+  await withStore(async (store, orgId, author) => {
     const u = await store.db.transaction().execute((tx) =>
-      createUser(tx, { ...cli, orgId }, orgId, {
+      createUser(tx, author, orgId, {
         email: values.email!, firstName: values['first-name'] ?? null, lastName: values['last-name'] ?? null,
         admin: !!values.admin, licensedSheetCreator: !!values.licensed || !!values.admin,
       }),
@@ -68,11 +69,10 @@ async function userAdd(args: string[]): Promise<void> {
 }
 
 async function tokenCreate(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: { email: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in-days': { type: 'string' } },
+  const { values } = parseCommand('token create', TOKEN_USAGE, args, {
+    email: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in-days': { type: 'string' },
   });
-  if (!values.email) fail('token create needs --email');
+  if (!values.email) fail('token create needs --email (see sheetd token create --help)');
   let scopes: ReturnType<typeof parseScopes> = 'ALL';
   if (values.scopes) {
     try {
@@ -87,11 +87,11 @@ async function tokenCreate(args: string[]): Promise<void> {
     if (!(d > 0)) fail('--expires-in-days must be a positive number');
     expiresAt = Date.now() + d * 86_400_000;
   }
-  await withStore(async (store, orgId) => {
+  await withStore(async (store, _orgId, author) => {
     const user = await findUserByEmail(store.db, values.email!);
     if (!user) fail(`no user with email ${values.email}`);
     const tok = await store.db.transaction().execute((tx) =>
-      createToken(tx, { ...cli, orgId }, user.id, { name: values.name ?? 'cli', scopes: scopes === 'ALL' ? 'ALL' : [...scopes], expiresAt }),
+      createToken(tx, author, user.id, { name: values.name ?? 'cli', scopes: scopes === 'ALL' ? 'ALL' : [...scopes], expiresAt }),
     );
     process.stdout.write(`${tok.raw}\n`);
   });
@@ -119,18 +119,32 @@ async function serve(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/** A command group (`sheetd user`, `sheetd token`) answers --help itself and needs a known subcommand. */
+function group(name: string, sub: string | undefined, usage: string, subs: Record<string, (args: string[]) => Promise<void>>, rest: string[]): Promise<void> {
+  if (sub === '--help' || sub === '-h') {
+    process.stdout.write(usage);
+    return Promise.resolve();
+  }
+  const run = sub === undefined ? undefined : subs[sub];
+  if (!run) fail(`${name}: ${sub === undefined ? 'a subcommand is needed' : `unknown subcommand ${JSON.stringify(sub)}`} (${Object.keys(subs).map((k) => `${name} ${k}`).join(', ')}; see sheetd ${name} --help)`);
+  return run(rest);
+}
+
 export async function main(argv: string[]): Promise<void> {
   const [cmd, sub, ...rest] = argv;
-  if (cmd === undefined || cmd === 'serve') return serve();
   if (cmd === '--help' || cmd === '-h' || cmd === 'help') {
     process.stdout.write(HELP);
     return;
   }
-  if (cmd === 'user' && sub === 'add') return userAdd(rest);
-  if (cmd === 'token' && sub === 'create') return tokenCreate(rest);
-  if (cmd === 'domain') return domainCommand(sub, rest);
-  process.stderr.write(HELP);
-  process.exit(2);
+  if (cmd === undefined) return serve();
+  if (cmd === 'serve') {
+    parseCommand('serve', SERVE_USAGE, argv.slice(1), {});
+    return serve();
+  }
+  if (cmd === 'user') return group('user', sub, USER_USAGE, { add: userAdd }, rest);
+  if (cmd === 'token') return group('token', sub, TOKEN_USAGE, { create: tokenCreate }, rest);
+  if (cmd === 'domain') return domainCommand(argv.slice(1));
+  fail(`${cmd.startsWith('-') ? 'unknown option' : 'unknown command'} ${JSON.stringify(cmd)} (see sheetd --help)`);
 }
 
 await main(process.argv.slice(2)).catch((e: unknown) => {

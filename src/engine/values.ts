@@ -7,6 +7,7 @@
  * {columnId}, {value}, violates strict requirements of type {type}"). Lenient (strict=false):
  * formatted numbers, loose dates and the like are recognised; anything else is kept as text.
  */
+import { bodyId, isObject } from './input.ts';
 import { apiError } from '../errors.ts';
 import type { CellLinkStatus, StoredCell, StoredCellLink, StoredHyperlink, StoredImage, StoredRowCells, StoredValue } from './cells.ts';
 import { CELL_LINK_STATUSES, cellHasData, cellKey, isEmptyCell } from './cells.ts';
@@ -79,10 +80,6 @@ export interface ParsedCell {
 
 function present(v: unknown): boolean {
   return v !== undefined && v !== null;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function strictError(column: ColumnDef, value: unknown): never {
@@ -409,8 +406,7 @@ function parseHyperlink(h: unknown, value: unknown, ctx: CellWriteContext): { h:
   for (const [kind, key] of [['sheet', 'sheetId'], ['report', 'reportId'], ['sight', 'sightId']] as const) {
     const x = h[key];
     if (!present(x)) continue;
-    if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw apiError(1031, String(x), `hyperlink.${key}`);
-    ids.push([kind, x]);
+    ids.push([kind, bodyId(x, `hyperlink.${key}`)]);
   }
   if (ids.length > 1) throw apiError(1111);
   const url = h.url;
@@ -434,8 +430,7 @@ function parseCellLink(l: unknown, ctx: CellWriteContext): StoredCellLink {
   for (const k of ['sheetId', 'rowId', 'columnId'] as const) {
     const x = l[k];
     if (!present(x)) throw apiError(1012, `linkInFromCell.${k}`);
-    if (typeof x !== 'number' || !Number.isSafeInteger(x)) throw apiError(1031, String(x), `linkInFromCell.${k}`);
-    out[k] = x;
+    out[k] = bodyId(x, `linkInFromCell.${k}`);
   }
   if (ctx.sheetId !== undefined && out.sheetId === ctx.sheetId) throw apiError(1116);
   const status = l.status;

@@ -9,9 +9,13 @@ import { apiError, apiErrorWith } from '../errors.ts';
 import { authenticate } from '../services/auth.ts';
 import { hasScope, type Scope } from '../services/scopes.ts';
 import type { Actor, ReadOptions } from '../services/context.ts';
-import { errorHandler, sendError } from './errors.ts';
+import { errorHandler, sendError, toApiError } from './errors.ts';
+import { edgeOptions, installEdge } from './edge.ts';
 import { acceptable } from './negotiate.ts';
+import { installMetrics } from './metrics.ts';
 import { readOptions } from './query.ts';
+import { assertRequestText } from './text.ts';
+import { assertJsonText } from '../engine/input.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import { registerRoutes } from './routes/index.ts';
 
@@ -46,6 +50,8 @@ export interface AppContext {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** Every registered method and path (HEAD and OPTIONS left out), in registration order. */
+    routeTable: Array<{ method: string; url: string }>;
   }
 }
 
@@ -62,13 +68,20 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const https = config.tlsCert && config.tlsKey
     ? { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }
     : null;
+  const edge = edgeOptions(config);
   const common = {
+    ...edge.fastify,
+    http: edge.node,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
     forceCloseConnections: 'idle' as const,
+    // a path that does not decode (e.g. %ED%A0%80) fails before routing, where setErrorHandler
+    // does not reach: without this it answers Fastify's own error shape
+    frameworkErrors: (err: Error, _req: FastifyRequest, reply: FastifyReply) => sendError(reply, toApiError(err) ?? apiError(1006)),
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
   };
-  const app = (https ? Fastify({ ...common, https }) : Fastify(common)) as unknown as FastifyInstance;
+  const app = (https ? Fastify({ ...common, https: { ...https, ...edge.node } }) : Fastify(common)) as unknown as FastifyInstance;
+  installEdge(app, config);
 
   app.decorate('ctx', ctx);
   app.decorateRequest('actor', null as unknown as Actor);
@@ -76,10 +89,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   // Every registered path, to tell "wrong verb" (405) from "no such URL" (404).
   const known = FindMyWay({ ignoreTrailingSlash: false });
+  const routeTable: FastifyInstance['routeTable'] = [];
+  app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of methods) {
       if (m === 'HEAD' || m === 'OPTIONS') continue;
+      routeTable.push({ method: m, url: route.url });
       try {
         known.on(m as 'GET', route.url, () => undefined);
       } catch {
@@ -93,11 +109,18 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch (e) {
-      done(apiError(1008, (e as Error).message), undefined);
+      return done(apiError(1008, (e as Error).message), undefined);
     }
+    try {
+      assertJsonText(text, parsed);
+    } catch (e) {
+      return done(e as Error, undefined);
+    }
+    done(null, parsed);
   });
 
   await app.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] });
@@ -119,9 +142,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
 
   app.addHook('preHandler', async (req) => {
+    assertRequestText(req.params, req.query);
     req.ro = readOptions(req.query as Record<string, string>);
     if (req.routeOptions.config.body === 'required' && req.body === undefined) throw apiError(1024);
   });
+
+  installMetrics(app, ctx.store);
 
   app.get('/health', { config: { public: true } }, async () => {
     await ctx.store.db.selectFrom('orgs').select('id').limit(1).execute();

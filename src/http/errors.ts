@@ -1,12 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, apiError, apiErrorWith, isApiError } from '../errors.ts';
 import { randomString } from '../ids.ts';
 import type { ErrorBody } from './present.ts';
 
+// The test suite's catalogue coverage (scripts/catalogue.mjs): when set, every error code this
+// process answers is noted, once, in a file of that directory. Unset in production: one check.
+const errorLogDir = process.env.SHEETD_ERROR_LOG || undefined;
+const noted = new Set<number>();
+
+function noteErrorCode(code: number): void {
+  if (noted.has(code)) return;
+  noted.add(code);
+  fs.appendFileSync(path.join(errorLogDir!, `codes-${process.pid}.txt`), `${code}\n`);
+}
+
 export function errorBody(e: ApiError): ErrorBody {
+  if (errorLogDir !== undefined) noteErrorCode(e.errorCode);
   const body: ErrorBody = { errorCode: e.errorCode, message: e.message, refId: randomString(12) };
   if (e.detail !== undefined) body.detail = e.detail;
   return body;
+}
+
+/**
+ * A failure to which HTTP gives its own status (408, 414, 431, a malformed request) and for which
+ * part B has no code: the closest catalogued one, 1008 "Unable to parse request", with the
+ * protocol's status (docs/decisions.md).
+ */
+export function protocolError(status: number, reason: string): ApiError {
+  const e = apiError(1008, reason);
+  return new ApiError(e.errorCode, e.message, status);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Queryable } from '../store/db.ts';
 import { findTokenWithUser } from '../store/tokens.ts';
 import { findUserByEmail } from '../store/users.ts';
 import { apiError } from '../errors.ts';
+import { isBadText } from '../engine/input.ts';
 import { hashToken } from './tokens.ts';
 import { parseScopes } from './scopes.ts';
 import type { Actor, OrgRow, UserRow } from './context.ts';
@@ -45,6 +46,8 @@ export async function authenticate(
     } catch {
       throw apiError(1030);
     }
+    // no user has such an address, and PostgreSQL cannot even look one up
+    if (isBadText(email)) throw apiError(1030);
     if (!requestUser.admin || row.kind !== 'RAW') throw apiError(1030);
     const target = await findUserByEmail(db, email);
     // an admin cannot act as another admin, nor as someone outside the organization

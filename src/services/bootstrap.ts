@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Store } from '../store/db.ts';
+import { ensureDataDir, type Store } from '../store/db.ts';
 import { firstOrg } from '../store/users.ts';
 import { newId } from '../ids.ts';
 import { createUser } from './users.ts';
@@ -38,7 +38,7 @@ export async function ensureBootstrap(store: Store, opts: { adminEmail: string; 
     if (again) return { created: false, orgId: again.id };
     throw e;
   }
-  fs.mkdirSync(opts.dataDir, { recursive: true });
+  ensureDataDir(opts.dataDir);
   const tokenFile = path.join(opts.dataDir, 'admin-token');
   fs.writeFileSync(tokenFile, raw + '\n', { mode: 0o600 });
   fs.chmodSync(tokenFile, 0o600);

@@ -1,4 +1,5 @@
 import type { CellWriteContext } from '../engine/values.ts';
+import { isId } from '../engine/input.ts';
 import { findSheet } from '../store/sheets.ts';
 import type { Actor } from './context.ts';
 import { sheetAccessLevel } from './permissions.ts';
@@ -30,8 +31,9 @@ export async function loadCellTargets(ctx: WriteContext, actor: Actor, rows: rea
   const imageIds = new Set<string>();
   const linkSheetIds = new Set<number>();
   for (const c of cells) {
-    if (typeof c?.linkInFromCell?.sheetId === 'number') linkSheetIds.add(c.linkInFromCell.sheetId);
-    if (typeof c?.hyperlink?.sheetId === 'number') sheetIds.add(c.hyperlink.sheetId);
+    // only ids are looked up; anything else is refused when the cell is parsed (1031)
+    if (isId(c?.linkInFromCell?.sheetId)) linkSheetIds.add(c.linkInFromCell.sheetId);
+    if (isId(c?.hyperlink?.sheetId)) sheetIds.add(c.hyperlink.sheetId);
     if (typeof c?.image?.id === 'string' && c.image.id !== '') imageIds.add(c.image.id);
   }
   const sheets = new Map<number, { name: string }>();

@@ -1,9 +1,10 @@
 import { apiError } from '../errors.ts';
+import { asObject, objectList } from '../engine/input.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../store/db.ts';
 import {
   assertColumnDeletable, insertColumnIds, validateAddColumns, validateColumnUpdate,
-  type ColumnDef, type ColumnInput,
+  type ColumnDef,
 } from '../engine/columns.ts';
 import { convertCell } from '../engine/convert.ts';
 import { assertCellsPerSheet } from '../engine/limits.ts';
@@ -24,15 +25,9 @@ function reindex(m: SheetModel, orderedIds: readonly number[]): void {
   m.columnsById = indexColumns(m.columns);
 }
 
-function inputList(body: unknown): { list: ColumnInput[]; single: boolean } {
-  if (Array.isArray(body)) return { list: body as ColumnInput[], single: false };
-  if (typeof body === 'object' && body !== null) return { list: [body as ColumnInput], single: true };
-  throw apiError(1008, 'expected a Column object or an array of Column objects');
-}
-
 /** Add Columns (POST /sheets/{id}/columns): one or many at one index. Structure: ADMIN. */
 export async function addColumns(store: Store, actor: Actor, sheetId: number, body: unknown, level: number) {
-  const { list, single } = inputList(body);
+  const { list, single } = objectList(body, 'a Column object');
   return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
     const m = ctx.model;
     const valid = validateAddColumns(m.columns, list, { level });
@@ -54,7 +49,7 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
     const m = ctx.model;
     const old = m.columnsById.get(columnId);
     if (!old) throw apiError(1006);
-    const { column, typeChanged, moved } = validateColumnUpdate(m.columns, columnId, body as ColumnInput, { level });
+    const { column, typeChanged, moved } = validateColumnUpdate(m.columns, columnId, asObject(body, 'a Column object'), { level });
     if (typeChanged) await assertColumnNotInRules(ctx.tx, sheetId, columnId);
     if (typeChanged) {
       const key = String(columnId);

@@ -3,6 +3,7 @@ import type { Queryable } from '../store/db.ts';
 import type { SheetRow } from '../store/sheets.ts';
 import { findFolder, findWorkspace, type FolderRow, type WorkspaceRow } from '../store/containers.ts';
 import { grantsFor, type Grantee } from '../store/shares.ts';
+import { asObject, bodyId } from '../engine/input.ts';
 import { apiError } from '../errors.ts';
 import { isAccessLevel, requireAccess, strongest, type AccessLevel } from './access.ts';
 import type { Actor } from './context.ts';
@@ -170,8 +171,7 @@ export interface DestinationInput {
  * newName only where the operation is a copy.
  */
 export function parseDestination(body: unknown, opts: { copy: boolean; requireNewName?: boolean }): DestinationInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(1008, 'expected a ContainerDestination object');
-  const b = body as Record<string, unknown>;
+  const b = asObject(body, 'a ContainerDestination object');
   const type = b.destinationType;
   if (type === undefined || type === null || type === '') throw apiError(1012, 'destinationType');
   if (type !== 'home' && type !== 'folder' && type !== 'workspace') throw apiError(1031, String(type), 'destinationType');
@@ -181,8 +181,7 @@ export function parseDestination(body: unknown, opts: { copy: boolean; requireNe
     if (id !== undefined && id !== null) throw apiError(1031, String(id), 'destinationId');
   } else {
     if (id === undefined || id === null) throw apiError(1012, 'destinationId');
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) throw apiError(1031, String(id), 'destinationId');
-    destId = id;
+    destId = bodyId(id, 'destinationId');
   }
   const out: DestinationInput = { type, id: destId };
   if (b.newName !== undefined && b.newName !== null) {

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { asObject, optionalBodyId } from '../engine/input.ts';
 import { apiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Queryable, Store } from '../store/db.ts';
@@ -170,13 +171,6 @@ export async function sheetsReading(db: Queryable, sheetId: number): Promise<num
 // ---------------------------------------------------------------------------------------
 // The endpoints
 
-function optionalId(body: Record<string, unknown>, key: string): number | null {
-  const v = body[key];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw apiError(1031, String(v), key);
-  return v;
-}
-
 export interface PresentedRef {
   id: number;
   name: string;
@@ -209,16 +203,15 @@ export async function presentRefs(db: Queryable, refs: CrossSheetRef[]): Promise
  * given in full or not at all.
  */
 export async function createRef(store: Store, actor: Actor, sheetId: number, body: unknown): Promise<{ ref: PresentedRef; version: number }> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(1008, 'expected a CrossSheetReference object');
-  const b = body as Record<string, unknown>;
+  const b = asObject(body, 'a CrossSheetReference object');
   for (const k of ['id', 'status']) if (b[k] !== undefined && b[k] !== null) throw apiError(1032, k);
-  const sourceSheetId = optionalId(b, 'sourceSheetId');
+  const sourceSheetId = optionalBodyId(b, 'sourceSheetId');
   if (sourceSheetId === null) throw apiError(1012, 'sourceSheetId');
   const bounds = {
-    startRowId: optionalId(b, 'startRowId'),
-    endRowId: optionalId(b, 'endRowId'),
-    startColumnId: optionalId(b, 'startColumnId'),
-    endColumnId: optionalId(b, 'endColumnId'),
+    startRowId: optionalBodyId(b, 'startRowId'),
+    endRowId: optionalBodyId(b, 'endRowId'),
+    startColumnId: optionalBodyId(b, 'startColumnId'),
+    endColumnId: optionalBodyId(b, 'endColumnId'),
   };
   for (const [a, z] of [['startRowId', 'endRowId'], ['startColumnId', 'endColumnId']] as const) {
     if ((bounds[a] === null) !== (bounds[z] === null)) throw apiError(1012, bounds[a] === null ? a : z);

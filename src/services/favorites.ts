@@ -3,6 +3,7 @@ import { deleteFavorites, findFavorite, insertFavorite, listFavorites, type Favo
 import { findFolder, findWorkspace } from '../store/containers.ts';
 import { findSheet } from '../store/sheets.ts';
 import { apiError } from '../errors.ts';
+import { asObject, bodyId, objectList } from '../engine/input.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { sheetAccessLevel } from './permissions.ts';
@@ -47,19 +48,17 @@ export async function readFavorites(db: Queryable, actor: Actor): Promise<Favori
 }
 
 function parseFavorite(item: unknown): { type: FavoriteType; objectId: number } {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw apiError(1008, 'expected a Favorite object');
-  const b = item as Record<string, unknown>;
+  const b = asObject(item, 'a Favorite object');
   if (b.type === undefined || b.type === null || b.type === '') throw apiError(1012, 'type');
   if (!isFavoriteType(b.type)) throw apiError(1031, String(b.type), 'type');
   if (b.objectId === undefined || b.objectId === null) throw apiError(1012, 'objectId');
-  if (typeof b.objectId !== 'number' || !Number.isSafeInteger(b.objectId) || b.objectId <= 0) throw apiError(1031, String(b.objectId), 'objectId');
-  return { type: b.type, objectId: b.objectId };
+  return { type: b.type, objectId: bodyId(b.objectId, 'objectId') };
 }
 
 /** Add Favorites: one (1129 when it exists) or an array (existing ones are skipped and left out). */
 export async function addFavorites(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<{ single: boolean; added: FavoriteRow[] }> {
-  const single = !Array.isArray(body);
-  const items = (Array.isArray(body) ? body : [body]).map(parseFavorite);
+  const { list, single } = objectList(body, 'a Favorite object');
+  const items = list.map(parseFavorite);
   const added: FavoriteRow[] = [];
   const seen = new Set<string>();
   for (const it of items) {

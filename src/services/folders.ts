@@ -7,7 +7,8 @@ import { newId } from '../ids.ts';
 import type { AccessLevel } from './access.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents, type EventAuthor } from './events.ts';
-import { asObject, requireName } from './sheets.ts';
+import { asObject } from '../engine/input.ts';
+import { requireName } from './sheets.ts';
 import { containerForCreate, folderFor, parseDestination, placement, sheetLevels, CREATE_LEVEL } from './containers.ts';
 import { copyContext, copySheetRecords, deleteSheetRecords, finishCopy, type CopyContext } from './sheetObjects.ts';
 

@@ -6,6 +6,7 @@ import {
 import { findOrgMember, findUserByEmail, REMOVED } from '../store/users.ts';
 import { newId } from '../ids.ts';
 import { apiError } from '../errors.ts';
+import { asObject, bodyId, objectArray, objectList } from '../engine/input.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { assertPrimaryEmail } from './alternateEmails.ts';
 import { isValidEmail } from './users.ts';
@@ -36,11 +37,6 @@ async function manageableGroup(db: Queryable, actor: Actor, id: number): Promise
   return g;
 }
 
-function asObject(body: unknown, what: string): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(1008, `expected ${what}`);
-  return body as Record<string, unknown>;
-}
-
 function groupName(v: unknown): string {
   if (typeof v !== 'string') throw apiError(1031, String(v), 'name');
   const s = v.trim();
@@ -65,13 +61,11 @@ async function assertNameFree(db: Queryable, orgId: number, name: string, except
  * malformed address, 1159 for an alternate address, 1105 for people outside the organization,
  * 1290 for members who are not active.
  */
-async function resolveMembers(db: Queryable, actor: Actor, items: unknown[]): Promise<UserRow[]> {
+async function resolveMembers(db: Queryable, actor: Actor, items: readonly Record<string, unknown>[]): Promise<UserRow[]> {
   const users: UserRow[] = [];
   const outside: string[] = [];
   const inactive: string[] = [];
-  for (const it of items) {
-    if (typeof it !== 'object' || it === null || Array.isArray(it)) throw apiError(1008, 'expected GroupMember objects');
-    const m = it as Record<string, unknown>;
+  for (const m of items) {
     let u: UserRow | undefined;
     let label: string;
     if (m.email !== undefined && m.email !== null) {
@@ -79,9 +73,10 @@ async function resolveMembers(db: Queryable, actor: Actor, items: unknown[]): Pr
       await assertPrimaryEmail(db, m.email);
       label = m.email.toLowerCase();
       u = await findUserByEmail(db, label);
-    } else if (typeof m.id === 'number') {
-      label = String(m.id);
-      u = await findOrgMember(db, actor.org.id, m.id);
+    } else if (m.id !== undefined && m.id !== null) {
+      const id = bodyId(m.id, 'id');
+      label = String(id);
+      u = await findOrgMember(db, actor.org.id, id);
     } else {
       throw apiError(1012, 'email');
     }
@@ -114,8 +109,7 @@ export async function createGroup(db: Queryable, actor: Actor, body: unknown, no
   if (b.name === undefined || b.name === null) throw apiError(1012, 'name');
   const name = groupName(b.name);
   const desc = description(b.description);
-  if (b.members !== undefined && b.members !== null && !Array.isArray(b.members)) throw apiError(1031, String(b.members), 'members');
-  const members = Array.isArray(b.members) ? await resolveMembers(db, actor, b.members) : [];
+  const members = b.members === undefined || b.members === null ? [] : await resolveMembers(db, actor, objectArray(b.members, 'members'));
   await assertNameFree(db, actor.org.id, name);
   const id = newId();
   await insertGroup(db, { id, org_id: actor.org.id, name, description: desc, owner_id: actor.user.id, created_at: now, modified_at: now });
@@ -149,8 +143,7 @@ export async function changeGroup(db: Queryable, actor: Actor, id: number, body:
     events.push({ objectType: 'GROUP', action: 'UPDATE', objectId: g.id, details: { description: patch.description } });
   }
   if (b.ownerId !== undefined && b.ownerId !== g.owner_id) {
-    if (typeof b.ownerId !== 'number') throw apiError(1031, String(b.ownerId), 'ownerId');
-    const owner = await findOrgMember(db, actor.org.id, b.ownerId);
+    const owner = await findOrgMember(db, actor.org.id, bodyId(b.ownerId, 'ownerId'));
     if (!owner || owner.status !== 'ACTIVE') throw apiError(1031, String(b.ownerId), 'ownerId');
     if (!owner.group_admin && !owner.admin) throw apiError(1107);
     patch.owner_id = owner.id;
@@ -181,9 +174,8 @@ export async function removeGroup(db: Queryable, actor: Actor, id: number, now =
  */
 export async function addMembers(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<{ single: boolean; added: UserRow[] }> {
   const g = await manageableGroup(db, actor, id);
-  const single = !Array.isArray(body);
-  const items = Array.isArray(body) ? body : [body];
-  const users = await resolveMembers(db, actor, items);
+  const { list, single } = objectList(body, 'a GroupMember object');
+  const users = await resolveMembers(db, actor, list);
   const current = await memberIds(db, g.id);
   if (single && users[0] && current.has(users[0].id)) throw apiError(1129);
   const added = users.filter((u) => !current.has(u.id));

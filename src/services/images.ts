@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { sql, type Kysely } from 'kysely';
 import { BlobNotFound, BlobTooLarge, newBlobKey, type BlobStore } from '../blobs/index.ts';
+import { isObject } from '../engine/input.ts';
 import { apiError, type ApiError } from '../errors.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import type { DB } from '../store/schema.ts';
@@ -182,14 +183,11 @@ export type ImageUrlItem =
   | { imageId: string; token: string }
   | { imageId: string; error: ApiError };
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** The image ids asked for (height and width are accepted and ignored: images are served as uploaded). */
 function readImageIds(body: unknown): string[] {
   if (!Array.isArray(body)) throw apiError(1008, 'expected an array of ImageUrl objects');
   return body.map((x) => {
+    if (x === null) throw apiError(1177);
     if (!isObject(x)) throw apiError(1008, 'each ImageUrl must be an object');
     if (x.imageId === undefined || x.imageId === null || x.imageId === '') throw apiError(1012, 'imageId');
     if (typeof x.imageId !== 'string') throw apiError(1031, String(x.imageId), 'imageId');

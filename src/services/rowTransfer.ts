@@ -1,3 +1,4 @@
+import { asObject, bodyId } from '../engine/input.ts';
 import { apiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Store } from '../store/db.ts';
@@ -42,20 +43,19 @@ interface Directive {
 }
 
 function readDirective(body: unknown): Directive {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(1008, 'expected a CopyOrMoveRowDirective object');
-  const b = body as Record<string, unknown>;
+  const b = asObject(body, 'a CopyOrMoveRowDirective object');
   if (b.rowIds === undefined || b.rowIds === null) throw apiError(1012, 'rowIds');
   if (!Array.isArray(b.rowIds)) throw apiError(1031, String(b.rowIds), 'rowIds');
   if (b.rowIds.length === 0) throw apiError(1012, 'rowIds');
-  for (const id of b.rowIds) if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw apiError(1031, String(id), 'rowIds');
+  for (const id of b.rowIds) bodyId(id, 'rowIds');
   if (b.to === undefined || b.to === null) throw apiError(1012, 'to');
   if (typeof b.to !== 'object' || Array.isArray(b.to)) throw apiError(1031, String(b.to), 'to');
   const to = b.to as Record<string, unknown>;
   if (to.sheetId === undefined || to.sheetId === null) throw apiError(1012, 'to.sheetId');
-  if (typeof to.sheetId !== 'number' || !Number.isSafeInteger(to.sheetId)) throw apiError(1031, String(to.sheetId), 'to.sheetId');
+  const destinationId = bodyId(to.sheetId, 'to.sheetId');
   const rowIds = [...new Set(b.rowIds as number[])];
   assertRowsPerRequest(rowIds.length);
-  return { rowIds, destinationId: to.sheetId };
+  return { rowIds, destinationId };
 }
 
 /** Copy Rows to Another Sheet (POST /sheets/{id}/rows/copy). */

@@ -1,3 +1,4 @@
+import { objectList } from '../engine/input.ts';
 import { apiError, isApiError, type ApiError } from '../errors.ts';
 import { newIds } from '../ids.ts';
 import type { Store } from '../store/db.ts';
@@ -29,18 +30,10 @@ export interface RowFailure {
   error: ApiError;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** A body that is one Row or an array of Rows; `single` tells which, for the Result's shape. */
 export function rowList(body: unknown): { rows: Record<string, unknown>[]; single: boolean } {
-  if (Array.isArray(body)) {
-    for (const r of body) if (!isObject(r)) throw apiError(1008, 'each row must be an object');
-    return { rows: body as Record<string, unknown>[], single: false };
-  }
-  if (isObject(body)) return { rows: [body], single: true };
-  throw apiError(1008, 'expected a Row object or an array of Row objects');
+  const { list, single } = objectList(body, 'a Row object');
+  return { rows: list, single };
 }
 
 /** The context of a request's cell writes: one object, its row (rowId, rowFormat) set per row. */

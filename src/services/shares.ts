@@ -6,6 +6,7 @@ import { findWorkspace } from '../store/containers.ts';
 import { findShare, insertShares, listShares, type ShareObjectType, type ShareRow } from '../store/shares.ts';
 import { findUserByEmail, findUserById } from '../store/users.ts';
 import { apiError } from '../errors.ts';
+import { asObject, bodyId, objectList } from '../engine/input.ts';
 import { atLeast, isAccessLevel, rank, type AccessLevel } from './access.ts';
 import type { Actor, UserRow } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
@@ -162,8 +163,7 @@ function parseLevel(v: unknown, accessApiLevel: number): AccessLevel {
 }
 
 function parseShareInput(item: unknown, accessApiLevel: number): ShareInput {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) throw apiError(1008, 'expected a Share object');
-  const b = item as Record<string, unknown>;
+  const b = asObject(item, 'a Share object');
   const hasEmail = b.email !== undefined && b.email !== null && b.email !== '';
   const hasGroup = b.groupId !== undefined && b.groupId !== null;
   if (!hasEmail && !hasGroup) throw apiError(1012, 'email or groupId');
@@ -174,8 +174,7 @@ function parseShareInput(item: unknown, accessApiLevel: number): ShareInput {
     if (!isValidEmail(b.email)) throw apiError(1156);
     return { email: b.email.trim().toLowerCase(), accessLevel };
   }
-  if (typeof b.groupId !== 'number' || !Number.isSafeInteger(b.groupId)) throw apiError(1031, String(b.groupId), 'groupId');
-  return { groupId: b.groupId, accessLevel };
+  return { groupId: bodyId(b.groupId, 'groupId'), accessLevel };
 }
 
 /** What a sharer may grant: up to its own level (ADMIN at most; OWNER only by transfer). */
@@ -197,8 +196,7 @@ export async function createShares(
   now = Date.now(),
 ): Promise<{ single: boolean; created: ShareView[] }> {
   const t = await shareTarget(db, actor, type, id, SHARE_LEVEL);
-  const single = !Array.isArray(body);
-  const items: unknown[] = Array.isArray(body) ? body : [body];
+  const { list: items, single } = objectList(body, 'a Share object');
   if (items.length > MAX_SHARES_PER_CALL) throw apiError(1066, MAX_SHARES_PER_CALL);
   if (items.length === 0) throw apiError(1012, 'share');
   const inputs = items.map((it) => parseShareInput(it, opts.accessApiLevel));
@@ -282,8 +280,7 @@ function isOwn(actor: Actor, r: ShareRow): boolean {
  */
 export async function updateShare(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, body: unknown, accessApiLevel: number, now = Date.now()): Promise<ShareView> {
   const t = await shareTarget(db, actor, type, id, SHARE_LEVEL);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(1008, 'expected a Share object');
-  const level = parseLevel((body as Record<string, unknown>).accessLevel, accessApiLevel);
+  const level = parseLevel(asObject(body, 'a Share object').accessLevel, accessApiLevel);
   const row = await storedShare(db, t, shareId);
   if (isOwn(actor, row)) throw apiError(1040);
   const current = isAccessLevel(row.access_level) ? row.access_level : 'VIEWER';

@@ -13,7 +13,8 @@ import { atLeast, type AccessLevel } from './access.ts';
 import type { Actor, ReadOptions } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './events.ts';
 import { sheetFor, sheetAccessLevel } from './permissions.ts';
-import { asObject, createSheetFromColumns, requireName, type SheetContainer } from './sheets.ts';
+import { asObject, bodyId } from '../engine/input.ts';
+import { createSheetFromColumns, requireName, type SheetContainer } from './sheets.ts';
 import { copyCellImages } from './images.ts';
 import { queueBlobDeletion } from './attachments.ts';
 import { copyThreads } from './discussions.ts';
@@ -215,8 +216,7 @@ export async function createSheetIn(
     return createSheetFromColumns(db, actor, sheetContainerOf(container), b, { level: ro.level });
   }
   const name = requireName(b);
-  if (typeof b.fromId !== 'number' || !Number.isSafeInteger(b.fromId)) throw apiError(1031, String(b.fromId), 'fromId');
-  const src = await findSheet(db, b.fromId);
+  const src = await findSheet(db, bodyId(b.fromId, 'fromId'));
   if (!src || (await sheetAccessLevel(db, actor, src)) === null) throw apiError(1033);
   const ctx = copyContext(actor, [...ro.include].filter((k) => k !== 'shares'));
   const sheet = await copySheetRecords(db, ctx, src, placement(container), name, src.is_template ? 'template' : 'sheet');

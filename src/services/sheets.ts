@@ -2,6 +2,7 @@ import type { Queryable } from '../store/db.ts';
 import { insertColumns, insertSheet, type SheetRow } from '../store/sheets.ts';
 import { validateNewSheetColumns, type ColumnDef, type ColumnInput } from '../engine/columns.ts';
 import { apiError } from '../errors.ts';
+import { asObject } from '../engine/input.ts';
 import { newId } from '../ids.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
@@ -11,11 +12,6 @@ export type SheetContainer =
   | { type: 'home' }
   | { type: 'folder'; folderId: number; workspaceId: number | null }
   | { type: 'workspace'; workspaceId: number };
-
-export function asObject(body: unknown, what: string): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(1008, `expected ${what}`);
-  return body as Record<string, unknown>;
-}
 
 export function requireName(b: Record<string, unknown>, attr = 'name'): string {
   const name = b[attr];

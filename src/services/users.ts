@@ -11,6 +11,7 @@ import { groupsOwnedBy, removeUserFromAllGroups, updateGroup } from '../store/gr
 import { listAlternateEmails, type AlternateEmailRow } from '../store/alternateEmails.ts';
 import { newId } from '../ids.ts';
 import { apiError } from '../errors.ts';
+import { asObject } from '../engine/input.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './events.ts';
 import { assertPrimaryEmail } from './alternateEmails.ts';
 import type { Actor, UserRow } from './context.ts';
@@ -76,10 +77,6 @@ export function requireSystemAdmin(actor: Actor): void {
   if (!actor.user.admin) throw apiError(1004);
 }
 
-function asObject(body: unknown, what: string): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(1008, `expected ${what}`);
-  return body as Record<string, unknown>;
-}
 
 function optName(b: Record<string, unknown>, k: 'firstName' | 'lastName'): string | null | undefined {
   const v = b[k];

@@ -27,7 +27,7 @@ import type { Actor } from './context.ts';
 import { atLeast } from './access.ts';
 import { sheetFor } from './permissions.ts';
 import { writeSheet, type RowState, type SheetModel, type WriteContext } from './sheetModel.ts';
-import { asObject } from './sheets.ts';
+import { asObject } from '../engine/input.ts';
 import { nameKey } from './crossSheet.ts';
 
 export type FilterRow = Selectable<SheetFilterTable>;

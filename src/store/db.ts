@@ -13,6 +13,8 @@ export interface Store {
   dialect: Dialect;
   /** How long a sheet write waits for the sheet's lock before giving up (PostgreSQL). */
   lockTimeoutMs: number;
+  /** PostgreSQL: the connection pool's counts (for /metrics); SQLite has one connection and no pool. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -24,6 +26,25 @@ pg.types.setTypeParser(20, (v: string) => Number(v));
 
 export function isPostgresUrl(url: string | undefined): url is string {
   return !!url && /^postgres(ql)?:\/\//.test(url);
+}
+
+/**
+ * Creates the data directory owner-only (0700) whatever the umask. An existing directory keeps
+ * its mode (an operator may share it on purpose): see looseDataDirMode.
+ */
+export function ensureDataDir(dir: string): void {
+  if (fs.mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) fs.chmodSync(dir, 0o700);
+}
+
+/** The mode of an existing data directory that its group or others may enter, else null. */
+export function looseDataDirMode(dir: string): number | null {
+  let mode: number;
+  try {
+    mode = fs.statSync(dir).mode & 0o777;
+  } catch {
+    return null;
+  }
+  return (mode & 0o077) !== 0 ? mode : null;
 }
 
 /** Opens the database the configuration names and applies pending migrations. */
@@ -43,11 +64,24 @@ export async function openStore(opts: {
     // connection and opens a new one when next needed.
     pool.on('error', (err) => opts.onConnectionError?.(err));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    store = { db, dialect: 'postgres', lockTimeoutMs: opts.lockTimeoutMs ?? 10_000, close: () => db.destroy() };
+    store = {
+      db,
+      dialect: 'postgres',
+      lockTimeoutMs: opts.lockTimeoutMs ?? 10_000,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => db.destroy(),
+    };
   } else {
-    fs.mkdirSync(opts.dataDir, { recursive: true });
-    const sqlite = new Database(path.join(opts.dataDir, 'sheetd.db'));
+    ensureDataDir(opts.dataDir);
+    const file = path.join(opts.dataDir, 'sheetd.db');
+    // SQLite creates its files 0644 and the -wal and -shm files with the mode of the database
+    // file: an owner-only database file, made before SQLite opens it, keeps all three private.
+    fs.closeSync(fs.openSync(file, 'a', 0o600));
+    fs.chmodSync(file, 0o600);
+    const sqlite = new Database(file);
     sqlite.pragma('journal_mode = WAL');
+    // -wal and -shm left by an older sheetd with the old modes
+    for (const extra of [`${file}-wal`, `${file}-shm`]) if (fs.existsSync(extra)) fs.chmodSync(extra, 0o600);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');

@@ -98,3 +98,16 @@ export async function failJob(db: Queryable, job: JobRow, o: { error: string; ru
     .set({ last_error: o.error, locked_by: null, locked_until: null, run_at: o.runAt, dead_at: o.dead ? o.now : null })
     .execute();
 }
+
+/** Jobs by state, for /metrics: due (waiting for a worker), scheduled (for later, or running: a claim moves run_at to the end of its lease), dead. */
+export async function jobCounts(db: Queryable, now: number): Promise<{ due: number; scheduled: number; dead: number }> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select((eb) => [
+      eb.fn.countAll<number>().filterWhere('dead_at', 'is not', null).as('dead'),
+      eb.fn.countAll<number>().filterWhere((w) => w.and([w('dead_at', 'is', null), w('run_at', '<=', now)])).as('due'),
+      eb.fn.countAll<number>().filterWhere((w) => w.and([w('dead_at', 'is', null), w('run_at', '>', now)])).as('scheduled'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { due: Number(rows.due), scheduled: Number(rows.scheduled), dead: Number(rows.dead) };
+}

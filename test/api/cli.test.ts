@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, execFileSync } from 'node:child_process';
+import { execFile, spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,6 +80,44 @@ describe('sheetd command', () => {
     for (const w of ['serve', 'user add', 'token create']) assert.ok(r.stdout.includes(w), w);
   });
 
+  test('every command answers --help with its usage (exit 0); unknown options, commands and stray arguments are one line on stderr, exit 2', async () => {
+    const helps: Array<[string[], string]> = [
+      [['serve', '--help'], 'sheetd serve'],
+      [['user', '--help'], 'sheetd user add'],
+      [['user', 'add', '--help'], 'sheetd user add'],
+      [['user', 'add', '-h'], 'sheetd user add'],
+      [['token', '--help'], 'sheetd token create'],
+      [['token', 'create', '--help'], 'sheetd token create'],
+      [['domain', '--help'], 'sheetd domain add'],
+      [['domain', 'remove', '--help'], 'sheetd domain remove'],
+      [['help'], 'sheetd token create'],
+    ];
+    for (const [args, usage] of helps) {
+      const r = await run(args, env);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.ok(r.stdout.includes(usage), `${args.join(' ')}: ${r.stdout}`);
+      assert.equal(r.stderr, '');
+    }
+    const bad: Array<[string[], RegExp]> = [
+      [['token', 'create', '--frob'], /--frob/],
+      [['token', 'create', '--email'], /--email/],
+      [['user', 'add', '--email', 'x@example.com', 'extra'], /extra/],
+      [['serve', '--port', '80'], /--port/],
+      [['user'], /subcommand/],
+      [['token', 'revoke'], /revoke/],
+      [['domain', 'frob'], /add, list or remove/],
+      [['frob'], /frob/],
+      [['--frob'], /--frob/],
+    ];
+    for (const [args, what] of bad) {
+      const r = await run(args, env);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^sheetd: [^\n]+\n$/, `${args.join(' ')}: one line, got ${JSON.stringify(r.stderr)}`);
+      assert.match(r.stderr, what);
+    }
+  });
+
   test('serve: first start bootstraps the admin and its token file (0600), logs the path not the token; later starts keep both; SIGTERM closes cleanly', async () => {
     const port = await freePort();
     const proc = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -112,6 +150,52 @@ describe('sheetd command', () => {
     assert.equal(await exited2, 0);
   });
 
+  test('serve: a new data directory is 0700 and its files 0600 whatever the umask; a looser existing one is warned about, its database files tightened', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-modes-'));
+    const dir = path.join(root, 'nested', 'data');
+    // on PostgreSQL a database of its own, so that this data directory gets the bootstrap's token file
+    const pgDb = TEST_PG_URL ? await createPgDatabase(TEST_PG_URL) : null;
+    const denv = { ...env, SHEETD_DATA_DIR: dir, ...(pgDb ? { DATABASE_URL: pgDb.url } : {}) };
+    const procs: ChildProcess[] = [];
+    // a permissive umask, so that only sheetd's own modes protect the files
+    const start = async () => {
+      const port = await freePort();
+      const proc = spawn('sh', ['-c', `umask 000 && exec "${process.execPath}" "${BIN}" serve`], { env: { ...process.env, ...denv, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      procs.push(proc);
+      let logs = '';
+      proc.stdout.on('data', (c: Buffer) => (logs += c.toString()));
+      proc.stderr.on('data', (c: Buffer) => (logs += c.toString()));
+      const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+      await waitFor(`http://127.0.0.1:${port}/health`);
+      // a write, so that SQLite has its -wal and -shm files in use
+      const token = fs.readFileSync(path.join(dir, 'admin-token'), 'utf8').trim();
+      const put = await fetch(`http://127.0.0.1:${port}/2.0/sheets`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'm', columns: [{ title: 'A', primary: true, type: 'TEXT_NUMBER' }] }) });
+      assert.equal(put.status, 200);
+      return { logs: () => logs, stop: async () => { proc.kill('SIGTERM'); assert.equal(await exited, 0); } };
+    };
+    const mode = (p: string) => fs.statSync(p).mode & 0o777;
+    const dbFiles = TEST_PG_URL ? [] : ['sheetd.db', 'sheetd.db-wal', 'sheetd.db-shm'];
+    try {
+      const first = await start();
+      assert.equal(mode(dir), 0o700);
+      for (const f of ['admin-token', ...dbFiles]) assert.equal(mode(path.join(dir, f)), 0o600, f);
+      assert.ok(!first.logs().includes('open to its group or others'));
+      await first.stop();
+
+      fs.chmodSync(dir, 0o755);
+      for (const f of dbFiles) if (fs.existsSync(path.join(dir, f))) fs.chmodSync(path.join(dir, f), 0o644);
+      const second = await start();
+      assert.ok(second.logs().includes('open to its group or others'), second.logs());
+      assert.equal(mode(dir), 0o755, 'an existing directory keeps the mode its operator gave it');
+      for (const f of dbFiles) assert.equal(mode(path.join(dir, f)), 0o600, f);
+      await second.stop();
+    } finally {
+      for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL');
+      fs.rmSync(root, { recursive: true, force: true });
+      if (pgDb) await pgDb.drop();
+    }
+  });
+
   test('user add and token create: the printed token works for that user with the given scopes', async () => {
     const add = await run(['user', 'add', '--email', 'worker@example.com', '--first-name', 'Wo', '--last-name', 'Rker'], env);
     assert.equal(add.code, 0, add.stderr);
@@ -141,6 +225,23 @@ describe('sheetd command', () => {
       assert.equal(JSON.parse(users.body).errorCode, 1004);
     } finally {
       proc.kill('SIGTERM');
+    }
+  });
+
+  test('SHEETD_ERROR_LOG: the server notes each error code it answers (npm run catalogue reads these notes)', async () => {
+    const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-codes-'));
+    const port = await freePort();
+    const proc = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, ...env, PORT: String(port), SHEETD_ERROR_LOG: logDir }, stdio: 'ignore' });
+    try {
+      await waitFor(`http://127.0.0.1:${port}/health`);
+      assert.equal((await get(`http://127.0.0.1:${port}/2.0/sheets`, {})).status, 401);
+      assert.equal((await get(`http://127.0.0.1:${port}/2.0/sheets`, { authorization: 'Bearer nonsense' })).status, 401);
+      assert.equal((await get(`http://127.0.0.1:${port}/2.0/sheets`, {})).status, 401);
+      const noted = fs.readdirSync(logDir).flatMap((f) => fs.readFileSync(path.join(logDir, f), 'utf8').split('\n').filter(Boolean));
+      assert.deepEqual(noted.sort(), ['1001', '1002']);
+    } finally {
+      proc.kill('SIGTERM');
+      fs.rmSync(logDir, { recursive: true, force: true });
     }
   });
 

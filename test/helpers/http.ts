@@ -26,8 +26,16 @@ export function client(base: string, defaultToken: string) {
       body = JSON.stringify(o.body);
       if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     }
-    const res = await fetch(base + path, { method, headers, body });
-    const text = await res.text();
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(base + path, { method, headers, body });
+      text = await res.text();
+    } catch (e) {
+      // fetch says only "fetch failed": name the request and the socket's own error
+      const cause = (e as { cause?: unknown }).cause;
+      throw new Error(`${method} ${path}: ${(e as Error).message}${cause ? `: ${String(cause)}` : ''}`, { cause: e });
+    }
     let parsed: unknown = undefined;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);

@@ -150,8 +150,11 @@ export class JsonWriter {
   }
 
   private grow(need: number): void {
-    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + need));
+    // by half, not double: a large body outgrows its estimate by a little, and a doubled Buffer
+    // of tens of MB would be mostly empty
+    const next = takeBodyBuffer(Math.max(this.buf.length + (this.buf.length >> 1), this.len + need));
     this.buf.copy(next, 0, 0, this.len);
+    giveBackBodyBuffer(this.buf);
     this.buf = next;
   }
 
@@ -310,6 +313,34 @@ export function writeRowsJson(w: JsonWriter, model: SheetModel, rows: readonly R
     if (format !== undefined) cachedCells.set(row, { format, cells, json });
   }
   w.write(']');
+}
+
+/**
+ * What decides the text writeRowsJson writes for `rows` of `model` at its version, besides the
+ * rows themselves: two requests with the same key may be sent the same bytes (present/sheetBodies.ts).
+ * Everything that can change without a new sheet version is in it as the request found it
+ * (user names, links out to other sheets, filters, conditional formats).
+ */
+export function rowsJsonKey(model: SheetModel, rows: readonly RowState[], o: RowPresentOptions): string {
+  const ro = o.ro;
+  const cols = o.columns ?? model.columns;
+  const users: Array<[number, StoredContact | undefined]> = [];
+  if (ro.include.has('writerInfo') || cols.some((c) => c.systemColumnType === 'CREATED_BY' || c.systemColumnType === 'MODIFIED_BY')) {
+    const ids = new Set<number>();
+    for (const r of rows) {
+      if (r.createdBy !== null) ids.add(r.createdBy);
+      if (r.modifiedBy !== null) ids.add(r.modifiedBy);
+    }
+    for (const id of ids) users.push([id, o.users(id)]);
+  }
+  return JSON.stringify([
+    o.level, [...ro.include].sort(), [...ro.exclude].sort(), ro.numericDates, ro.level, ro.accessApiLevel, o.permalinkBase,
+    cols.map((c) => c.id),
+    o.linksOut === undefined ? null : [...o.linksOut],
+    o.filteredOut === undefined ? null : [...o.filteredOut].sort((a, b) => a - b),
+    o.conditionalFormats === undefined ? null : [...o.conditionalFormats].map(([id, m]) => [id, [...m]]),
+    users,
+  ]);
 }
 
 export function presentColumns(model: SheetModel, ro: ReadOptions, level: AccessLevel, only?: ColumnDef[]): ApiColumn[] {

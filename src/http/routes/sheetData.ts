@@ -1,7 +1,5 @@
 import { threadsFor } from './threads.ts';
 import { threadCounts } from '../../store/attachments.ts';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { linksOut } from '../../services/cellLinks.ts';
 import { listRefs, presentRefs } from '../../services/crossSheet.ts';
@@ -13,8 +11,9 @@ import type { Queryable } from '../../store/db.ts';
 import type { StoredContact } from '../../engine/contacts.ts';
 import { idList, int, one, paging, pathId, type Query } from '../query.ts';
 import { parseTimestamp, success } from '../present.ts';
-import { presentColumns, presentRow, JsonWriter, writeRowsJson, sheetSummary, type UserLookup } from '../present/sheetData.ts';
+import { presentColumns, presentRow, rowsJsonKey, writeRowsJson, sheetSummary, type UserLookup } from '../present/sheetData.ts';
 import { pageWindow } from '../paging.ts';
+import { SheetBodies } from '../present/sheetBodies.ts';
 import { sheetCsv } from '../present/csv.ts';
 import { acceptsGzip, preferredExport } from '../negotiate.ts';
 import { dispositionOf } from '../download.ts';
@@ -49,13 +48,6 @@ export async function userLookup(db: Queryable, rows: Iterable<RowState>): Promi
   return (id) => (id === null ? undefined : byId.get(id));
 }
 
-const gzip = promisify(zlib.gzip);
-/** Bodies from this size on are compressed by the route itself (see Get Sheet). */
-const LARGE_BODY = 1024 * 1024;
-
-/** The size of the last whole-sheet response of a model: where the next one's buffer starts. */
-const sizeHint = new WeakMap<SheetModel, number>();
-
 function selectedRows(model: SheetModel, q: Query, numericDates: boolean): RowState[] {
   const order = model.tree.displayOrder();
   let ids: readonly number[] = order;
@@ -78,6 +70,7 @@ function selectedRows(model: SheetModel, q: Query, numericDates: boolean): RowSt
 export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
   const base = () => app.ctx.config.publicUrl;
+  const bodies = new SheetBodies(app.ctx.config.bodyMemory);
 
   // Create Sheet in home belongs to the sheet-object routes; this is its fallback form (from
   // columns only) for when those are not registered before this plugin.
@@ -155,21 +148,22 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     // object above, then "rows", then the tail, as JSON.stringify would order them
     const head = JSON.stringify(out);
     const rest = JSON.stringify(tail);
-    const w = new JsonWriter(sizeHint.get(model));
-    w.write(`${head.slice(0, -1)},"rows":`);
-    writeRowsJson(w, model, rows, opts);
-    w.write(`${rest === '{}' ? '' : ',' + rest.slice(1, -1)}}`);
-    const body = w.toBuffer();
-    sizeHint.set(model, body.length + (body.length >> 4));
-    // all of the body written out (not on an aborted response): its Buffer may serve the next one
-    reply.raw.once('finish', () => w.release());
+    const before = `${head.slice(0, -1)},"rows":`;
+    const after = `${rest === '{}' ? '' : ',' + rest.slice(1, -1)}}`;
+    const { body, gzipped } = await bodies.body({
+      model,
+      rows,
+      key: `${before}\n${after}\n${rowsJsonKey(model, rows, opts)}`,
+      around: before.length + after.length,
+      write: (w) => {
+        w.write(before);
+        writeRowsJson(w, model, rows, opts);
+        w.write(after);
+      },
+      gzip: acceptsGzip(req.headers['accept-encoding'], req.headers['x-no-compression'] !== undefined),
+    }, reply.raw);
     reply.type('application/json; charset=utf-8');
-    // a large body is gzipped here in one call off the event loop: the compress plugin streams
-    // a Buffer through zlib in small pieces, several times slower for tens of MB
-    if (body.length >= LARGE_BODY && acceptsGzip(req.headers['accept-encoding'], req.headers['x-no-compression'] !== undefined)) {
-      const zipped = await gzip(body, { level: 3 });
-      return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(zipped);
-    }
+    if (gzipped) return reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(body);
     return reply.send(body);
   });
 

@@ -1,0 +1,168 @@
+/**
+ * The bodies of whole-sheet reads (Get Sheet: up to tens of MB each) under bounded memory.
+ *
+ * - Requests that would write the same bytes at the same time share one body: same model
+ *   object at the same version, the same rows (and the same cells object of each row: a reader
+ *   may bring formula results up to date without a new version), and the same `key`, which the
+ *   route makes of everything else that decides the bytes as the request itself computed it
+ *   (access level, user settings, filters, include/exclude, ...). Sharing stops when the last of
+ *   its responses has closed: nothing is kept for later readers, so a body is never older than
+ *   the requests it answers.
+ * - Large bodies (1 MB or more, by an estimate made before writing) take their size from a byte
+ *   budget from the moment they are written until every response sending them has closed; a
+ *   request that would go over it waits. A body larger than the whole budget runs alone.
+ * - The gzip of a large body is made once, on the thread pool, and shared the same way.
+ */
+import type { ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { RowState, SheetModel } from '../../services/sheetModel.ts';
+import { JsonWriter } from './sheetData.ts';
+import { cancelCollection, collectGarbageSoon } from './bodyBuffers.ts';
+
+const gzip = promisify(zlib.gzip);
+
+/** Bodies from this size on are gzipped here (the compress plugin streams a Buffer through zlib in small pieces, several times slower for tens of MB) and counted against the budget. */
+export const LARGE_BODY = 1024 * 1024;
+/** Bytes per row until a model's first body was measured: 20 short cells. */
+const FIRST_ROW_GUESS = 20 * 80 + 200;
+
+/**
+ * Bytes handed out up to a limit, in order of asking; a request larger than the whole limit is
+ * served when nothing else is out. (Counting semaphores such as async-mutex's walk every unit
+ * on each release: no good for counting bytes.)
+ */
+class ByteBudget {
+  private used = 0;
+  private readonly waiting: Array<{ bytes: number; go: () => void }> = [];
+
+  constructor(private readonly limit: number) {}
+
+  /** Resolves when `bytes` are granted; the function it gives hands them back. */
+  take(bytes: number): Promise<() => void> {
+    return new Promise((resolve) => {
+      this.waiting.push({ bytes, go: () => resolve(() => this.giveBack(bytes)) });
+      this.grant();
+    });
+  }
+
+  private giveBack(bytes: number): void {
+    this.used -= bytes;
+    this.grant();
+  }
+
+  private grant(): void {
+    while (this.waiting.length > 0 && (this.used === 0 || this.used + this.waiting[0]!.bytes <= this.limit)) {
+      const next = this.waiting.shift()!;
+      this.used += next.bytes;
+      next.go();
+    }
+  }
+}
+
+export interface SheetBodyRequest {
+  model: SheetModel;
+  rows: readonly RowState[];
+  /** Everything besides the model, its version and the rows that decides the body's bytes. */
+  key: string;
+  /** Bytes written besides the rows (the sheet's object around them). */
+  around: number;
+  /** Writes the whole body. */
+  write(w: JsonWriter): void;
+  /** The client takes gzip (a large body is then sent gzipped). */
+  gzip: boolean;
+}
+
+interface Shared {
+  version: number;
+  key: string;
+  rows: readonly RowState[];
+  cells: Array<RowState['cells']>;
+  plain: Promise<Buffer>;
+  gzipped?: Promise<Buffer>;
+  writer?: JsonWriter;
+  /** Responses sending it that have not closed. */
+  users: number;
+  /** Some response closed before it was all written: the socket may still hold the Buffer. */
+  aborted: boolean;
+  /** Gives its share of the budget back (a large body). */
+  release?: () => void;
+}
+
+export class SheetBodies {
+  private readonly budget: ByteBudget;
+  private readonly shared = new WeakMap<SheetModel, Shared[]>();
+  /** Bytes per row of a model's last body: the next one's estimate and initial capacity. */
+  private readonly rowBytes = new WeakMap<SheetModel, number>();
+  /** Large bodies written or being sent. */
+  private large = 0;
+
+  /** `budgetBytes`: large bodies in memory at once (written or being sent). */
+  constructor(budgetBytes: number) {
+    this.budget = new ByteBudget(budgetBytes);
+  }
+
+  /** The body for `res`, and whether it is gzipped; its memory is accounted for until `res` closes. */
+  async body(r: SheetBodyRequest, res: ServerResponse): Promise<{ body: Buffer; gzipped: boolean }> {
+    const s = this.find(r) ?? this.start(r);
+    s.users++;
+    res.once('close', () => {
+      if (!res.writableFinished) s.aborted = true;
+      if (--s.users === 0) this.finish(r.model, s);
+    });
+    const body = await s.plain;
+    if (!r.gzip || body.length < LARGE_BODY) return { body, gzipped: false };
+    s.gzipped ??= gzip(body, { level: 3 });
+    return { body: await s.gzipped, gzipped: true };
+  }
+
+  private find(r: SheetBodyRequest): Shared | undefined {
+    const list = this.shared.get(r.model);
+    if (list === undefined) return undefined;
+    return list.find((s) => s.version === r.model.version && s.key === r.key && s.rows.length === r.rows.length && s.rows.every((row, i) => row === r.rows[i] && s.cells[i] === row.cells));
+  }
+
+  private start(r: SheetBodyRequest): Shared {
+    const { model, rows } = r;
+    const estimate = Math.ceil(rows.length * (this.rowBytes.get(model) ?? FIRST_ROW_GUESS) * 1.06) + r.around;
+    const s: Shared = { version: model.version, key: r.key, rows, cells: rows.map((row) => row.cells), plain: Promise.resolve(Buffer.alloc(0)), users: 0, aborted: false };
+    s.plain = (async () => {
+      if (estimate >= LARGE_BODY) {
+        this.large++;
+        cancelCollection();
+        const release = await this.budget.take(estimate);
+        s.release = () => {
+          release();
+          if (--this.large === 0) collectGarbageSoon();
+        };
+      }
+      const w = new JsonWriter(estimate);
+      s.writer = w;
+      r.write(w);
+      const body = w.toBuffer();
+      if (rows.length > 0) this.rowBytes.set(model, Math.max(1, (body.length - r.around) / rows.length));
+      return body;
+    })();
+    // a failure reaches every request through `plain`; this only keeps it from being unhandled
+    s.plain.catch(() => undefined);
+    const list = this.shared.get(model);
+    if (list === undefined) this.shared.set(model, [s]);
+    else list.push(s);
+    return s;
+  }
+
+  /** The last response closed: no new request joins, and the budget and the Buffer go back once writing is over. */
+  private finish(model: SheetModel, s: Shared): void {
+    const list = this.shared.get(model);
+    if (list !== undefined) {
+      list.splice(list.indexOf(s), 1);
+      if (list.length === 0) this.shared.delete(model);
+    }
+    const done = () => {
+      s.release?.();
+      // all of it written out (not on an aborted response): the Buffer may serve the next body
+      if (!s.aborted) s.writer?.release();
+    };
+    void Promise.allSettled([s.plain, s.gzipped]).then(done);
+  }
+}

@@ -1,0 +1,114 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { assertError, client, type Client } from '../helpers/http.ts';
+import { parseRawResponse, rawConnect, rawRequest } from '../helpers/raw.ts';
+
+// Short limits so that the slow-client tests finish quickly; each stays far above the pauses of
+// the trickling clients (100 ms), and the idle cut-off (tested in connection-limits.test.ts) is
+// far above the others, so each test shows the one limit it names at work.
+const IDLE_MS = 30_000;
+const HEADERS_MS = 1000;
+const REQUEST_MS = 2000;
+const KEEPALIVE_MS = 500;
+
+let t: TestServer;
+let api: Client;
+
+before(async () => {
+  t = await startTestServer({
+    SHEETD_IDLE_TIMEOUT_MS: String(IDLE_MS),
+    SHEETD_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+    SHEETD_REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+    SHEETD_KEEPALIVE_TIMEOUT_MS: String(KEEPALIVE_MS),
+  });
+  api = client(t.base, t.adminToken);
+});
+after(() => t.close());
+
+async function sheetCount(): Promise<number> {
+  const r = await api.get('/sheets?includeAll=true');
+  assert.equal(r.status, 200);
+  return r.body.totalCount as number;
+}
+
+/** Asserts the Error object with a 1008 code and the given HTTP status on a raw response. */
+function assertProtocolError(res: { status: number; body: unknown }, status: number): void {
+  assertError(res, status, 1008);
+}
+
+describe('malformed requests answer the Error object', () => {
+  test('headers larger than the limit: 431/1008', async () => {
+    const res = await rawRequest(t.url, `GET /2.0/users/me HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    assertProtocolError(res, 431);
+    assert.match(res.headers['content-type']!, /^application\/json/);
+  });
+
+  test('a URI longer than 8 KiB: 414/1008, whether or not it overflows the header limit', async () => {
+    const long = await rawRequest(t.url, `GET /2.0/sheets?x=${'a'.repeat(9000)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${t.adminToken}\r\n\r\n`);
+    assertProtocolError(long, 414);
+    const huge = await rawRequest(t.url, `GET /2.0/sheets?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    assertProtocolError(huge, 414);
+    // at the limit it is served
+    const path = '/2.0/sheets?x=';
+    const atLimit = await rawRequest(t.url, `GET ${path}${'a'.repeat(8192 - path.length)} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${t.adminToken}\r\n\r\n`);
+    assert.equal(atLimit.status, 200);
+  });
+
+  test('control characters in the request line: 400/1008', async () => {
+    assertProtocolError(await rawRequest(t.url, 'GET /2.0/users/me\x01 HTTP/1.1\r\nHost: x\r\n\r\n'), 400);
+    assertProtocolError(await rawRequest(t.url, 'G\x01T /2.0/users/me HTTP/1.1\r\nHost: x\r\n\r\n'), 400);
+    assertProtocolError(await rawRequest(t.url, 'GET /2.0/users/me HTTP/1.1\x7f\r\nHost: x\r\n\r\n'), 400);
+  });
+
+  test('a bad Content-Length: 400/1008, and nothing is created', async () => {
+    const before = await sheetCount();
+    const body = JSON.stringify({ name: 'edge', columns: [{ title: 'A', primary: true, type: 'TEXT_NUMBER' }] });
+    const head = `POST /2.0/sheets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: application/json\r\n`;
+    for (const cl of ['abc', '-1', `${body.length}\r\nContent-Length: ${body.length + 1}`, `${body.length}\r\nTransfer-Encoding: chunked`]) {
+      assertProtocolError(await rawRequest(t.url, `${head}Content-Length: ${cl}\r\n\r\n${body}`), 400);
+    }
+    assert.equal(await sheetCount(), before);
+  });
+});
+
+// A limit that no longer works makes a test fail at its own timeout instead of hanging the suite.
+describe('slow clients are cut off; others are served meanwhile', { timeout: 60_000 }, () => {
+  test('headers trickled too slowly to trip the idle cut-off: 408/1008 once the headers timeout passes', async () => {
+    const slow = await rawConnect(t.url);
+    slow.write('GET /2.0/users/me HTTP/1.1\r\nHost: x\r\n');
+    const timer = setInterval(() => slow.write('X-Slow: a\r\n'), 100);
+    try {
+      assert.equal((await api.get('/users/me')).status, 200);
+      assertProtocolError(parseRawResponse(await slow.closed), 408);
+    } finally {
+      clearInterval(timer);
+    }
+  });
+
+  test('a body trickled too slowly: 408/1008 once the request timeout passes, and nothing is created', async () => {
+    const before = await sheetCount();
+    const body = JSON.stringify({ name: 'trickled', columns: [{ title: 'A', primary: true, type: 'TEXT_NUMBER' }] });
+    const slow = await rawConnect(t.url);
+    slow.write(`POST /2.0/sheets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    let sent = 0;
+    // the body would take far longer than the request timeout at one byte per 100 ms
+    const timer = setInterval(() => {
+      if (sent < body.length - 1) slow.write(body[sent++]!);
+    }, 100);
+    try {
+      assert.equal((await api.get('/users/me')).status, 200);
+      assertProtocolError(parseRawResponse(await slow.closed), 408);
+    } finally {
+      clearInterval(timer);
+    }
+    assert.equal(await sheetCount(), before);
+  });
+
+  test('an idle keep-alive connection is closed after its response', async () => {
+    const c = await rawConnect(t.url);
+    c.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    const raw = await c.closed;
+    assert.equal(parseRawResponse(raw).status, 200);
+  });
+});

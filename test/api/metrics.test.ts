@@ -1,0 +1,66 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { enqueue } from '../../src/store/jobs.ts';
+import { client, type Client } from '../helpers/http.ts';
+import { startTestServer, TEST_PG_URL, type TestServer } from '../helpers/server.ts';
+
+let ts: TestServer;
+let api: Client;
+before(async () => {
+  ts = await startTestServer();
+  api = client(ts.base, ts.adminToken);
+});
+after(async () => ts.close());
+
+/** The value of one series of the Prometheus text format, or undefined when it is absent. */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name + '{')) continue;
+    const body = line.slice(name.length + 1, line.indexOf('}'));
+    const have = Object.fromEntries([...body.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return undefined;
+}
+
+async function scrape(): Promise<string> {
+  const r = await fetch(`${ts.url}/metrics`);
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get('content-type') ?? '', /^text\/plain/);
+  return r.text();
+}
+
+test('GET /metrics needs no token and counts requests by route pattern and status', async () => {
+  const before = await scrape();
+  const ok0 = sample(before, 'sheetd_http_requests_total', { method: 'GET', route: '/2.0/users/me', status: '200' }) ?? 0;
+  for (let i = 0; i < 3; i++) assert.equal((await api.get('/users/me')).status, 200);
+  assert.equal((await api.get('/sheets/123456789')).status, 404);
+  assert.equal((await api.get('/users/me', { token: null })).status, 401);
+  const text = await scrape();
+  assert.equal(sample(text, 'sheetd_http_requests_total', { method: 'GET', route: '/2.0/users/me', status: '200' }), ok0 + 3);
+  assert.equal(sample(text, 'sheetd_http_requests_total', { method: 'GET', route: '/2.0/users/me', status: '401' }), 1);
+  // the pattern, never the id
+  assert.ok((sample(text, 'sheetd_http_requests_total', { method: 'GET', route: '/2.0/sheets/:sheetId', status: '404' }) ?? 0) >= 1);
+  assert.ok(!text.includes('123456789'));
+  assert.equal(sample(text, 'sheetd_http_request_duration_seconds_count', { method: 'GET', route: '/2.0/users/me', status: '200' }), ok0 + 3);
+  assert.match(text, /^sheetd_process_resident_memory_bytes \d+/m);
+});
+
+test('the job queue by state: due, scheduled for later, dead', async () => {
+  const far = Date.now() + 3_600_000;
+  await ts.server.store.db.transaction().execute(async (tx) => {
+    await enqueue(tx, 'metrics-test-never-handled', {}, { runAt: far });
+    await enqueue(tx, 'metrics-test-never-handled', {}, { runAt: far });
+  });
+  const text = await scrape();
+  assert.equal(sample(text, 'sheetd_jobs', { state: 'scheduled' }), 2);
+  assert.equal(sample(text, 'sheetd_jobs', { state: 'dead' }), 0);
+  assert.equal(typeof sample(text, 'sheetd_jobs', { state: 'due' }), 'number');
+});
+
+test('the PostgreSQL pool is reported; SQLite has none', async () => {
+  const text = await scrape();
+  const total = sample(text, 'sheetd_db_pool_connections', { state: 'total' });
+  if (TEST_PG_URL) assert.ok(total !== undefined && total >= 1, text);
+  else assert.equal(total, undefined);
+});

@@ -1,0 +1,104 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverForFile } from '../helpers/setup.ts';
+import { makeSheet, makeUser } from '../helpers/sheets.ts';
+
+// a budget of one byte: every large body waits until no other is in memory
+const s0 = serverForFile({ SHEETD_BODY_MEMORY: '1' });
+
+interface SheetBody {
+  version: number;
+  accessLevel: string;
+  userPermissions: { summaryPermissions: string };
+  permalink: string;
+  rows: Array<{ id: number; accessLevel: string; permalink?: string; modifiedBy?: { name: string }; cells: Array<{ columnId: number; value?: unknown; objectValue?: unknown; columnType?: string }> }>;
+}
+
+/**
+ * Get Sheet requests that are answered at the same time may share one body (and one gzip) when
+ * they would write the same bytes (src/http/present/sheetBodies.ts), and large bodies wait for
+ * a memory budget: no caller may get another's view, and no read may answer from before a write.
+ */
+describe('Get Sheet under concurrent reads', () => {
+  const cols = Array.from({ length: 10 }, (_, i) => ({ title: `C${i}`, type: 'TEXT_NUMBER', ...(i === 0 ? { primary: true } : {}) }));
+  const long = 'y'.repeat(200);
+  let sheetId = 0;
+  let colIds: number[] = [];
+  let viewer = { id: 0, token: '' };
+
+  test('setup: a sheet of more than 1 MB shared with a viewer', async () => {
+    const s = await makeSheet(s0.api, 'shared bodies', cols);
+    sheetId = s.id;
+    colIds = cols.map((c) => s.col[c.title]!.id);
+    for (let n = 0; n < 1000; n += 500) {
+      const r = await s0.api.post(`/sheets/${sheetId}/rows`, Array.from({ length: 500 }, (_, k) => ({ toBottom: true, cells: colIds.map((id, c) => ({ columnId: id, value: `r${n + k} c${c} ${long}` })) })));
+      assert.equal(r.status, 200, r.text.slice(0, 300));
+    }
+    viewer = await makeUser(s0.t, s0.api, 'shared-viewer@example.com');
+    const share = await s0.api.post(`/sheets/${sheetId}/shares`, [{ email: 'shared-viewer@example.com', accessLevel: 'VIEWER' }]);
+    assert.equal(share.status, 200, share.text);
+  });
+
+  test('an owner and a viewer reading the same version at once each get their own access level', async () => {
+    const reads = await Promise.all(Array.from({ length: 8 }, (_, i) => s0.api.get(`/sheets/${sheetId}`, i % 2 === 0 ? {} : { token: viewer.token })));
+    assert.ok(reads[0]!.text.length > 1024 * 1024, `${reads[0]!.text.length}`);
+    reads.forEach((r, i) => {
+      assert.equal(r.status, 200);
+      const b = r.body as SheetBody;
+      const level = i % 2 === 0 ? 'OWNER' : 'VIEWER';
+      assert.equal(b.accessLevel, level);
+      assert.equal(b.userPermissions.summaryPermissions, i % 2 === 0 ? 'ADMIN' : 'READ_ONLY');
+      assert.equal(b.rows.length, 1000);
+      assert.ok(b.rows.every((row) => row.accessLevel === level));
+      assert.equal(b.rows[999]!.cells[9]!.value, `r999 c9 ${long}`);
+    });
+    // the same view asked for at once: the same bytes
+    assert.equal(reads[2]!.text, reads[0]!.text);
+    assert.equal(reads[3]!.text, reads[1]!.text);
+  });
+
+  test('include and exclude variants read at once each get what they asked for, gzipped or not', async () => {
+    const variants = ['', '?include=objectValue', '?include=columnType', '?include=rowPermalink', '?include=writerInfo', '?exclude=nonexistentCells'];
+    const reads = await Promise.all(variants.flatMap((q) => [s0.api.get(`/sheets/${sheetId}${q}`), s0.api.get(`/sheets/${sheetId}${q}`, { headers: { 'accept-encoding': 'gzip' } })]));
+    for (const [k, q] of variants.entries()) {
+      const plain = reads[2 * k]!;
+      const zipped = reads[2 * k + 1]!;
+      assert.equal(plain.status, 200);
+      assert.equal(zipped.headers.get('content-encoding'), 'gzip');
+      assert.equal(zipped.text, plain.text, q);
+      const cell = (plain.body as SheetBody).rows[5]!.cells[3]!;
+      const row = (plain.body as SheetBody).rows[5]!;
+      assert.equal(cell.value, `r5 c3 ${long}`);
+      assert.equal(cell.objectValue !== undefined, q === '?include=objectValue', q);
+      assert.equal(cell.columnType !== undefined, q === '?include=columnType', q);
+      assert.equal(row.permalink !== undefined, q === '?include=rowPermalink', q);
+      assert.equal(row.modifiedBy !== undefined, q === '?include=writerInfo', q);
+    }
+    assert.equal(new Set(reads.filter((_, i) => i % 2 === 0).map((r) => r.text)).size, variants.length - 1 /* exclude=nonexistentCells changes nothing when every cell has a value */);
+  });
+
+  test('a write between reads: the next read, and every read at once after it, shows the new version', async () => {
+    const before = await Promise.all([s0.api.get(`/sheets/${sheetId}`), s0.api.get(`/sheets/${sheetId}`)]);
+    const v0 = (before[0]!.body as SheetBody).version;
+    const row = (before[0]!.body as SheetBody).rows[10]!;
+    const put = await s0.api.put(`/sheets/${sheetId}/rows`, [{ id: row.id, cells: [{ columnId: colIds[2], value: 'changed' }] }]);
+    assert.equal(put.status, 200, put.text);
+    const after = await Promise.all([s0.api.get(`/sheets/${sheetId}`), s0.api.get(`/sheets/${sheetId}`, { token: viewer.token }), s0.api.get(`/sheets/${sheetId}`, { headers: { 'accept-encoding': 'gzip' } })]);
+    for (const r of after) {
+      const b = r.body as SheetBody;
+      assert.equal(b.version, v0 + 1);
+      assert.equal(b.rows[10]!.cells[2]!.value, 'changed');
+    }
+  });
+
+  test('a user renamed between reads: writerInfo shows the new name', async () => {
+    const me = await s0.api.get('/users/me');
+    const first = await s0.api.get(`/sheets/${sheetId}?include=writerInfo`);
+    const oldName = (first.body as SheetBody).rows[0]!.modifiedBy!.name;
+    const renamed = await s0.api.put(`/users/${me.body.id as number}`, { firstName: 'Renamed', lastName: 'Owner' });
+    assert.equal(renamed.status, 200, renamed.text);
+    const reads = await Promise.all([s0.api.get(`/sheets/${sheetId}?include=writerInfo`), s0.api.get(`/sheets/${sheetId}?include=writerInfo`, { token: viewer.token })]);
+    for (const r of reads) assert.equal((r.body as SheetBody).rows[0]!.modifiedBy!.name, 'Renamed Owner');
+    assert.notEqual(oldName, 'Renamed Owner');
+  });
+});
