@@ -1,8 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { serverForFile } from '../helpers/setup.ts';
+import { blobCount } from '../helpers/blobs.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { assertError, makeUser } from '../helpers/sheets.ts';
 
@@ -28,12 +27,6 @@ async function multipart(base: string, token: string, p: string, parts: Array<[s
 
 const json = (v: unknown) => new Blob([JSON.stringify(v)], { type: 'application/json' });
 
-/** Blob files under the data directory. */
-function blobCount(dataDir: string): number {
-  const root = path.join(dataDir, 'blobs');
-  if (!fs.existsSync(root)) return 0;
-  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => /^[0-9a-f]{32}$/.test(path.basename(f)) && !f.startsWith('tmp')).length;
-}
 
 async function until(what: string, ok: () => boolean, refresh: () => Promise<void> = async () => {}): Promise<void> {
   await refresh();

@@ -1,19 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { serverForFile } from '../helpers/setup.ts';
+import { blobCount } from '../helpers/blobs.ts';
 import { client } from '../helpers/http.ts';
 import { assertError, makeUser } from '../helpers/sheets.ts';
 import { pngBytes, gifBytes } from '../helpers/images.ts';
 
 const s0 = serverForFile({ SHEETD_RATE_LIMIT: '100000', SHEETD_JOB_POLL_MS: '20' });
 
-function blobCount(dataDir: string): number {
-  const root = path.join(dataDir, 'blobs');
-  if (!fs.existsSync(root)) return 0;
-  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => /^[0-9a-f]{32}$/.test(path.basename(f)) && !f.startsWith('tmp')).length;
-}
 
 test('profile images: a user\'s own or any as a system admin; shown on the user; replaced ones leave the disk', async () => {
   const u = await makeUser(s0.t, s0.api, 'pic@example.com');
