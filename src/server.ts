@@ -10,6 +10,9 @@ import { buildApp } from './http/app.ts';
 import { createRateLimiter, type RateLimiter } from './http/ratelimit.ts';
 import { registerHandler, startWorker, type JobHandler } from './jobs/worker.ts';
 import { createMailer, mailJobHandler } from './mail/index.ts';
+import { deleteBlobsHandler } from './services/blobs.ts';
+import { DELETE_BLOBS_JOB } from './services/attachments.ts';
+import { registerThreadHooks } from './services/discussions.ts';
 import { startInvalidation } from './jobs/invalidation.ts';
 
 export interface RunningServer {
@@ -47,6 +50,8 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const moved = await moveImageBytesToBlobs(store.db, blobs);
   if (moved > 0 && logger) logger.info({ images: moved }, 'moved cell images from the database onto the blob store');
   registerFollowers();
+  registerThreadHooks();
+  registerHandler(DELETE_BLOBS_JOB, deleteBlobsHandler(store.db, blobs));
   const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
   const app = await buildApp({ store, blobs, config, limiter }, { logger: logger || false });
   // close() ends the idle keep-alive connections once. A response still streaming then (an

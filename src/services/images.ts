@@ -20,7 +20,7 @@ import { writeSheet } from './sheetModel.ts';
 export const IMAGE_URL_TTL_MS = 30 * 60 * 1000;
 
 /** Opaque image ids like the public service's: 22 url-safe characters (128 random bits). */
-function newImageId(): string {
+export function newImageId(): string {
   return randomBytes(16).toString('base64url');
 }
 
@@ -61,21 +61,7 @@ export interface CellImageUpload {
  * sheet write fails.
  */
 export async function addImageToCell(store: Store, blobs: BlobStore, actor: Actor, sheetId: number, rowId: number, columnId: number, u: CellImageUpload) {
-  const { head, body } = await peek(u.body, IMAGE_HEAD_BYTES, (b) => imageInfo(b) !== null);
-  if (head.length === 0) throw apiError(1024);
-  const info = imageInfo(head);
-  if (info === null) {
-    u.body.destroy();
-    throw apiError(1091, 'of the request body: not a PNG, GIF, JPEG, BMP or WebP image');
-  }
-  const blobKey = newBlobKey();
-  let size: number;
-  try {
-    size = (await blobs.put(blobKey, body, { contentType: info.mimeType, maxBytes: u.maxBytes })).size;
-  } catch (e) {
-    if (e instanceof BlobTooLarge) throw apiError(1074, `more than ${u.maxBytes} bytes`, `${u.maxBytes} bytes`);
-    throw e;
-  }
+  const { info, blobKey, size } = await storeImage(blobs, u.body, u.maxBytes);
   try {
     return await storeCellImage(store, actor, sheetId, rowId, columnId, u, { info, blobKey, size });
   } catch (e) {
@@ -85,11 +71,32 @@ export async function addImageToCell(store: Store, blobs: BlobStore, actor: Acto
 }
 
 /**
+ * Streams an image onto the blob store: an empty body is 1024, one over `maxBytes` 1074, one
+ * whose head is not an image 1091 (and is not stored).
+ */
+export async function storeImage(blobs: BlobStore, upload: Readable, maxBytes: number): Promise<{ info: ImageInfo; blobKey: string; size: number }> {
+  const { head, body } = await peek(upload, IMAGE_HEAD_BYTES, (b) => imageInfo(b) !== null);
+  if (head.length === 0) throw apiError(1024);
+  const info = imageInfo(head);
+  if (info === null) {
+    upload.destroy();
+    throw apiError(1091, 'of the request body: not a PNG, GIF, JPEG, BMP or WebP image');
+  }
+  const blobKey = newBlobKey();
+  try {
+    return { info, blobKey, size: (await blobs.put(blobKey, body, { contentType: info.mimeType, maxBytes })).size };
+  } catch (e) {
+    if (e instanceof BlobTooLarge) throw apiError(1074, `more than ${maxBytes} bytes`, `${maxBytes} bytes`);
+    throw e;
+  }
+}
+
+/**
  * Reads the start of `body`, at least until `enough(head)` or `max` bytes or its end, and
  * gives back that head and a stream of all the bytes (head included). Destroying the stream
  * destroys `body`.
  */
-async function peek(body: Readable, max: number, enough: (head: Buffer) => boolean): Promise<{ head: Buffer; body: Readable }> {
+export async function peek(body: Readable, max: number, enough: (head: Buffer) => boolean): Promise<{ head: Buffer; body: Readable }> {
   const it = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const parts: Buffer[] = [];
   let head = Buffer.alloc(0);

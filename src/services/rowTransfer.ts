@@ -17,6 +17,7 @@ import { atLeast } from './access.ts';
 import type { Actor } from './context.ts';
 import { writeSheets, type RowState, type SheetModel, type WriteContext } from './sheetModel.ts';
 import { afterWrite, currentFormulas, type CellWrite } from './formulas.ts';
+import { copyThreads } from './discussions.ts';
 import { copyCellImages } from './images.ts';
 
 /**
@@ -86,6 +87,10 @@ async function transfer(store: Store, actor: Actor, sheetId: number, body: unkno
     const created = await addToDestination(src!, dest!, rows, mapping);
     // images the rows show go along (under the same ids) so they resolve in the destination
     await copyCellImages(dest!.tx, sheetId, d.destinationId, created.map((r) => JSON.stringify(r.row.cells)));
+    const all = o.include.has('all');
+    await copyThreads(dest!.tx, actor, sheetId, d.destinationId, new Map(created.map((r) => [r.from, r.row.id])), {
+      attachments: all || o.include.has('attachments'), discussions: all || o.include.has('discussions'),
+    });
     if (mode === 'move') removeFromSource(src!, named);
     return { destinationSheetId: d.destinationId, rowMappings: created.map((r) => ({ from: r.from, to: r.row.id })) };
   });

@@ -16,6 +16,9 @@ import { sheetFor, sheetAccessLevel } from './permissions.ts';
 import { asObject, bodyId } from '../engine/input.ts';
 import { createSheetFromColumns, requireName, type SheetContainer } from './sheets.ts';
 import { copyCellImages } from './images.ts';
+import { queueBlobDeletion } from './attachments.ts';
+import { copyThreads } from './discussions.ts';
+import { blobKeysOfSheets } from '../store/attachments.ts';
 import { copyViews, deleteViews } from './views.ts';
 import { accessibleSheets, containerForCreate, parseDestination, placement, type ResolvedContainer } from './containers.ts';
 
@@ -137,6 +140,11 @@ export async function copySheetRecords(
     for (let i = 0; i < records.length; i += 400) await db.insertInto('rows').values(records.slice(i, i + 400)).execute();
     await copyCellImages(db, src.id, id, rows.map((r) => r.cells));
   }
+  if (ctx.include.has('attachments') || ctx.include.has('discussions')) {
+    const rowMap = new Map<number, number>();
+    if (ctx.include.has('data')) for (const r of await db.selectFrom('rows').select('id').where('sheet_id', '=', src.id).execute()) rowMap.set(r.id, ctx.rowMap.get(r.id)!);
+    await copyThreads(db, ctx.actor, src.id, id, rowMap, { attachments: ctx.include.has('attachments'), discussions: ctx.include.has('discussions') }, true);
+  }
   if (ctx.include.has('shares')) {
     const shares = (await listShares(db, 'sheet', src.id)).filter((s) => s.user_id !== ctx.actor.user.id);
     await insertShares(db, shares.map((s) => ({ ...s, id: newShareId(), object_id: id, created_by: ctx.actor.user.id, created_at: ctx.now, modified_at: ctx.now })));
@@ -173,6 +181,8 @@ export async function deleteSheetRecords(db: Queryable, author: EventAuthor, she
   await deleteFavoritesOf(db, 'template', ids);
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
+    // attachments cascade with their sheets; their files go by a job after the commit
+    await queueBlobDeletion(db, await blobKeysOfSheets(db, part));
     await db.deleteFrom('sheets').where('id', 'in', part).execute();
     // links into and references of the deleted sheets go with them (links out of them break)
     await db.deleteFrom('cell_links').where('target_sheet_id', 'in', part).execute();

@@ -1,4 +1,8 @@
-import type { Queryable } from '../store/db.ts';
+import type { Readable } from 'node:stream';
+import type { Queryable, Store } from '../store/db.ts';
+import type { BlobStore } from '../blobs/index.ts';
+import { newImageId, storeImage } from './images.ts';
+import { queueBlobDeletion } from './attachments.ts';
 import {
   findOrgMember, findUserByEmail, findUserById, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
   countOrgMembers, listOrgMembers, listOrgSheets,
@@ -295,4 +299,46 @@ export async function reactivateUser(db: Queryable, actor: Actor, id: number, no
 export async function orgSheets(db: Queryable, actor: Actor, q: { modifiedSince?: number; offset: number; limit: number | null }) {
   requireSystemAdmin(actor);
   return listOrgSheets(db, actor.org.id, q);
+}
+
+export interface ProfileImage {
+  imageId: string;
+  width: number;
+  height: number;
+}
+
+export async function profileImageOf(db: Queryable, userId: number): Promise<ProfileImage | undefined> {
+  const r = await db.selectFrom('profile_images').select(['image_id', 'width', 'height']).where('user_id', '=', userId).executeTakeFirst();
+  return r && { imageId: r.image_id, width: r.width, height: r.height };
+}
+
+/**
+ * Update User Profile Image: a user's own, or anyone's in the organization by a system admin
+ * (1004 otherwise). The image (PNG, GIF, JPEG; 1091 for anything else) goes onto the blob
+ * store; the one it replaces is removed by a job after the commit.
+ */
+export async function setProfileImage(store: Store, blobs: BlobStore, actor: Actor, userId: number, body: Readable, maxBytes: number): Promise<{ user: UserRow; image: ProfileImage }> {
+  const check = async (db: Queryable) => {
+    const u = await memberOr404(db, actor, userId);
+    if (u.id !== actor.user.id && !actor.user.admin) throw apiError(1004);
+    return u;
+  };
+  await check(store.db);
+  const { info, blobKey } = await storeImage(blobs, body, maxBytes);
+  try {
+    return await store.db.transaction().execute(async (tx) => {
+      const user = await check(tx);
+      const now = Date.now();
+      const old = await tx.selectFrom('profile_images').select('blob_key').where('user_id', '=', userId).executeTakeFirst();
+      await tx.deleteFrom('profile_images').where('user_id', '=', userId).execute();
+      const image = { imageId: newImageId(), width: info.width, height: info.height };
+      await tx.insertInto('profile_images').values({ user_id: userId, image_id: image.imageId, blob_key: blobKey, mime_type: info.mimeType, width: info.width, height: info.height, created_at: now }).execute();
+      if (old) await queueBlobDeletion(tx, [old.blob_key]);
+      await recordEvents(tx, authorOf(actor), [{ objectType: 'USER', action: 'UPDATE', objectId: userId, details: { profileImage: true } }], now);
+      return { user, image };
+    });
+  } catch (e) {
+    await blobs.delete(blobKey);
+    throw e;
+  }
 }

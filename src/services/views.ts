@@ -281,9 +281,18 @@ function matchContext(model: SheetModel, actor: Actor, now: number): MatchContex
 
 type SystemOf = (row: RowState) => { createdAt: number; modifiedAt: number; createdBy?: { email: string; name?: string }; modifiedBy?: { email: string; name?: string } };
 
+/** Attachments and comments per row (HAS_ATTACHMENTS, HAS_COMMENTS and their negations). */
+export interface ThreadCounts {
+  attachments: ReadonlyMap<number, number>;
+  comments: ReadonlyMap<number, number>;
+}
+
 /** The rows of a model a filter hides. */
-export function hiddenRows(model: SheetModel, f: FilterRow, actor: Actor, system: SystemOf, now = Date.now()): Set<number> {
-  const rows = [...model.rows.values()].map((r) => ({ id: r.id, parentId: model.tree.parentOf(r.id), cells: r.cells, facts: { locked: model.tree.get(r.id)?.locked ?? false, system: system(r) } }));
+export function hiddenRows(model: SheetModel, f: FilterRow, actor: Actor, system: SystemOf, now = Date.now(), counts?: ThreadCounts): Set<number> {
+  const rows = [...model.rows.values()].map((r) => ({
+    id: r.id, parentId: model.tree.parentOf(r.id), cells: r.cells,
+    facts: { locked: model.tree.get(r.id)?.locked ?? false, system: system(r), attachments: counts?.attachments.get(r.id) ?? 0, comments: counts?.comments.get(r.id) ?? 0 },
+  }));
   return filteredOutRows(filterDef(f), rows, model.columnsById, matchContext(model, actor, now));
 }
 

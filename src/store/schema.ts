@@ -8,6 +8,7 @@ import type { ViewTables } from './viewTables.ts';
 import type { ContainerTables } from './containerSchema.ts';
 import type { OrgTables } from './orgSchema.ts';
 import type { JobTables } from './jobSchema.ts';
+import type { AttachmentTables } from './attachmentSchema.ts';
 
 export interface OrgTable {
   id: number;
@@ -179,4 +180,4 @@ export interface ImageTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables {}

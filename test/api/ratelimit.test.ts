@@ -43,6 +43,28 @@ describe('rate limit, in-process (limit 5 per minute)', () => {
   });
 });
 
+describe('posting an attachment counts 10 (limit 25 per minute)', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({ SHEETD_RATE_LIMIT: '25' });
+  });
+  after(() => t.close());
+
+  test('two attachments and five other requests use up the minute', async () => {
+    const api = client(t.base, t.adminToken);
+    const sheet = await api.post('/sheets', { name: 'costly', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }] });
+    assert.equal(sheet.status, 200);
+    const token = await secondToken(t);
+    const msIntoMinute = Date.now() % 60_000;
+    if (msIntoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - msIntoMinute + 50));
+    const attach = () => api.call('POST', `/sheets/${sheet.body.result.id}/attachments`, { token, raw: 'x', headers: { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="x.txt"' } });
+    assert.equal((await attach()).status, 200);
+    assert.equal((await attach()).status, 200);
+    for (let i = 0; i < 5; i++) assert.equal((await api.get('/users/me', { token })).status, 200, `request ${i + 1}`);
+    assertLimited(await api.get('/users/me', { token }));
+  });
+});
+
 describe('rate limit shared through Redis by two sheetd processes on one database', { skip: !TEST_REDIS_URL && 'SHEETD_TEST_REDIS_URL not set' }, () => {
   let a: TestServer;
   let b: TestServer;

@@ -28,6 +28,13 @@ export interface RowPresentOptions {
   filteredOut?: ReadonlySet<number>;
   /** With include=format: conditional formats by row, then column (services/views.ts). */
   conditionalFormats?: ReadonlyMap<number, ReadonlyMap<number, string>>;
+  /** With include=attachments / discussions: each row's, presented (http/routes/threads.ts). */
+  threads?: RowThreads;
+}
+
+export interface RowThreads {
+  attachments: ReadonlyMap<number, unknown[]>;
+  discussions: ReadonlyMap<number, unknown[]>;
 }
 
 /** A row's position in the sheet (row numbers are kept by the tree until it changes). */
@@ -66,8 +73,8 @@ export function presentRow(model: SheetModel, row: RowState, o: RowPresentOption
     if (mb) out.modifiedBy = { email: mb.email, name: mb.name ?? mb.email };
   }
   if (ro.include.has('rowPermalink')) out.permalink = `${permalink({ publicUrl: o.permalinkBase }, 'sheets', model.sheetId)}?rowId=${row.id.toString(36)}`;
-  if (ro.include.has('discussions')) out.discussions = [];
-  if (ro.include.has('attachments')) out.attachments = [];
+  if (ro.include.has('discussions')) out.discussions = o.threads?.discussions.get(row.id) ?? [];
+  if (ro.include.has('attachments')) out.attachments = o.threads?.attachments.get(row.id) ?? [];
   out.cells = rowCells(model, row, o);
   return out;
 }
@@ -223,7 +230,14 @@ export function writeRowsJson(w: JsonWriter, model: SheetModel, rows: readonly R
   const withFormat = ro.include.has('format');
   const withWriter = ro.include.has('writerInfo');
   const permalinkBase = ro.include.has('rowPermalink') ? `${permalink({ publicUrl: o.permalinkBase }, 'sheets', model.sheetId)}?rowId=` : undefined;
-  const extras = `${ro.include.has('discussions') ? ',"discussions":[]' : ''}${ro.include.has('attachments') ? ',"attachments":[]' : ''},"cells":[`;
+  const threads = o.threads;
+  const noThreads = `${ro.include.has('discussions') ? ',"discussions":[]' : ''}${ro.include.has('attachments') ? ',"attachments":[]' : ''},"cells":[`;
+  const extrasOf = (id: number): string => {
+    if (threads === undefined) return noThreads;
+    const d = ro.include.has('discussions') ? `,"discussions":${JSON.stringify(threads.discussions.get(id) ?? [])}` : '';
+    const a = ro.include.has('attachments') ? `,"attachments":${JSON.stringify(threads.attachments.get(id) ?? [])}` : '';
+    return `${d}${a},"cells":[`;
+  };
   const times = new Map<number, string>();
   const time = (ms: number): string => {
     let t = times.get(ms);
@@ -268,7 +282,7 @@ export function writeRowsJson(w: JsonWriter, model: SheetModel, rows: readonly R
       if (mb !== undefined) s += `,"modifiedBy":${mb}`;
     }
     if (permalinkBase !== undefined) s += `,"permalink":${JSON.stringify(permalinkBase + id.toString(36))}`;
-    w.write(s + extras);
+    w.write(s + extrasOf(id));
     firstRow = false;
     const cells = row.cells;
     if (format !== undefined) {

@@ -53,6 +53,7 @@ export interface ProfileView {
   sheetCount: number;
   alternateEmails: AlternateEmailRow[];
   status?: boolean;
+  profileImage?: { imageId: string; width: number; height: number } | undefined;
 }
 
 /** The UserProfile object of Get Current User / Get User. */
@@ -83,6 +84,7 @@ export function userProfile(u: UserRow, org: OrgRow, ro: ReadOptions, view: Prof
     mobilePhone: u.mobile_phone ?? undefined,
     workPhone: u.work_phone ?? undefined,
     alternateEmails: view.alternateEmails.map(alternateEmail),
+    profileImage: view.profileImage,
   });
   if (view.viewerIsAdmin) {
     if (view.status) out.status = u.status;

@@ -21,6 +21,9 @@ import { crossSheetRefRoutes } from './crossSheetRefs.ts';
 import { imageRoutes } from './images.ts';
 import { viewRoutes } from './views.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { attachmentRoutes } from './attachments.ts';
+import { discussionRoutes } from './discussions.ts';
+import { commentRoutes } from './comments.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -44,5 +47,8 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(imageRoutes);
   await app.register(viewRoutes);
   await app.register(webhookRoutes);
+  await app.register(attachmentRoutes);
+  await app.register(discussionRoutes);
+  await app.register(commentRoutes);
   await app.register(sheetDataRoutes);
 }

@@ -1,3 +1,5 @@
+import { threadsFor } from './threads.ts';
+import { threadCounts } from '../../store/attachments.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { linksOut } from '../../services/cellLinks.ts';
 import { listRefs, presentRefs } from '../../services/crossSheet.ts';
@@ -29,7 +31,8 @@ async function rowViews(db: Queryable, actor: Actor, ro: ReadOptions, model: She
   // filters and rules may read who created or modified any row
   const users = view?.applied !== undefined || rules.length > 0 ? await userLookup(db, model.rows.values()) : undefined;
   const system = (r: RowState) => ({ createdAt: r.createdAt, modifiedAt: r.modifiedAt, createdBy: users?.(r.createdBy), modifiedBy: users?.(r.modifiedBy) });
-  const hidden = view === undefined ? undefined : view.applied === undefined ? new Set<number>() : hiddenRows(model, view.applied, actor, system);
+  const counts = view?.applied !== undefined && /"(HAS|NO)_(ATTACHMENTS|COMMENTS)"/.test(JSON.stringify(view.applied)) ? await threadCounts(db, model.sheetId) : undefined;
+  const hidden = view === undefined ? undefined : view.applied === undefined ? new Set<number>() : hiddenRows(model, view.applied, actor, system, Date.now(), counts);
   return { view, rules, users, system, hidden };
 }
 
@@ -103,7 +106,8 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     }
     const users = views.users ?? (await userLookup(db(), rows));
     const cf = views.rules.length > 0 ? conditionalFormats(model, views.rules, req.actor, rows, views.system) : undefined;
-    const opts = { ro: req.ro, level, users, permalinkBase: base(), columns: cols, linksOut: await linksOut(db(), sheetId), filteredOut: hidden, conditionalFormats: cf };
+    const threads = await threadsFor(db(), sheetId, 'all', req.ro, level);
+    const opts = { ro: req.ro, level, users, permalinkBase: base(), columns: cols, linksOut: await linksOut(db(), sheetId), filteredOut: hidden, conditionalFormats: cf, threads: threads.rows };
     const exported = preferredExport(req.headers.accept, XLSX_TYPES);
     // a file named after the sheet, of the type asked for (Excel's two types name the same .xlsx)
     if (exported === 'text/csv') return reply.type('text/csv; charset=utf-8').header('content-disposition', dispositionOf(`${sheet.name}.csv`)).send(sheetCsv(model, rows, opts));
@@ -133,8 +137,8 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
       }
     }
     if (req.ro.include.has('source') && sheet.source) tail.source = JSON.parse(sheet.source) as unknown;
-    if (req.ro.include.has('discussions')) tail.discussions = [];
-    if (req.ro.include.has('attachments')) tail.attachments = [];
+    if (req.ro.include.has('discussions')) tail.discussions = threads.sheet.discussions;
+    if (req.ro.include.has('attachments')) tail.attachments = threads.sheet.attachments;
     if (req.ro.include.has('crossSheetReferences')) tail.crossSheetReferences = await presentRefs(db(), await listRefs(db(), sheetId));
     if (req.ro.include.has('filterDefinitions') || req.ro.include.has('filters')) {
       const v = views.view ?? (await filterForRead(db(), req.actor, sheetId, undefined, true))!;
@@ -172,7 +176,8 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     const views = await rowViews(db(), req.actor, req.ro, model, req.query as Query);
     const users = views.users ?? (await userLookup(db(), [row]));
     const cf = views.rules.length > 0 ? conditionalFormats(model, views.rules, req.actor, [row], views.system) : undefined;
-    const out = presentRow(model, row, { ro: req.ro, level, users, permalinkBase: base(), linksOut: await linksOut(db(), sheetId), filteredOut: views.hidden, conditionalFormats: cf });
+    const threads = await threadsFor(db(), sheetId, [rowId], req.ro, level);
+    const out = presentRow(model, row, { ro: req.ro, level, users, permalinkBase: base(), linksOut: await linksOut(db(), sheetId), filteredOut: views.hidden, conditionalFormats: cf, threads: threads.rows });
     if (req.ro.include.has('columns')) out.columns = presentColumns(model, req.ro, level);
     return out;
   });

@@ -7,8 +7,11 @@ import { parseTimestamp, success, successData } from '../present.ts';
 import { groupsOfUser } from '../../store/groups.ts';
 import { listAlternateEmails } from '../../store/alternateEmails.ts';
 import {
-  addUser, deactivateUser, getUser, listUsers, orgSheets, reactivateUser, removeUser, updateUser,
+  addUser, deactivateUser, getUser, listUsers, orgSheets, profileImageOf, reactivateUser, removeUser, setProfileImage, updateUser,
 } from '../../services/users.ts';
+import { Readable } from 'node:stream';
+import { apiError } from '../../errors.ts';
+import { answeringEarly, streamingParser } from '../uploads.ts';
 import {
   addAlternateEmails, makePrimary, readAlternateEmail, readAlternateEmails, removeAlternateEmail,
 } from '../../services/alternateEmails.ts';
@@ -26,6 +29,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     // sheetCount is a static 0 here, as the reference documents for this operation
     const profile = userProfile(me, org, req.ro, {
       showRoles: true, viewerIsAdmin: !!me.admin, sheetCount: 0, alternateEmails: await listAlternateEmails(db(), me.id),
+      profileImage: await profileImageOf(db(), me.id),
     });
     if (req.ro.include.has('groups')) {
       profile.groups = (await groupsOfUser(db(), me.id)).map((g) => ({ id: g.id, name: g.name, description: g.description ?? undefined }));
@@ -68,7 +72,23 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     return userProfile(d.user, req.actor.org, req.ro, {
       showRoles: admin || d.user.id === req.actor.user.id, viewerIsAdmin: admin, status: true, sheetCount: d.sheetCount,
       alternateEmails: admin || d.user.id === req.actor.user.id ? d.alternateEmails : [],
+      profileImage: await profileImageOf(db(), d.user.id),
     });
+  });
+
+  // The upload's body is the image itself (as Add Image to Cell), handed on as a stream.
+  const stream = streamingParser(() => app.ctx.config.bodyLimit);
+  app.addContentTypeParser('application/octet-stream', stream);
+  app.addContentTypeParser(/^image\/[\w.+-]+$/i, stream);
+  app.post('/users/:userId(^\\d+$)/profileimage', { config: { scope: 'WRITE_SHEETS', cost: 10, body: 'required' } }, async (req, reply) => {
+    if (!(req.body instanceof Readable)) throw apiError(1124);
+    const body = req.body;
+    const id = pathId((req.params as { userId: string }).userId);
+    const out = await answeringEarly(req, reply, () => setProfileImage(app.ctx.store, app.ctx.blobs, req.actor, id, body, app.ctx.config.bodyLimit));
+    const admin = !!req.actor.user.admin;
+    return success(userProfile(out.user, req.actor.org, req.ro, {
+      showRoles: admin || out.user.id === req.actor.user.id, viewerIsAdmin: admin, sheetCount: 0, alternateEmails: [], profileImage: out.image,
+    }));
   });
 
   app.put('/users/:userId(^\\d+$)', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {

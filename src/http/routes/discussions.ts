@@ -1,0 +1,80 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiError } from '../../errors.ts';
+import { addComment } from '../../services/comments.ts';
+import { createDiscussion, deleteDiscussion, readDiscussion, readDiscussions, type DiscussionData } from '../../services/discussions.ts';
+import type { ReadOptions } from '../../services/context.ts';
+import type { AccessLevel } from '../../services/access.ts';
+import type { StoredFile } from '../../services/attachments.ts';
+import type { Queryable } from '../../store/db.ts';
+import { paginate } from '../paging.ts';
+import { success } from '../present.ts';
+import { paging, pathId, type Query } from '../query.ts';
+import { peopleOf, presentComment, presentDiscussion } from '../present/attachments.ts';
+import { answeringEarly, isMultipart } from '../uploads.ts';
+import { registerUploads, withMultipartFile } from './attachments.ts';
+
+type P = Record<string, string>;
+
+/** Discussions as the API shows them (include=comments, attachments). */
+export async function presentDiscussions(db: Queryable, items: DiscussionData[], ro: ReadOptions, level: AccessLevel) {
+  const people = await peopleOf(db, items.flatMap((i) => [i.discussion.created_by, ...i.comments.map((c) => c.created_by), ...i.attachments.map((a) => a.created_by)]));
+  return items.map((i) => presentDiscussion(i.discussion, i, { numericDates: ro.numericDates, people, include: ro.include, level, accessApiLevel: ro.accessApiLevel }));
+}
+
+/**
+ * The JSON of a create request and its optional file: a JSON body, or a multipart request with
+ * the JSON in the part `part` and the file in `file` (stored as it streams; removed on failure).
+ */
+async function withBody<T>(app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, part: string, use: (body: unknown, file: StoredFile | undefined) => Promise<T>): Promise<T> {
+  return answeringEarly(req, reply, async () => {
+    if (isMultipart(req)) return withMultipartFile(app, req, { [part]: true }, false, ({ json, file }) => use(json[part], file));
+    if (req.body instanceof Readable) throw apiError(1124);
+    if (req.body === undefined) throw apiError(1024);
+    return use(req.body, undefined);
+  });
+}
+
+export async function discussionRoutes(app: FastifyInstance): Promise<void> {
+  const store = () => app.ctx.store;
+  await registerUploads(app);
+  const read = { config: { scope: 'READ_SHEETS' as const } };
+  const post = { config: { scope: 'WRITE_SHEETS' as const } };
+
+  const create = (parentOf: (p: P) => { type: 'SHEET' | 'ROW'; id: number }) => async (req: FastifyRequest<{ Params: P }>, reply: FastifyReply) => {
+    const sheetId = pathId(req.params.sheetId);
+    const parent = parentOf(req.params);
+    const out = await withBody(app, req, reply, 'discussion', (body, file) => createDiscussion(store(), req.actor, sheetId, parent, body, file));
+    const ro = { ...req.ro, include: new Set(['comments', 'attachments']) };
+    return success((await presentDiscussions(store().db, [out], ro, 'OWNER'))[0]);
+  };
+  app.post('/sheets/:sheetId/discussions', post, create((p) => ({ type: 'SHEET', id: pathId(p.sheetId) })));
+  app.post('/sheets/:sheetId/rows/:rowId/discussions', post, create((p) => ({ type: 'ROW', id: pathId(p.rowId) })));
+
+  app.get('/sheets/:sheetId/discussions', read, async (req: FastifyRequest<{ Params: P }>) => {
+    const { level, items } = await readDiscussions(store().db, req.actor, pathId(req.params.sheetId));
+    return paginate(await presentDiscussions(store().db, items, req.ro, level), paging(req.query as Query));
+  });
+  app.get('/sheets/:sheetId/rows/:rowId/discussions', read, async (req: FastifyRequest<{ Params: P }>) => {
+    const { level, items } = await readDiscussions(store().db, req.actor, pathId(req.params.sheetId), pathId(req.params.rowId));
+    return paginate(await presentDiscussions(store().db, items, req.ro, level), paging(req.query as Query));
+  });
+  app.get('/sheets/:sheetId/discussions/:discussionId', read, async (req: FastifyRequest<{ Params: P }>) => {
+    const { level, item } = await readDiscussion(store().db, req.actor, pathId(req.params.sheetId), pathId(req.params.discussionId));
+    // a single discussion always shows its comments (as the service does)
+    const ro = { ...req.ro, include: new Set([...req.ro.include, 'comments']) };
+    return (await presentDiscussions(store().db, [item], ro, level))[0];
+  });
+  app.delete('/sheets/:sheetId/discussions/:discussionId', post, async (req: FastifyRequest<{ Params: P }>) => {
+    await store().db.transaction().execute((tx) => deleteDiscussion(tx, req.actor, pathId(req.params.sheetId), pathId(req.params.discussionId)));
+    return success();
+  });
+
+  app.post('/sheets/:sheetId/discussions/:discussionId/comments', post, async (req: FastifyRequest<{ Params: P }>, reply) => {
+    const sheetId = pathId(req.params.sheetId);
+    const discussionId = pathId(req.params.discussionId);
+    const out = await withBody(app, req, reply, 'comment', (body, file) => addComment(store(), req.actor, sheetId, discussionId, body, file));
+    const people = await peopleOf(store().db, [out.comment.created_by]);
+    return success(presentComment(out.comment, { numericDates: req.ro.numericDates, people }, out.attachments));
+  });
+}

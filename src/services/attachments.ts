@@ -1,0 +1,328 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { fileTypeFromBuffer } from 'file-type';
+import mime from 'mime-types';
+import { BlobNotFound, BlobTooLarge, newBlobKey, type BlobStore } from '../blobs/index.ts';
+import { apiError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { enqueue } from '../store/jobs.ts';
+import type { Queryable, Store } from '../store/db.ts';
+import {
+  attachmentIdsOf, deleteAttachments, findAttachment, findComment, findDiscussion, insertAttachment, listAttachments,
+  listDiscussionAttachments, listVersions, promoteNewest, type AttachmentRow, type CommentRow,
+} from '../store/attachments.ts';
+import { atLeast, type AccessLevel } from './access.ts';
+import type { Actor } from './context.ts';
+import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
+import { peek } from './images.ts';
+import { sheetFor } from './permissions.ts';
+
+/** Spec section 8: the largest file an upload may carry. */
+export const ATTACHMENT_MAX_BYTES = 30 * 1024 * 1024;
+/** How long the `url` of Get Attachment serves the file. */
+export const ATTACHMENT_URL_TTL_MS = 2 * 60 * 1000;
+/** The job that removes blobs nothing refers to any more (after their attachments went). */
+export const DELETE_BLOBS_JOB = 'blobs.delete';
+
+/** file-type recognises every format it knows within this many bytes. */
+const SNIFF_BYTES = 4100;
+
+export type ParentType = 'SHEET' | 'ROW' | 'COMMENT';
+export interface Parent {
+  type: ParentType;
+  /** the row or comment id; the sheet id for SHEET */
+  id: number;
+}
+
+/** A file as it arrives: a simple upload's body or a multipart upload's file part. */
+export interface FileUpload {
+  body: Readable;
+  fileName: string | null;
+  /** The Content-Type the client gave (may be blank). */
+  contentType: string | null;
+  /** The error of an oversized file: 1074 for a simple upload, 1128 for a multipart one. */
+  tooLarge: () => Error;
+}
+
+export type AttachInput = { file: FileUpload } | { json: unknown } | { stored: StoredFile };
+
+const LINK_TYPES = ['LINK', 'BOX_COM', 'DROPBOX', 'EGNYTE', 'EVERNOTE', 'GOOGLE_DRIVE', 'ONEDRIVE', 'TRELLO'] as const;
+/** The sub-types each provider takes (the rest take none). */
+const SUB_TYPES: Record<string, readonly string[]> = {
+  GOOGLE_DRIVE: ['DOCUMENT', 'DRAWING', 'PDF', 'PRESENTATION', 'SPREADSHEET'],
+  EGNYTE: ['FOLDER'],
+};
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export interface StoredFile {
+  blobKey: string;
+  size: number;
+  mimeType: string;
+  name: string;
+}
+
+/**
+ * Streams a file onto the blob store, its type recognised from its first bytes (falling back
+ * to its name's extension, then to what the client said). Nothing is stored when it fails.
+ */
+export async function storeFile(blobs: BlobStore, f: FileUpload): Promise<StoredFile> {
+  if (f.fileName === null) {
+    f.body.resume();
+    throw apiError(1338);
+  }
+  const { head, body } = await peek(f.body, SNIFF_BYTES, (b) => b.length >= SNIFF_BYTES);
+  const sniffed = await fileTypeFromBuffer(head);
+  const given = f.contentType?.split(';')[0]?.trim().toLowerCase() || null;
+  const mimeType = sniffed?.mime ?? (mime.lookup(f.fileName) || null) ?? given ?? 'application/octet-stream';
+  const blobKey = newBlobKey();
+  try {
+    const { size } = await blobs.put(blobKey, body, { contentType: mimeType, maxBytes: ATTACHMENT_MAX_BYTES });
+    return { blobKey, size, mimeType, name: f.fileName };
+  } catch (e) {
+    if (e instanceof BlobTooLarge) throw f.tooLarge();
+    throw e;
+  }
+}
+
+type LinkAttachment = ReturnType<typeof readUrlAttachment>;
+
+/** A URL attachment (URLAttachmentRequest): LINK or a cloud-storage provider's link. */
+function readUrlAttachment(body: unknown) {
+  if (!isObject(body)) throw apiError(1008, 'expected a URLAttachmentRequest object');
+  const type = body.attachmentType;
+  if (type === undefined || type === null) throw apiError(1012, 'attachmentType');
+  if (type === 'FILE') throw apiError(1051);
+  if (typeof type !== 'string' || !(LINK_TYPES as readonly string[]).includes(type)) throw apiError(1255, String(type));
+  const url = body.url;
+  if (url === undefined || url === null || url === '') throw apiError(1012, 'url');
+  if (typeof url !== 'string' || !/^https?:\/\/[^\s]+$/i.test(url) || url.length > 4000) throw apiError(1031, String(url), 'url');
+  const sub = body.attachmentSubType ?? null;
+  if (sub !== null && (typeof sub !== 'string' || !(SUB_TYPES[type] ?? []).includes(sub))) throw apiError(1031, String(sub), 'attachmentSubType');
+  const name = body.name ?? url;
+  if (typeof name !== 'string' || name.length > 255) throw apiError(1031, String(name), 'name');
+  const description = body.description ?? null;
+  if (description !== null && typeof description !== 'string') throw apiError(1031, String(description), 'description');
+  return { type, url, sub, name: name === '' ? url : name, description };
+}
+
+/** The sheet, and the discussion of a comment parent, after the caller's access is checked. */
+async function parentFor(db: Queryable, actor: Actor, sheetId: number, parent: Parent, needed: AccessLevel) {
+  const { sheet, level } = await sheetFor(db, actor, sheetId, needed);
+  let comment: CommentRow | undefined;
+  if (parent.type === 'ROW') {
+    const row = await db.selectFrom('rows').select('id').where('sheet_id', '=', sheetId).where('id', '=', parent.id).executeTakeFirst();
+    if (!row) throw apiError(1006);
+  } else if (parent.type === 'COMMENT') {
+    comment = await findComment(db, sheetId, parent.id);
+    if (!comment) throw apiError(1006);
+  }
+  return { sheet, level, comment };
+}
+
+/** 1006 / 1004 when the caller may not attach to this parent (before any bytes are stored). */
+export async function checkAttachable(db: Queryable, actor: Actor, sheetId: number, parent: Parent): Promise<void> {
+  await parentFor(db, actor, sheetId, parent, parent.type === 'COMMENT' ? 'COMMENTER' : 'EDITOR');
+}
+
+/** Only its author (or a sheet admin) changes what hangs off a comment. */
+export function requireAuthor(actor: Actor, createdBy: number | null, level: AccessLevel): void {
+  if (createdBy !== actor.user.id && !atLeast(level, 'ADMIN')) throw apiError(1081);
+}
+
+function attachmentEvent(a: AttachmentRow, action: string): ChangeEvent {
+  return { objectType: 'ATTACHMENT', action, objectId: a.id, sheetId: a.sheet_id, details: { parentType: a.parent_type, parentId: a.parent_id, attachmentType: a.attachment_type, name: a.name } };
+}
+
+/**
+ * Attach a file or URL to the sheet, a row (EDITOR) or a comment (COMMENTER, the comment's
+ * author). The file is stored before the transaction and removed again when it fails.
+ */
+export async function attach(store: Store, blobs: BlobStore, actor: Actor, sheetId: number, parent: Parent, input: AttachInput): Promise<AttachmentRow> {
+  // the sheet is checked before the file is read: no bytes are stored for a caller who may not
+  await checkAttachable(store.db, actor, sheetId, parent);
+  const link = 'json' in input ? readUrlAttachment(input.json) : null;
+  const file = 'file' in input ? await storeFile(blobs, input.file) : 'stored' in input ? input.stored : null;
+  try {
+    return await store.db.transaction().execute((tx) => attachIn(tx, actor, sheetId, parent, link ?? file!));
+  } catch (e) {
+    if (file) await blobs.delete(file.blobKey);
+    throw e;
+  }
+}
+
+/** Adds an attachment (a link, or a file already on the blob store) in the caller's transaction. */
+export async function attachIn(tx: Queryable, actor: Actor, sheetId: number, parent: Parent, what: LinkAttachment | StoredFile, now = Date.now()): Promise<AttachmentRow> {
+  const { level, comment } = await parentFor(tx, actor, sheetId, parent, parent.type === 'COMMENT' ? 'COMMENTER' : 'EDITOR');
+  if (comment) requireAuthor(actor, comment.created_by, level);
+  const link = 'url' in what ? what : null;
+  const file = 'blobKey' in what ? what : null;
+  const id = newId();
+  const row: AttachmentRow = {
+    id, sheet_id: sheetId, parent_type: parent.type, parent_id: parent.id, discussion_id: comment?.discussion_id ?? null,
+    lineage_id: id, current: 1,
+    attachment_type: link?.type ?? 'FILE', attachment_sub_type: link?.sub ?? null,
+    name: link?.name ?? file!.name, description: link?.description ?? null, url: link?.url ?? null,
+    blob_key: file?.blobKey ?? null, size: file?.size ?? null, mime_type: file?.mimeType ?? null,
+    created_at: now, created_by: actor.user.id,
+  };
+  await insertAttachment(tx, row);
+  await recordEvents(tx, authorOf(actor), [attachmentEvent(row, 'CREATE')], now);
+  return row;
+}
+
+/** Attach New Version: a FILE attachment of the sheet or a row gets a newer file (EDITOR). */
+export async function checkVersionable(db: Queryable, actor: Actor, sheetId: number, attachmentId: number): Promise<AttachmentRow> {
+  await sheetFor(db, actor, sheetId, 'EDITOR');
+  const prev = await findAttachment(db, sheetId, attachmentId);
+  if (!prev) throw apiError(1006);
+  if (prev.parent_type === 'COMMENT') throw apiError(1100);
+  if (prev.attachment_type !== 'FILE') throw apiError(1101);
+  return prev;
+}
+
+export async function attachVersion(store: Store, blobs: BlobStore, actor: Actor, sheetId: number, attachmentId: number, upload: FileUpload | StoredFile): Promise<AttachmentRow> {
+  if ('body' in upload) await checkVersionable(store.db, actor, sheetId, attachmentId);
+  const file = 'body' in upload ? await storeFile(blobs, upload) : upload;
+  try {
+    return await store.db.transaction().execute(async (tx) => {
+      const now = Date.now();
+      const prev = await checkVersionable(tx, actor, sheetId, attachmentId);
+      await tx.updateTable('attachments').set({ current: 0 }).where('lineage_id', '=', prev.lineage_id).execute();
+      const row: AttachmentRow = {
+        ...prev, id: newId(), current: 1, name: file.name, blob_key: file.blobKey, size: file.size, mime_type: file.mimeType,
+        created_at: Math.max(now, prev.created_at + 1), created_by: actor.user.id,
+      };
+      await insertAttachment(tx, row);
+      await recordEvents(tx, authorOf(actor), [attachmentEvent(row, 'CREATE')], now);
+      return row;
+    });
+  } catch (e) {
+    await blobs.delete(file.blobKey);
+    throw e;
+  }
+}
+
+/** Queues the removal of blobs whose attachments went in this transaction. */
+export async function queueBlobDeletion(db: Queryable, keys: string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 200) await enqueue(db, DELETE_BLOBS_JOB, { keys: keys.slice(i, i + 200) });
+}
+
+/** Removes attachments in a transaction (events, blob deletion queued). */
+export async function removeAttachments(db: Queryable, actor: Actor, rows: AttachmentRow[], now = Date.now()): Promise<void> {
+  if (rows.length === 0) return;
+  const keys = await deleteAttachments(db, rows[0]!.sheet_id, rows.map((r) => r.id));
+  await queueBlobDeletion(db, keys);
+  await recordEvents(db, authorOf(actor), rows.map((r) => attachmentEvent(r, 'DELETE')), now);
+}
+
+/**
+ * Delete Attachment: this version (EDITOR; a comment's attachment only by the comment's author
+ * or an admin). When it was the current version, the newest older one takes its place.
+ */
+export async function deleteAttachment(db: Queryable, actor: Actor, sheetId: number, attachmentId: number, allVersions: boolean): Promise<void> {
+  const { level } = await sheetFor(db, actor, sheetId, 'COMMENTER');
+  const a = await findAttachment(db, sheetId, attachmentId);
+  if (!a) throw apiError(1006);
+  if (a.parent_type === 'COMMENT') requireAuthor(actor, a.created_by, level);
+  else if (!atLeast(level, 'EDITOR')) throw apiError(1004);
+  const rows = allVersions ? await listVersions(db, sheetId, a.lineage_id) : [a];
+  await removeAttachments(db, actor, rows);
+  if (!allVersions && a.current === 1) await promoteNewest(db, sheetId, a.lineage_id);
+}
+
+/** Removes the attachments of rows or comments about to be deleted (in the same transaction). */
+export async function removeAttachmentsOf(db: Queryable, actor: Actor, sheetId: number, parentType: ParentType, ids: number[]): Promise<void> {
+  const attachmentIds = await attachmentIdsOf(db, sheetId, parentType, ids);
+  if (attachmentIds.length === 0) return;
+  const rows = await db.selectFrom('attachments').selectAll().where('id', 'in', attachmentIds).execute();
+  await removeAttachments(db, actor, rows);
+}
+
+export async function readAttachment(db: Queryable, actor: Actor, sheetId: number, attachmentId: number): Promise<AttachmentRow> {
+  await sheetFor(db, actor, sheetId, 'VIEWER');
+  const a = await findAttachment(db, sheetId, attachmentId);
+  if (!a) throw apiError(1006);
+  return a;
+}
+
+export async function readVersions(db: Queryable, actor: Actor, sheetId: number, attachmentId: number): Promise<AttachmentRow[]> {
+  const a = await readAttachment(db, actor, sheetId, attachmentId);
+  return listVersions(db, sheetId, a.lineage_id);
+}
+
+/**
+ * List Attachments: of the sheet (every attachment in it: sheet, rows, comments), of a row (its
+ * own and those of its discussions' comments), or of a discussion (its comments').
+ */
+export async function readAttachments(db: Queryable, actor: Actor, sheetId: number, of: { type: 'SHEET' } | { type: 'ROW' | 'DISCUSSION'; id: number }): Promise<AttachmentRow[]> {
+  await sheetFor(db, actor, sheetId, 'VIEWER');
+  if (of.type === 'SHEET') return listAttachments(db, sheetId);
+  if (of.type === 'DISCUSSION') {
+    if (!(await findDiscussion(db, sheetId, of.id))) throw apiError(1006);
+    return listDiscussionAttachments(db, sheetId, [of.id]);
+  }
+  const row = await db.selectFrom('rows').select('id').where('sheet_id', '=', sheetId).where('id', '=', of.id).executeTakeFirst();
+  if (!row) throw apiError(1006);
+  const discussions = await db.selectFrom('discussions').select('id').where('sheet_id', '=', sheetId).where('parent_type', '=', 'ROW').where('parent_id', '=', of.id).execute();
+  const own = await listAttachments(db, sheetId, { type: 'ROW', ids: [of.id] });
+  const ofComments = await listDiscussionAttachments(db, sheetId, discussions.map((d) => d.id));
+  return [...own, ...ofComments].sort((x, y) => y.created_at - x.created_at);
+}
+
+// ---- Temporary URLs --------------------------------------------------------------------------
+
+// per database handle: a process may serve more than one database (tests do)
+const secretCache = new WeakMap<Queryable, Buffer>();
+
+/** The key that signs URLs: made once, in the database, so every process shares it. */
+async function urlSecret(db: Queryable): Promise<Buffer> {
+  const cached = secretCache.get(db);
+  if (cached) return cached;
+  await db.insertInto('server_secrets').values({ name: 'attachment-url', value: randomBytes(32).toString('base64') })
+    .onConflict((oc) => oc.column('name').doNothing()).execute();
+  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', 'attachment-url').executeTakeFirstOrThrow();
+  const secret = Buffer.from(row.value, 'base64');
+  secretCache.set(db, secret);
+  return secret;
+}
+
+function sign(secret: Buffer, payload: string): string {
+  return createHmac('sha256', secret).update(payload).digest('base64url');
+}
+
+/** A token naming the attachment and when it stops working, signed with the server's key. */
+export async function attachmentUrlToken(db: Queryable, a: AttachmentRow, now = Date.now()): Promise<string> {
+  const payload = `${a.sheet_id}.${a.id}.${now + ATTACHMENT_URL_TTL_MS}`;
+  return `${payload}.${sign(await urlSecret(db), payload)}`;
+}
+
+export interface ServedFile {
+  stream: Readable;
+  size: number;
+  mimeType: string;
+  fileName: string;
+  expiresAt: number;
+}
+
+/** The file a temporary URL serves while it has not expired (1006 otherwise: nothing is revealed). */
+export async function fileForToken(db: Queryable, blobs: BlobStore, token: string, now = Date.now()): Promise<ServedFile> {
+  const m = /^(\d{1,16})\.(\d{1,16})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!m) throw apiError(1006);
+  const expected = Buffer.from(sign(await urlSecret(db), `${m[1]}.${m[2]}.${m[3]}`));
+  const given = Buffer.from(m[4]!);
+  if (!timingSafeEqual(expected, given)) throw apiError(1006);
+  const expiresAt = Number(m[3]);
+  if (expiresAt <= now) throw apiError(1006);
+  const a = await findAttachment(db, Number(m[1]), Number(m[2]));
+  if (!a || a.blob_key === null) throw apiError(1006);
+  try {
+    const blob = await blobs.get(a.blob_key);
+    return { stream: blob.stream, size: blob.size, mimeType: a.mime_type ?? 'application/octet-stream', fileName: a.name, expiresAt };
+  } catch (e) {
+    if (e instanceof BlobNotFound) throw apiError(1006);
+    throw e;
+  }
+}
