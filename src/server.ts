@@ -8,7 +8,7 @@ import { looseDataDirMode, openStore, type Store } from './store/db.ts';
 import { ensureBootstrap, type BootstrapResult } from './services/bootstrap.ts';
 import { buildApp } from './http/app.ts';
 import { createRateLimiter, type RateLimiter } from './http/ratelimit.ts';
-import { registerHandler, startWorker, type JobHandler } from './jobs/worker.ts';
+import { JobHandlers, startWorker, type JobHandler } from './jobs/worker.ts';
 import { createMailer, mailJobHandler } from './mail/index.ts';
 import { deleteBlobsHandler } from './services/blobs.ts';
 import { DELETE_BLOBS_JOB } from './services/attachments.ts';
@@ -51,7 +51,6 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   if (moved > 0 && logger) logger.info({ images: moved }, 'moved cell images from the database onto the blob store');
   registerFollowers();
   registerThreadHooks();
-  registerHandler(DELETE_BLOBS_JOB, deleteBlobsHandler(store.db, blobs));
   const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
   const app = await buildApp({ store, blobs, config, limiter }, { logger: logger || false });
   // close() ends the idle keep-alive connections once. A response still streaming then (an
@@ -62,8 +61,10 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     if (closing !== null) app.server.closeIdleConnections();
   });
   const address = await app.listen({ host: config.host, port: config.port });
-  registerHandler('mail', mailJobHandler(createMailer(config.mail, config.dataDir), blobs) as JobHandler, { leaseMs: 120_000 });
-  const worker = startWorker(store, { pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger });
+  const handlers = new JobHandlers()
+    .register(DELETE_BLOBS_JOB, deleteBlobsHandler(store.db, blobs))
+    .register('mail', mailJobHandler(createMailer(config.mail, config.dataDir), blobs) as JobHandler, { leaseMs: 120_000 });
+  const worker = startWorker(store, { handlers, pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger });
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, logger);
   const port = (app.server.address() as { port: number }).port;
   const scheme = address.startsWith('https') ? 'https' : 'http';

@@ -10,8 +10,8 @@ import { claimJobs, completeJob, failJob, onEnqueue, type JobRow } from '../stor
 /**
  * Durable jobs: work that must follow a commit (webhook deliveries, mail, automation, cleanup).
  *
- *     // at start, once per type:
- *     registerHandler('mail', async (payload, job) => { ... }, { leaseMs: 60_000 });
+ *     // at start, once per type, on the worker's handlers:
+ *     handlers.register('mail', async (payload, job) => { ... }, { leaseMs: 60_000 });
  *     // in a service, inside the transaction of the change:
  *     await enqueue(tx, 'mail', { to, subject }, { key: `share-mail:${shareId}` });
  *
@@ -50,11 +50,27 @@ interface Handler {
   maxBackoffMs: number;
 }
 
-const handlers = new Map<string, Handler>();
+/**
+ * The handlers one worker runs, by job type. Each server has its own: a handler closes over its
+ * server's blob store and mailer, and two servers in one process (tests, an embedded test
+ * server) must not run each other's jobs with the wrong ones.
+ */
+export class JobHandlers {
+  private readonly byType = new Map<string, Handler>();
 
-/** Registers the handler of a job type in this process (a later registration replaces it). */
-export function registerHandler(type: string, fn: JobHandler, opts: HandlerOptions = {}): void {
-  handlers.set(type, { fn, leaseMs: opts.leaseMs ?? 60_000, backoffMs: opts.backoffMs ?? 1000, maxBackoffMs: opts.maxBackoffMs ?? 3_600_000 });
+  /** A later registration of the same type replaces the earlier one. */
+  register(type: string, fn: JobHandler, opts: HandlerOptions = {}): this {
+    this.byType.set(type, { fn, leaseMs: opts.leaseMs ?? 60_000, backoffMs: opts.backoffMs ?? 1000, maxBackoffMs: opts.maxBackoffMs ?? 3_600_000 });
+    return this;
+  }
+
+  get(type: string): Handler | undefined {
+    return this.byType.get(type);
+  }
+
+  types(): string[] {
+    return [...this.byType.keys()];
+  }
 }
 
 /** The wait before the next attempt: exponential in the attempts so far, between half and all of it (jitter). */
@@ -64,6 +80,8 @@ export function backoffDelay(h: Pick<Handler, 'backoffMs' | 'maxBackoffMs'>, att
 }
 
 export interface WorkerOptions {
+  /** The job types this worker claims, and what it runs for each. */
+  handlers: JobHandlers;
   pollMs: number;
   /** Jobs run at once by this process. Default 4. */
   concurrency?: number;
@@ -86,6 +104,7 @@ export interface JobWorker {
 const LISTEN_CHANNEL = 'sheetd_jobs';
 
 export function startWorker(store: Store, opts: WorkerOptions): JobWorker {
+  const { handlers } = opts;
   const id = `${os.hostname()}:${process.pid}:${randomString(6)}`;
   const pollMs = Math.max(10, opts.pollMs);
   const concurrency = opts.concurrency ?? 4;
@@ -130,7 +149,8 @@ export function startWorker(store: Store, opts: WorkerOptions): JobWorker {
       // write transaction of another process sharing the file (SQLITE_BUSY on its snapshot)
       if (store.dialect === 'postgres') await sequenceEvents(store);
       while (!stopped && running.size < concurrency) {
-        const types = [...handlers.keys()];
+        const types = handlers.types();
+        if (types.length === 0) break;
         const leaseMs = Math.max(...types.map((t) => handlers.get(t)!.leaseMs));
         const jobs = await claimJobs(store, { worker: id, types, limit: concurrency - running.size, leaseMs, now: clock.now() });
         if (jobs.length === 0) break;

@@ -114,7 +114,7 @@ export async function messageFromPayload(p: MailPayload, blobs: BlobStore): Prom
   return { ...rest, ...(attachments.length > 0 ? { attachments } : {}) };
 }
 
-/** The handler of `mail` jobs: `registerHandler('mail', mailJobHandler(mailer, blobs))`. */
+/** The handler of `mail` jobs: `handlers.register('mail', mailJobHandler(mailer, blobs))`. */
 export function mailJobHandler(mailer: Mailer, blobs: BlobStore): (payload: MailPayload) => Promise<void> {
   return async (payload) => {
     const message = await messageFromPayload(payload, blobs);

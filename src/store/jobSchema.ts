@@ -1,7 +1,7 @@
 /** Durable jobs (store/jobs.ts): work that must follow a commit, written in its transaction. */
 export interface JobTable {
   id: number;
-  /** The handler's name (jobs/worker.ts registerHandler). */
+  /** The handler's name (jobs/worker.ts JobHandlers). */
   type: string;
   /** JSON */
   payload: string;

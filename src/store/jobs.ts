@@ -32,7 +32,7 @@ export function onEnqueue(fn: () => void): () => void {
 /**
  * Records a job, to run after the transaction `db` commits (never, if it rolls back). Call it
  * inside the transaction of the change the job follows; jobs/worker.ts runs it with the
- * handler registered for `type` (registerHandler), at least once: handlers must be idempotent.
+ * handler registered for `type` (JobHandlers.register), at least once: handlers must be idempotent.
  * `payload` is stored as JSON.
  */
 export async function enqueue(db: Queryable, type: string, payload: unknown, opts: EnqueueOptions = {}): Promise<void> {

@@ -6,24 +6,25 @@
  */
 import { sql } from 'kysely';
 import { openStore } from '../../src/store/db.ts';
-import { registerHandler, startWorker } from '../../src/jobs/worker.ts';
+import { JobHandlers, startWorker } from '../../src/jobs/worker.ts';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const store = await openStore({ databaseUrl, dataDir: process.env.SHEETD_DATA_DIR! });
 const leaseMs = Number(process.env.JOB_LEASE_MS || 60_000);
+const handlers = new JobHandlers();
 if (process.env.JOB_CHILD === 'hang') {
-  registerHandler('test.hang', async (_p, job) => {
+  handlers.register('test.hang', async (_p, job) => {
     process.stdout.write(`running ${job.id}\n`);
     await new Promise(() => {});
   }, { leaseMs });
 } else {
-  registerHandler('test.record', async (p, job) => {
+  handlers.register('test.record', async (p, job) => {
     process.stdout.write(`running ${job.id}\n`);
     await sql`insert into test_job_runs (job_key, worker) values (${(p as { key: string }).key}, ${process.pid})`.execute(store.db);
     await new Promise((r) => setTimeout(r, 20));
   }, { leaseMs });
 }
-const worker = startWorker(store, { pollMs: Number(process.env.JOB_POLL_MS || 50), databaseUrl, logger: false });
+const worker = startWorker(store, { handlers, pollMs: Number(process.env.JOB_POLL_MS || 50), databaseUrl, logger: false });
 // the worker's timers do not hold a process open (a server's listening socket does)
 const alive = setInterval(() => {}, 1 << 30);
 process.on('SIGTERM', () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { sql } from 'kysely';
 import { enqueue } from '../../src/store/jobs.ts';
-import { backoffDelay, registerHandler, startWorker, type JobInfo } from '../../src/jobs/worker.ts';
+import { backoffDelay, JobHandlers, startWorker, type JobInfo } from '../../src/jobs/worker.ts';
 import { clock } from '../../src/clock.ts';
 import { storeForFile } from '../helpers/store.ts';
 
@@ -50,10 +50,10 @@ test('a key allows one live job: enqueuing it again while it is pending does not
 
 test('the worker runs a committed job once, with its payload, and removes it', async () => {
   const runs: Array<[unknown, JobInfo]> = [];
-  registerHandler('test.once', async (p, job) => {
+  const handlers = new JobHandlers().register('test.once', async (p, job) => {
     runs.push([p, job]);
   });
-  const worker = startWorker(f.store, { pollMs: 50, databaseUrl: f.databaseUrl, logger: false });
+  const worker = startWorker(f.store, { handlers, pollMs: 50, databaseUrl: f.databaseUrl, logger: false });
   try {
     await f.store.db.transaction().execute((tx) => enqueue(tx, 'test.once', { hello: 'world' }));
     await until(async () => (await jobsOf('test.once')).length === 0, 'the job to finish');
@@ -71,11 +71,11 @@ test('a failing job is retried after an exponential backoff with jitter, then ke
   let now = 1_000_000;
   clock.now = () => now;
   const calls: number[] = [];
-  registerHandler('test.fail', async (_p, job) => {
+  const handlers = new JobHandlers().register('test.fail', async (_p, job) => {
     calls.push(job.attempt);
     throw new Error(`boom ${job.attempt}`);
   }, { backoffMs: 1000, maxBackoffMs: 3000 });
-  const worker = startWorker(f.store, { pollMs: 20, databaseUrl: f.databaseUrl, logger: false });
+  const worker = startWorker(f.store, { handlers, pollMs: 20, databaseUrl: f.databaseUrl, logger: false });
   try {
     await enqueue(f.store.db, 'test.fail', {}, { maxAttempts: 4 });
     // after each failure the job is due again between half and all of 1 s, 2 s, 3 s (capped) later
@@ -143,10 +143,10 @@ test('a job whose process is killed (kill -9) while running it runs again elsewh
   assert.equal(held.attempts, 1);
   assert.ok(held.locked_by !== null && held.locked_until !== null);
   const runs: JobInfo[] = [];
-  registerHandler('test.hang', async (_p, info) => {
+  const handlers = new JobHandlers().register('test.hang', async (_p, info) => {
     runs.push(info);
   });
-  const worker = startWorker(f.store, { pollMs: 50, databaseUrl: f.databaseUrl, logger: false });
+  const worker = startWorker(f.store, { handlers, pollMs: 50, databaseUrl: f.databaseUrl, logger: false });
   try {
     await until(async () => (await jobsOf('test.hang')).length === 0, 'the job to run again');
     assert.deepEqual(runs.map((r) => [r.id, r.attempt]), [[job!.id, 2]]);
