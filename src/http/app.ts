@@ -18,6 +18,7 @@ import { assertRequestText } from './text.ts';
 import { assertJsonText } from '../engine/input.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import { registerRoutes } from './routes/index.ts';
+import { installOpenApi, openApiRoute } from './openapi/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -154,7 +155,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     return { status: 'ok' };
   });
 
-  await app.register(registerRoutes, { prefix: API_PREFIX });
+  await installOpenApi(app, config);
+  await app.register(async (api) => {
+    openApiRoute(api, app);
+    await registerRoutes(api);
+  }, { prefix: API_PREFIX });
   return app;
 }
 
