@@ -18,6 +18,7 @@ import { sheetCsv } from '../present/csv.ts';
 import { acceptsGzip, preferredExport } from '../negotiate.ts';
 import { dispositionOf } from '../download.ts';
 import { XLSX_TYPES, sheetXlsx } from '../present/xlsx.ts';
+import { PAPER_SIZES, sheetPdf } from '../present/pdf.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import { fullName } from '../present/users.ts';
 import { settingsOf, userSettingsFor } from '../../services/sheetObjects.ts';
@@ -82,9 +83,11 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
   }
 
   // Get Sheet: the whole sheet, or the rows asked for, with include/exclude.
-  app.get('/sheets/:sheetId', { config: { scope: 'READ_SHEETS', produces: ['text/csv', ...XLSX_TYPES] } }, async (req: FastifyRequest<{ Params: { sheetId: string } }>, reply) => {
+  app.get('/sheets/:sheetId', { config: { scope: 'READ_SHEETS', produces: ['text/csv', 'application/pdf', ...XLSX_TYPES] } }, async (req: FastifyRequest<{ Params: { sheetId: string } }>, reply) => {
     const q = req.query as Query;
     const sheetId = pathId(req.params.sheetId);
+    const paperSize = one(q, 'paperSize');
+    if (paperSize !== undefined && !PAPER_SIZES.includes(paperSize)) throw apiError(1053, paperSize);
     const ifVersionAfter = int(q, 'ifVersionAfter');
     const { sheet, level, model } = await readSheet(db(), req.actor, sheetId);
     if (ifVersionAfter !== undefined && sheet.version <= ifVersionAfter) {
@@ -111,6 +114,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     const exported = preferredExport(req.headers.accept, XLSX_TYPES);
     // a file named after the sheet, of the type asked for (Excel's two types name the same .xlsx)
     if (exported === 'text/csv') return reply.type('text/csv; charset=utf-8').header('content-disposition', dispositionOf(`${sheet.name}.csv`)).send(sheetCsv(model, rows, opts));
+    if (exported === 'application/pdf') return reply.type(exported).header('content-disposition', dispositionOf(`${sheet.name}.pdf`)).send(await sheetPdf(model, sheet.name, rows, opts, paperSize));
     if (exported !== undefined) return reply.type(exported).header('content-disposition', dispositionOf(`${sheet.name}.xlsx`)).send(await sheetXlsx(model, sheet.name, rows, opts));
     const { projectSettings } = settingsOf(sheet);
     const out: Record<string, unknown> = {
