@@ -33,7 +33,6 @@ function fontFile(): string | null {
 
 /** Characters Helvetica cannot draw become '?'. */
 function latin(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[^\x20-\x7e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
 }
 
