@@ -257,3 +257,43 @@ export async function sendRowsByEmail(store: Store, actor: Actor, sheetId: numbe
   if (files.length > 0) p.attachments = files;
   await db.transaction().execute((tx) => enqueue(tx, 'mail', p));
 }
+
+/** What a share notice names: the shared sheet or workspace and where to open it. */
+export interface SharedThing {
+  kind: 'sheet' | 'workspace';
+  name: string;
+  link?: string;
+}
+
+/**
+ * The notice of a new share (Share Sheet / Share Workspace with sendEmail=true), to the person
+ * shared with or each member of the group, with the Share object's subject and message and a
+ * copy to the sharer with ccMe. Enqueued in the sharing transaction.
+ */
+export async function enqueueShareNotice(
+  tx: Queryable,
+  actor: Actor,
+  thing: SharedThing,
+  to: { email: string } | { groupId: number },
+  note: { subject?: string; message?: string; ccMe: boolean },
+  accessLevel: string,
+): Promise<void> {
+  const recipients = await addresses(tx, actor, [to]);
+  if (recipients.length === 0) return;
+  const who = senderName(actor);
+  const level = accessLevel.charAt(0) + accessLevel.slice(1).toLowerCase();
+  const text = [
+    `${who} (${actor.user.email}) shared the ${thing.kind} "${thing.name}" with you (${level}).`,
+    note.message ?? '',
+    thing.link ? `Open it: ${thing.link}` : '',
+  ].filter((x) => x !== '').join('\n\n') + '\n';
+  const e: EmailInput = { sendTo: [], ccMe: note.ccMe, ...(note.subject !== undefined ? { subject: note.subject } : {}) };
+  await enqueue(tx, 'mail', payload(actor, recipients, e, `${who} shared "${thing.name}" with you`, text, undefined));
+}
+
+/** subject, message and ccMe of a Share object (all optional). */
+export function shareNote(b: Obj): { subject?: string; message?: string; ccMe: boolean } {
+  const subject = optionalText(b, 'subject');
+  const message = optionalText(b, 'message');
+  return { ...(subject !== undefined ? { subject } : {}), ...(message !== undefined ? { message } : {}), ccMe: optionalBool(b, 'ccMe') ?? false };
+}

@@ -1,3 +1,4 @@
+import { enqueueShareNotice, shareNote } from './emails.ts';
 import { sql } from 'kysely';
 import type { Queryable } from '../store/db.ts';
 import type { SheetRow } from '../store/sheets.ts';
@@ -153,6 +154,8 @@ interface ShareInput {
   email?: string;
   groupId?: number;
   accessLevel: AccessLevel;
+  /** the notice's subject, message and ccMe (sent with sendEmail=true) */
+  note: ReturnType<typeof shareNote>;
 }
 
 function parseLevel(v: unknown, accessApiLevel: number): AccessLevel {
@@ -170,11 +173,12 @@ function parseShareInput(item: unknown, accessApiLevel: number): ShareInput {
   if (hasEmail && hasGroup) throw apiError(1178, 'email and groupId');
   const accessLevel = parseLevel(b.accessLevel, accessApiLevel);
   if (accessLevel === 'OWNER') throw apiError(1026);
+  const note = shareNote(b);
   if (hasEmail) {
     if (!isValidEmail(b.email)) throw apiError(1156);
-    return { email: b.email.trim().toLowerCase(), accessLevel };
+    return { email: b.email.trim().toLowerCase(), accessLevel, note };
   }
-  return { groupId: bodyId(b.groupId, 'groupId'), accessLevel };
+  return { groupId: bodyId(b.groupId, 'groupId'), accessLevel, note };
 }
 
 /** What a sharer may grant: up to its own level (ADMIN at most; OWNER only by transfer). */
@@ -192,7 +196,7 @@ export async function createShares(
   type: ShareObjectType,
   id: number,
   body: unknown,
-  opts: { accessApiLevel: number; sendEmail: boolean },
+  opts: { accessApiLevel: number; sendEmail: boolean; link?: string },
   now = Date.now(),
 ): Promise<{ single: boolean; created: ShareView[] }> {
   const t = await shareTarget(db, actor, type, id, SHARE_LEVEL);
@@ -204,6 +208,7 @@ export async function createShares(
   const existing = await listShares(db, t.type, t.id);
   const owner = await findUserById(db, t.ownerId);
   const rows: ShareRow[] = [];
+  const notes: Array<ShareInput['note']> = [];
   const keys = new Set<string>();
   for (const r of existing) {
     if (r.group_id !== null) keys.add(`g:${r.group_id}`);
@@ -239,8 +244,15 @@ export async function createShares(
       row = { id: newShareId(), org_id: actor.org.id, object_type: t.type, object_id: t.id, user_id: u?.id ?? null, email, group_id: null, access_level: i.accessLevel, created_by: actor.user.id, created_at: now, modified_at: now };
     }
     rows.push(row);
+    notes.push(i.note);
   }
   await insertShares(db, rows);
+  if (opts.sendEmail) {
+    const thing = { kind: t.type, name: t.name, ...(opts.link !== undefined ? { link: opts.link } : {}) };
+    for (const [k, r] of rows.entries()) {
+      await enqueueShareNotice(db, actor, thing, r.group_id !== null ? { groupId: r.group_id } : { email: r.email! }, notes[k]!, r.access_level);
+    }
+  }
   await recordEvents(
     db,
     authorOf(actor),

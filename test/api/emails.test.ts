@@ -204,3 +204,30 @@ describe('Send Rows via Email', () => {
     await newMail(1);
   });
 });
+
+describe('Share notices', () => {
+  test('sendEmail=true mails the person or each group member with the share\'s subject and message; without it nothing is sent', async () => {
+    const s = await sheetWithRows('Shared plan');
+    assert.equal((await s0.api.post(`/sheets/${s.id}/shares`, { email: 'quiet@example.org', accessLevel: 'VIEWER' })).status, 200);
+    await noNewMail();
+    await makeUser(s0.t, s0.api, 'sg1@example.com');
+    const g = await s0.api.post('/groups', { name: 'Share notice group', members: [{ email: 'sg1@example.com' }] });
+    const res = await s0.api.post(`/sheets/${s.id}/shares?sendEmail=True`, [
+      { email: 'new.person@example.org', accessLevel: 'EDITOR', subject: 'Your plan', message: 'Have a look', ccMe: true },
+      { groupId: g.body.result.id, accessLevel: 'VIEWER' },
+    ]);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const mail = await newMail(3);
+    assert.deepEqual(mail.map((m) => addr(m.to)), ['admin@example.com', 'new.person@example.org', 'sg1@example.com']);
+    const personal = mail[1]!;
+    assert.equal(personal.subject, 'Your plan');
+    assert.match(personal.text!, /shared the sheet "Shared plan" with you \(Editor\)/);
+    assert.match(personal.text!, /Have a look/);
+    assert.match(personal.text!, new RegExp(`Open it: ${s0.t.url}/sheets/${s.id.toString(36)}`));
+    assert.match(mail[2]!.text!, /\(Viewer\)/);
+    assert.match(mail[2]!.subject!, /shared "Shared plan" with you$/);
+    // a refused share sends nothing
+    assertError(await s0.api.post(`/sheets/${s.id}/shares?sendEmail=true`, { email: 'bad address', accessLevel: 'VIEWER', message: 'x' }), 400, 1156);
+    await noNewMail();
+  });
+});

@@ -1,3 +1,4 @@
+import { permalink } from '../present/permalinks.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasScope, type Scope } from '../../services/scopes.ts';
 import type { ShareObjectType } from '../../store/shares.ts';
@@ -34,7 +35,7 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     app.post(f.base, { config: { scope: f.write, body: 'required' } }, async (req: ObjReq) => {
       const id = pathId(req.params.id);
       const sendEmail = bool(req.query as Query, 'sendEmail');
-      const { single, created } = await db().transaction().execute((tx) => createShares(tx, req.actor, f.type, id, req.body, { accessApiLevel: req.ro.accessApiLevel, sendEmail }));
+      const { single, created } = await db().transaction().execute((tx) => createShares(tx, req.actor, f.type, id, req.body, { accessApiLevel: req.ro.accessApiLevel, sendEmail, link: permalink(app.ctx.config, f.type === 'sheet' ? 'sheets' : 'workspaces', id) }));
       const out = created.map((v) => share(v, req.ro));
       return success(single ? out[0] : out);
     });
@@ -96,7 +97,7 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     const q = req.query as Query;
     const a = writable(req);
     const body = Array.isArray(req.body) ? req.body : [req.body];
-    const { created } = await db().transaction().execute((tx) => createShares(tx, req.actor, a.type, a.id, body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(q, 'sendEmail') }));
+    const { created } = await db().transaction().execute((tx) => createShares(tx, req.actor, a.type, a.id, body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(q, 'sendEmail'), link: permalink(app.ctx.config, a.type === 'sheet' ? 'sheets' : 'workspaces', a.id) }));
     return success(created.map((v) => share(v, req.ro)));
   });
 
