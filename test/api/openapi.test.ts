@@ -82,3 +82,20 @@ test('the document lists the query parameters of list operations', () => {
   const bool = listSheets.parameters!.find((p) => p.name === 'includeAll')!;
   assert.equal(bool.schema.type, 'boolean');
 });
+
+test('a browsable reference at /docs, without a token, reads the same document', async () => {
+  const page = await fetch(`${ts.url}/docs`);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+  const html = await page.text();
+  assert.match(html, /swagger-ui/);
+  const scripts = [...html.matchAll(/src="([^"]+\.js)"/g)].map((m) => m[1]!);
+  assert.ok(scripts.length > 0);
+  for (const src of scripts) {
+    const js = await fetch(new URL(src, `${ts.url}/docs/`));
+    assert.equal(js.status, 200, `${src} is served`);
+    await js.arrayBuffer();
+  }
+  const json = await fetch(`${ts.url}/docs/json`);
+  assert.deepEqual(await json.json(), doc);
+});

@@ -139,6 +139,6 @@ export async function installOpenApi(app: FastifyInstance, config: Config): Prom
 }
 
 /** GET /2.0/openapi.json, inside the API plugin. */
-export function openApiRoute(api: FastifyInstance, root: FastifyInstance): void {
-  api.get('/openapi.json', { config: { public: true } }, async () => root.swagger());
+export function openApiRoute(api: FastifyInstance): void {
+  api.get('/openapi.json', { config: { public: true } }, async () => api.swagger());
 }
