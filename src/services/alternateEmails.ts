@@ -8,7 +8,7 @@ import { newId } from '../ids.ts';
 import { apiError, apiErrorWith } from '../errors.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { isValidatedDomain } from './domains.ts';
-import { isValidEmail, memberOr404, requireSystemAdmin } from './users.ts';
+import { isValidEmail, memberOr404, requireSystemAdmin } from './members.ts';
 import type { Actor, UserRow } from './context.ts';
 
 /** Most alternate addresses one user may have (1330). */

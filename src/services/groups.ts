@@ -11,8 +11,7 @@ import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { assertPrimaryEmail } from './alternateEmails.ts';
 import { isValidEmail } from './users.ts';
 import type { Actor, UserRow } from './context.ts';
-import { pageWindow } from '../http/paging.ts';
-import type { Paging } from '../http/query.ts';
+import { pageWindow, type Paging } from '../paging.ts';
 
 export type GroupMemberRow = Awaited<ReturnType<typeof groupMembers>>[number];
 

@@ -8,7 +8,6 @@ import type { StoredCell, StoredRowCells } from '../engine/cells.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 import { apiError } from '../errors.ts';
 import { newId, randomString } from '../ids.ts';
-import { parseTimestamp } from '../http/present.ts';
 import { atLeast, type AccessLevel } from './access.ts';
 import type { Actor, ReadOptions } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './events.ts';
@@ -225,8 +224,7 @@ export async function createSheetIn(
 }
 
 /** List Sheets: every sheet the caller can see, optionally modified since a time. */
-export async function listVisibleSheets(db: Queryable, actor: Actor, q: { modifiedSince?: string }, ro: ReadOptions): Promise<Array<{ sheet: SheetRow; level: AccessLevel }>> {
-  const since = q.modifiedSince === undefined || q.modifiedSince === '' ? undefined : parseTimestamp(q.modifiedSince, ro.numericDates, 'modifiedSince');
+export async function listVisibleSheets(db: Queryable, actor: Actor, since: number | undefined): Promise<Array<{ sheet: SheetRow; level: AccessLevel }>> {
   const all = [...(await accessibleSheets(db, actor)).values()];
   return since === undefined ? all : all.filter((x) => x.sheet.modified_at >= since);
 }

@@ -4,7 +4,7 @@ import type { BlobStore } from '../blobs/index.ts';
 import { newImageId, storeImage } from './images.ts';
 import { queueBlobDeletion } from './attachments.ts';
 import {
-  findOrgMember, findUserByEmail, findUserById, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
+  findUserByEmail, findUserById, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
   countOrgMembers, listOrgMembers, listOrgSheets,
 } from '../store/users.ts';
 import { groupsOwnedBy, removeUserFromAllGroups, updateGroup } from '../store/groups.ts';
@@ -14,9 +14,11 @@ import { apiError } from '../errors.ts';
 import { asObject } from '../engine/input.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './events.ts';
 import { assertPrimaryEmail } from './alternateEmails.ts';
+import { isValidEmail, memberOr404, requireSystemAdmin } from './members.ts';
 import type { Actor, UserRow } from './context.ts';
-import { pageWindow } from '../http/paging.ts';
-import type { Paging } from '../http/query.ts';
+
+export { isValidEmail, memberOr404, requireSystemAdmin };
+import { pageWindow, type Paging } from '../paging.ts';
 
 export interface NewUser {
   email: string;
@@ -26,13 +28,6 @@ export interface NewUser {
   licensedSheetCreator?: boolean;
   groupAdmin?: boolean;
   resourceViewer?: boolean;
-}
-
-// A pragmatic address check: one @, a dotted domain, no spaces.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function isValidEmail(email: unknown): email is string {
-  return typeof email === 'string' && email.length <= 254 && EMAIL.test(email);
 }
 
 // Control characters and angle brackets (markup) are refused in names (1329).
@@ -70,11 +65,6 @@ export async function createUser(db: Queryable, author: EventAuthor, orgId: numb
   await insertUser(db, row);
   await recordEvents(db, author, [{ objectType: 'USER', action: 'ADD_TO_ACCOUNT', objectId: row.id, details: { email } }], now);
   return row;
-}
-
-/** Only system admins manage users (the assumed user under Assume-User is never one). */
-export function requireSystemAdmin(actor: Actor): void {
-  if (!actor.user.admin) throw apiError(1004);
 }
 
 
@@ -141,13 +131,6 @@ export async function addUser(db: Queryable, actor: Actor, body: unknown, now = 
     email, firstName: firstName ?? null, lastName: lastName ?? null, admin: roles.admin,
     licensedSheetCreator: roles.licensed, groupAdmin: roles.groupAdmin, resourceViewer: roles.resourceViewer,
   }, now);
-}
-
-/** A member of the caller's organization by id: 1020 when there is none. */
-export async function memberOr404(db: Queryable, actor: Actor, id: number): Promise<UserRow> {
-  const u = await findOrgMember(db, actor.org.id, id);
-  if (!u) throw apiError(1020);
-  return u;
 }
 
 export interface UserDetail {

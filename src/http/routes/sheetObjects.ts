@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { followDeleted } from '../../services/follow.ts';
 import { one, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { parseTimestamp, success } from '../present.ts';
 import { sheetResult, sheetSummary } from '../present/sheets.ts';
 import { pathTree } from '../present/containers.ts';
 import { sheetPath } from '../../services/paths.ts';
@@ -31,7 +31,8 @@ export async function sheetObjectRoutes(app: FastifyInstance): Promise<void> {
   app.get('/sheets', { config: { scope: 'READ_SHEETS' } }, async (req) => {
     const q = req.query as Query;
     const since = one(q, 'modifiedSince');
-    const all = await listVisibleSheets(db(), req.actor, since === undefined ? {} : { modifiedSince: since }, req.ro);
+    const modifiedSince = since === undefined || since === '' ? undefined : parseTimestamp(since, req.ro.numericDates, 'modifiedSince');
+    const all = await listVisibleSheets(db(), req.actor, modifiedSince);
     const favs = await favoriteKeys(db(), req.actor);
     return paginate(all.map((x) => sheetSummary(config(), x.sheet, x.level, req.ro, { favorite: favs.has(`sheet:${x.sheet.id}`) })), paging(q));
   });
