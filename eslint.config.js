@@ -42,4 +42,21 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
+  {
+    // Routes and presenters run no SQL and open no transactions: they may name the store's row
+    // types, but call services, which own the transaction and call the store.
+    files: ['src/http/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          { regex: '(^|/)store/', allowTypeImports: true, message: 'http calls services; SQL and transactions live below (services own the transaction, src/store runs the SQL)' },
+          { regex: '^kysely$', allowTypeImports: true, message: 'http runs no SQL' },
+        ],
+      }],
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.property.name=/^(transaction|selectFrom|insertInto|updateTable|deleteFrom)$/]",
+        message: 'http runs no SQL and opens no transaction: call a service',
+      }],
+    },
+  },
 );

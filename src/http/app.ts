@@ -13,6 +13,7 @@ import { errorHandler, sendError, toApiError } from './errors.ts';
 import { edgeOptions, installEdge } from './edge.ts';
 import { acceptable } from './negotiate.ts';
 import { installMetrics } from './metrics.ts';
+import { checkHealth } from '../services/metrics.ts';
 import { readOptions } from './query.ts';
 import { assertRequestText } from './text.ts';
 import { assertJsonText } from '../engine/input.ts';
@@ -150,7 +151,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   installMetrics(app, ctx.store);
 
   app.get('/health', { config: { public: true } }, async () => {
-    await ctx.store.db.selectFrom('orgs').select('id').limit(1).execute();
+    await checkHealth(ctx.store);
     return { status: 'ok' };
   });
 
