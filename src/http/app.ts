@@ -11,6 +11,7 @@ import { errorHandler, sendError, toApiError } from './errors.ts';
 import { edgeOptions, installEdge } from './edge.ts';
 import { acceptable } from './negotiate.ts';
 import { installMetrics } from './metrics.ts';
+import { checkHealth } from '../services/metrics.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import { API_PREFIX, apiPlugin, jsonBodyOnly, knownRoutes, notFound } from './api.ts';
 import { installOpenApi } from './openapi/index.ts';
@@ -110,7 +111,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       reply.header('cache-control', 'no-store');
     });
     ops.get('/health', { config: { public: true } }, async () => {
-      await ctx.store.db.selectFrom('orgs').select('id').limit(1).execute();
+      await checkHealth(ctx.store);
       return { status: 'ok' };
     });
     ops.get('/metrics', { config: { public: true, produces: ['text/plain', 'application/openmetrics-text'] } }, metrics);

@@ -1,6 +1,6 @@
 import { enqueueShareNotice, shareNote } from './emails.ts';
 import { sql } from 'kysely';
-import type { Queryable } from '../store/db.ts';
+import type { Queryable, Store } from '../store/db.ts';
 import type { SheetRow } from '../store/sheets.ts';
 import type { WorkspaceRow } from '../store/containers.ts';
 import { findWorkspace } from '../store/containers.ts';
@@ -9,6 +9,7 @@ import { findUserByEmail, findUserById } from '../store/users.ts';
 import { apiError } from '../errors.ts';
 import { asObject, bodyId, objectList } from '../engine/input.ts';
 import { atLeast, isAccessLevel, rank, type AccessLevel } from './access.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor, UserRow } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { sheetFor } from './permissions.ts';
@@ -190,7 +191,11 @@ function mayGrant(sharer: AccessLevel, level: AccessLevel): boolean {
  * Share Sheet / Share Workspace with one Share object (1025 when it exists) or an array (the
  * ones that exist are skipped and left out of the answer). At most 1,000 per call (1066).
  */
-export async function createShares(
+export function createShares(store: Store, ...a: AfterDb<typeof createSharesIn>) {
+  return store.db.transaction().execute((tx) => createSharesIn(tx, ...a));
+}
+
+async function createSharesIn(
   db: Queryable,
   actor: Actor,
   type: ShareObjectType,
@@ -290,7 +295,11 @@ function isOwn(actor: Actor, r: ShareRow): boolean {
  * accessLevel OWNER transfers ownership (the owner only, to a user of the organization): the
  * old owner keeps ADMIN.
  */
-export async function updateShare(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, body: unknown, accessApiLevel: number, now = Date.now()): Promise<ShareView> {
+export function updateShare(store: Store, ...a: AfterDb<typeof updateShareIn>) {
+  return store.db.transaction().execute((tx) => updateShareIn(tx, ...a));
+}
+
+async function updateShareIn(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, body: unknown, accessApiLevel: number, now = Date.now()): Promise<ShareView> {
   const t = await shareTarget(db, actor, type, id, SHARE_LEVEL);
   const level = parseLevel(asObject(body, 'a Share object').accessLevel, accessApiLevel);
   const row = await storedShare(db, t, shareId);
@@ -324,7 +333,11 @@ async function transferOwnership(db: Queryable, actor: Actor, t: Target, row: Sh
 }
 
 /** Delete Share: SHARE_LEVEL and at least the share's level; one's own share may be removed. */
-export async function deleteShare(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, now = Date.now()): Promise<void> {
+export function deleteShare(store: Store, ...a: AfterDb<typeof deleteShareIn>) {
+  return store.db.transaction().execute((tx) => deleteShareIn(tx, ...a));
+}
+
+async function deleteShareIn(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, now = Date.now()): Promise<void> {
   const t = await shareTarget(db, actor, type, id, 'VIEWER');
   const row = await storedShare(db, t, shareId);
   if (!isOwn(actor, row)) {
