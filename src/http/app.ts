@@ -8,6 +8,7 @@ import type { Store } from '../store/db.ts';
 import { apiError, apiErrorWith } from '../errors.ts';
 import { authenticate } from '../services/auth.ts';
 import { hasScope, type Scope } from '../services/scopes.ts';
+import type { CallbackSender } from '../callbacks/index.ts';
 import type { Actor, ReadOptions } from '../services/context.ts';
 import { errorHandler, sendError, toApiError } from './errors.ts';
 import { edgeOptions, installEdge } from './edge.ts';
@@ -45,6 +46,8 @@ export interface AppContext {
   blobs: BlobStore;
   config: Config;
   limiter: RateLimiter;
+  /** Outgoing webhook requests (verification on enabling). */
+  callbacks: CallbackSender;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,7 @@
 import type { Queryable } from '../store/db.ts';
 import { appendEvents } from '../store/events.ts';
+import { wakeWebhooks, webhookBatch } from '../store/webhooks.ts';
+import { clock } from '../clock.ts';
 import { randomStrings } from '../ids.ts';
 import type { Actor } from './context.ts';
 
@@ -55,4 +57,7 @@ export async function recordEvents(db: Queryable, author: EventAuthor, events: C
       workspace_id: e.workspaceId ?? null,
     })),
   );
+  // webhooks watching these sheets deliver them after this commit (a run per commit, after the batch window)
+  const sheetIds = [...new Set(events.map((e) => e.sheetId).filter((id): id is number => typeof id === 'number'))];
+  await wakeWebhooks(db, sheetIds, clock.now() + webhookBatch.ms);
 }
