@@ -25,8 +25,11 @@ export interface Receiver {
   /** PEM file of the CA that signed the server's certificate. */
   caFile: string;
   requests: Received[];
-  /** Verification requests answered: 'header' (default), 'body', 'wrong', or an HTTP status. */
-  verify: 'header' | 'body' | 'wrong' | number;
+  /**
+   * Verification requests answered: 'header' (default), 'body', 'wrong', 'slow' (no answer for
+   * 5 s), 'big' (the echo with 100 KB of body), or an HTTP status.
+   */
+  verify: 'header' | 'body' | 'wrong' | 'slow' | 'big' | number;
   /** The status for each callback (called with the callback), 200 by default. */
   answer: (r: Received) => number | Promise<number>;
   callbacks(webhookId?: number): Received[];
@@ -42,12 +45,12 @@ export function makeCa(dir: string): { caFile: string; certFile: string; keyFile
   execFileSync('openssl', ['req', '-x509', ...ec, '-keyout', p('ca.key'), '-out', p('ca.pem'), '-days', '2', '-subj', '/CN=sheetd test CA',
     '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], { stdio: 'ignore' });
   execFileSync('openssl', ['req', ...ec, '-keyout', p('srv.key'), '-out', p('srv.csr'), '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
-  fs.writeFileSync(p('ext.cnf'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
+  fs.writeFileSync(p('ext.cnf'), 'subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n');
   execFileSync('openssl', ['x509', '-req', '-in', p('srv.csr'), '-CA', p('ca.pem'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p('srv.pem'), '-days', '2', '-extfile', p('ext.cnf')], { stdio: 'ignore' });
   return { caFile: p('ca.pem'), certFile: p('srv.pem'), keyFile: p('srv.key') };
 }
 
-export async function startReceiver(): Promise<Receiver> {
+export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-hook-'));
   const { caFile, certFile, keyFile } = makeCa(dir);
   const requests: Received[] = [];
@@ -69,6 +72,8 @@ export async function startReceiver(): Promise<Receiver> {
         const challenge = req.headers['smartsheet-hook-challenge'];
         if (typeof challenge === 'string') {
           if (typeof r.verify === 'number') return res.writeHead(r.verify).end();
+          if (r.verify === 'slow') return void setTimeout(() => res.writeHead(200, { 'smartsheet-hook-response': challenge }).end(), 5000);
+          if (r.verify === 'big') return res.writeHead(200, { 'smartsheet-hook-response': challenge }).end('x'.repeat(100_000));
           if (r.verify === 'body') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ smartsheetHookResponse: challenge }));
           return res.writeHead(200, { 'smartsheet-hook-response': r.verify === 'wrong' ? 'nope' : challenge }).end();
         }
@@ -77,11 +82,11 @@ export async function startReceiver(): Promise<Receiver> {
       })();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const port = (server.address() as { port: number }).port;
   const isCallback = (x: Received) => x.headers['smartsheet-hook-challenge'] === undefined;
   Object.assign(r, {
-    url: `https://127.0.0.1:${port}/hook`,
+    url: `https://${host.includes(':') ? `[${host}]` : host}:${port}/hook`,
     port,
     caFile,
     requests,
