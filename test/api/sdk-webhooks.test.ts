@@ -22,11 +22,11 @@ test('create, list, get, enable, reset the secret and delete through the SDK; ca
   const api = client(t.base, t.adminToken);
   const s = await makeSheet(api, 'sdk hooks', [{ title: 'Name', type: 'TEXT_NUMBER', primary: true }]);
   const sdk = smartsheet.createClient({ accessToken: t.adminToken, baseUrl: t.base + '/', logLevel: 'error' });
-  const created = await sdk.webhooks.createWebhook({ body: { name: 'sdk', callbackUrl: rx.url, scope: 'sheet', scopeObjectId: s.id, events: ['*.*'], version: 1 } });
+  const created = await sdk.webhooks.createWebhook({ body: { name: 'sdk', callbackUrl: rx.url, scope: 'sheet' as never, scopeObjectId: s.id, events: ['*.*'], version: 1 } }); // the SDK types scope as its enum WebhookScope
   const id = created.result.id as number;
   assert.equal(created.result.status, 'NEW_NOT_VERIFIED');
   const list = await sdk.webhooks.listWebhooks({});
-  assert.ok(list.data.some((h: { id: number }) => h.id === id));
+  assert.ok(list.data.some((h) => h.id === id));
   assert.equal((await sdk.webhooks.getWebhook({ webhookId: id })).name, 'sdk');
   const enabled = await sdk.webhooks.updateWebhook({ webhookId: id, body: { enabled: true } });
   assert.equal(enabled.result.status, 'ENABLED');
