@@ -8,10 +8,10 @@ import { sequenceEvents } from '../store/events.ts';
 import { listColumns } from '../store/sheets.ts';
 import {
   attemptsOf, countDeliveries, countWebhooks, deleteWebhook, dropPending, findDelivery, findWebhook, insertWebhook, lastPos,
-  listDeliveries, listWebhooks, updateWebhook, type AttemptRow, type DeliveryRow, type WebhookOwner, type WebhookRow,
+  listDeliveries, listWebhooks, updateWebhook, webhookById, webhooksOfApp, type AttemptRow, type DeliveryRow, type WebhookOwner, type WebhookRow,
 } from '../store/webhooks.ts';
 import type { Actor } from './context.ts';
-import { authorOf, recordEvents } from './events.ts';
+import { authorOf, recordEvents, type EventAuthor } from './events.ts';
 import { sheetFor } from './permissions.ts';
 import { newSharedSecret, queueReplay, verifyCallbackUrl } from './webhookDelivery.ts';
 
@@ -283,4 +283,46 @@ export async function replayDelivery(store: Store, actor: Actor, id: number, del
     await queueReplay(tx, hook, d, now);
     await recordEvents(tx, authorOf(actor), [{ objectType: 'WEBHOOK', action: 'REPLAY', objectId: hook.id, details: { deliveryId } }], now);
   });
+}
+
+// ---- operator and app revocation ----------------------------------------------------------
+
+/**
+ * The operator disables a webhook (`sheetd webhook disable`): DISABLED_ADMINISTRATIVE, which
+ * its owner cannot enable (403/1154) until the operator restores it.
+ */
+export async function disableByOperator(db: Queryable, author: EventAuthor, orgId: number, id: number): Promise<boolean> {
+  const hook = await webhookById(db, id);
+  if (!hook || hook.org_id !== orgId) return false;
+  const now = clock.now();
+  await updateWebhook(db, id, { enabled: 0, status: 'DISABLED_ADMINISTRATIVE', disabled_details: 'disabled by the operator', modified_at: now });
+  await dropPending(db, id, now);
+  await recordEvents(db, author, [{ objectType: 'WEBHOOK', action: 'DISABLE', objectId: id, details: { status: 'DISABLED_ADMINISTRATIVE' } }], now);
+  return true;
+}
+
+/** The operator gives a webhook back to its owner (`sheetd webhook restore`): DISABLED_BY_OWNER, which the owner may enable. */
+export async function restoreByOperator(db: Queryable, author: EventAuthor, orgId: number, id: number): Promise<boolean> {
+  const hook = await webhookById(db, id);
+  if (!hook || hook.org_id !== orgId) return false;
+  if (hook.status !== 'DISABLED_ADMINISTRATIVE') return true;
+  const now = clock.now();
+  await updateWebhook(db, id, { status: 'DISABLED_BY_OWNER', disabled_details: null, modified_at: now });
+  await recordEvents(db, author, [{ objectType: 'WEBHOOK', action: 'UPDATE', objectId: id, details: { status: 'DISABLED_BY_OWNER' } }], now);
+  return true;
+}
+
+/**
+ * A third-party app lost its authorization (for the OAuth work to call in the transaction of the
+ * revocation): its webhooks, for one user or all, become DISABLED_APP_REVOKED for good (1153).
+ */
+export async function revokeAppWebhooks(db: Queryable, author: EventAuthor, apiClientId: number, ownerId: number | null): Promise<number> {
+  const hooks = await webhooksOfApp(db, apiClientId, ownerId);
+  const now = clock.now();
+  for (const h of hooks) {
+    await updateWebhook(db, h.id, { enabled: 0, status: 'DISABLED_APP_REVOKED', disabled_details: 'the app\'s access was revoked', modified_at: now });
+    await dropPending(db, h.id, now);
+  }
+  if (hooks.length > 0) await recordEvents(db, author, hooks.map((h) => ({ objectType: 'WEBHOOK', action: 'DISABLE', objectId: h.id, details: { status: 'DISABLED_APP_REVOKED' } })), now);
+  return hooks.length;
 }

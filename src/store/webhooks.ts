@@ -40,6 +40,12 @@ export async function webhookById(db: Queryable, id: number): Promise<WebhookRow
   return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function webhooksOfApp(db: Queryable, apiClientId: number, ownerId: number | null): Promise<WebhookRow[]> {
+  let q = db.selectFrom('webhooks').selectAll().where('api_client_id', '=', apiClientId);
+  if (ownerId !== null) q = q.where('owner_id', '=', ownerId);
+  return q.execute();
+}
+
 export async function countWebhooks(db: Queryable, o: WebhookOwner): Promise<number> {
   const r = await owned(db, o).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(r.n);

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client, type Client } from '../helpers/http.ts';
@@ -366,5 +368,33 @@ describe('callbacks', () => {
     assert.equal((await api.del(`/sheets/${s.id}`)).status, 200);
     await rx.waitFor(() => rx.callbacks(h.id).some((c) => c.json.newWebhookStatus === 'DISABLED_SCOPE_INACCESSIBLE'), 15_000, 'the status callback');
     assert.equal((await api.get(`/webhooks/${h.id}`)).body.status, 'DISABLED_SCOPE_INACCESSIBLE');
+  });
+});
+
+describe('the operator', () => {
+  const sheetd = (args: string[]) => new Promise<{ code: number; stderr: string }>((resolve) => {
+    const env = { ...process.env, SHEETD_DATA_DIR: t.dataDir, SHEETD_LOG_LEVEL: 'silent', ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
+    execFile(process.execPath, [path.resolve(import.meta.dirname, '../../bin/sheetd.js'), ...args], { env, timeout: 60_000 }, (err, _out, stderr) => {
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr });
+    });
+  });
+
+  it('disables a webhook (DISABLED_ADMINISTRATIVE: the owner gets 1154) and restores it', async () => {
+    const s = await makeSheet(api, 'w-operator', COLS);
+    const h = await enabledHook(api, s.id);
+    assert.equal((await sheetd(['webhook', 'disable', String(h.id)])).code, 0);
+    const g = (await api.get(`/webhooks/${h.id}`)).body;
+    assert.equal(g.status, 'DISABLED_ADMINISTRATIVE');
+    assert.equal(g.enabled, false);
+    await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'unseen' }] }]);
+    assertError(await api.put(`/webhooks/${h.id}`, { enabled: true }), 403, 1154);
+    assert.equal((await api.get(`/webhooks/${h.id}`)).body.status, 'DISABLED_ADMINISTRATIVE');
+    assert.equal((await sheetd(['webhook', 'restore', String(h.id)])).code, 0);
+    assert.equal((await api.get(`/webhooks/${h.id}`)).body.status, 'DISABLED_BY_OWNER');
+    assert.equal((await api.put(`/webhooks/${h.id}`, { enabled: true })).body.result.status, 'ENABLED');
+    assert.equal(rx.callbacks(h.id).length, 0, 'nothing from while it was disabled');
+    const bad = await sheetd(['webhook', 'disable', '123456789012']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /no webhook/);
   });
 });
