@@ -70,7 +70,6 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const handlers = new JobHandlers()
     .register(DELETE_BLOBS_JOB, deleteBlobsHandler(store.db, blobs))
     .register('mail', mailJobHandler(createMailer(config.mail, config.dataDir), blobs) as JobHandler, { leaseMs: 120_000 })
-    // a run that finds another holding its webhook tries again soon: it may carry events the other has not read
     .register(WEBHOOK_PUMP_JOB, webhookPumpHandler(store, callbacks, config.webhooks, `pump:${randomString(12)}`, logger || undefined), {
       leaseMs: pumpLeaseMs(config.webhooks), backoffMs: 250, maxBackoffMs: pumpLeaseMs(config.webhooks),
     });

@@ -292,8 +292,6 @@ async function send(store: Store, sender: CallbackSender, cfg: WebhookConfig, ho
   });
 }
 
-class Busy extends Error {}
-
 /** The handler of WEBHOOK_PUMP_JOB. */
 export function webhookPumpHandler(store: Store, sender: CallbackSender, cfg: WebhookConfig, workerId: string, logger?: pino.Logger): JobHandler {
   const leaseMs = pumpLeaseMs(cfg);
@@ -303,8 +301,14 @@ export function webhookPumpHandler(store: Store, sender: CallbackSender, cfg: We
     const runId = `${workerId}:${randomString(8)}`;
     const hook0 = await webhookById(store.db, id);
     if (!hook0 || (hook0.status !== 'ENABLED' && hook0.status !== 'DISABLED_SCOPE_INACCESSIBLE')) return;
-    // another run sends for this webhook: this one is tried again shortly (it may hold events the other has not read)
-    if (!(await acquirePump(store.db, id, runId, clock.now() + leaseMs, clock.now()))) throw new Busy(`webhook ${id}: another delivery run holds it`);
+    if (!(await acquirePump(store.db, id, runId, clock.now() + leaseMs, clock.now()))) {
+      // another run sends for this webhook; it may have read the log before this run's commit,
+      // so this run comes back after it (backing off, with jitter, up to the lease)
+      const busy = (payload as { busy?: number }).busy ?? 0;
+      const wait = Math.min(leaseMs, 100 * 2 ** Math.min(busy, 10)) * (0.5 + Math.random() / 2);
+      await wakeWebhook(store.db, id, clock.now() + Math.round(wait), busy + 1);
+      return;
+    }
     try {
       await sequenceEvents(store);
       for (let n = 0; n < DELIVERIES_PER_RUN; n++) {

@@ -88,9 +88,9 @@ export async function wakeWebhooks(db: Queryable, sheetIds: number[], runAt: num
   for (const h of hooks) await enqueue(db, WEBHOOK_PUMP_JOB, { webhookId: h.id }, { runAt, maxAttempts: 1000 });
 }
 
-/** Queues a delivery run now (enable, replay). */
-export async function wakeWebhook(db: Queryable, webhookId: number, runAt: number): Promise<void> {
-  await enqueue(db, WEBHOOK_PUMP_JOB, { webhookId }, { runAt, maxAttempts: 1000 });
+/** Queues a delivery run at `runAt` (a retry, a replay, a run that found another one busy: `busy` times so far). */
+export async function wakeWebhook(db: Queryable, webhookId: number, runAt: number, busy = 0): Promise<void> {
+  await enqueue(db, WEBHOOK_PUMP_JOB, busy > 0 ? { webhookId, busy } : { webhookId }, { runAt, maxAttempts: 1000 });
 }
 
 // ---- the delivery run's lease -------------------------------------------------------------
