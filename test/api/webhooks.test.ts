@@ -310,6 +310,30 @@ describe('callbacks', () => {
     assert.equal(again.body.result.status, 'ENABLED');
   });
 
+  it('verifies the callback URL again before the 101st callback; a failed verification disables the webhook', async () => {
+    const s = await makeSheet(api, 'w-reverify', COLS);
+    const h = await enabledHook(api, s.id);
+    for (let i = 1; i <= 100; i++) {
+      await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: i }] }]);
+      await rx.waitFor(() => rx.callbacks(h.id).length === i, 15_000, `callback ${i}`);
+    }
+    assert.equal(rx.verifications(h.id).length, 1, 'no verification within the first 100 callbacks');
+    rx.verify = 'wrong';
+    await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 101 }] }]);
+    await rx.waitFor(() => rx.verifications(h.id).length === 2, 15_000, 'the second verification');
+    rx.verify = 'header';
+    const deadline = Date.now() + 10_000;
+    let g = (await api.get(`/webhooks/${h.id}`)).body;
+    while (g.status === 'ENABLED' && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      g = (await api.get(`/webhooks/${h.id}`)).body;
+    }
+    assert.equal(g.status, 'DISABLED_VERIFICATION_FAILED');
+    assert.equal(g.enabled, false);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(rx.callbacks(h.id).length, 100, 'the 101st callback is not sent');
+  });
+
   it('replays a delivery as a new callback with the same events', async () => {
     const s = await makeSheet(api, 'w-replay', COLS);
     const h = await enabledHook(api, s.id);
