@@ -25,6 +25,8 @@ export interface EventAuthor {
   requestUserId: number | null;
   accessTokenName: string | null;
   source: string;
+  /** Smartsheet-Change-Agent of the request, when it sent one. */
+  changeAgent?: string | null;
 }
 
 export function authorOf(actor: Actor): EventAuthor {
@@ -34,6 +36,7 @@ export function authorOf(actor: Actor): EventAuthor {
     requestUserId: actor.requestUser.id,
     accessTokenName: actor.tokenName,
     source: 'API',
+    changeAgent: actor.changeAgent ?? null,
   };
 }
 
@@ -55,6 +58,7 @@ export async function recordEvents(db: Queryable, author: EventAuthor, events: C
       event_ts: now,
       sheet_id: e.sheetId ?? null,
       workspace_id: e.workspaceId ?? null,
+      change_agent: author.changeAgent ?? null,
     })),
   );
   // webhooks watching these sheets deliver them after this commit (a run per commit, after the batch window)

@@ -67,6 +67,8 @@ export interface CallbackEvent {
   columnId?: number;
   userId?: number;
   userid?: number;
+  /** The Smartsheet-Change-Agent of the request that made the change, when it sent one. */
+  changeAgent?: string;
   timestamp: string;
 }
 
@@ -92,7 +94,11 @@ function detailsOf(e: EventRow): Record<string, unknown> {
  * touching its columns pass, and a row's deletion always does.
  */
 export function callbackEvents(e: EventRow, columnIds: Set<number> | null): CallbackEvent[] {
-  const base = { ...(e.user_id !== null ? { userId: e.user_id, userid: e.user_id } : {}), timestamp: iso(e.event_ts) };
+  const base = {
+    ...(e.user_id !== null ? { userId: e.user_id, userid: e.user_id } : {}),
+    ...(e.change_agent !== null ? { changeAgent: e.change_agent } : {}),
+    timestamp: iso(e.event_ts),
+  };
   const eventType = eventTypeOf(e.action);
   const out: CallbackEvent[] = [];
   if (e.object_type === 'SHEET') {

@@ -78,6 +78,8 @@ export interface EventTable {
   event_ts: number;
   sheet_id: number | null;
   workspace_id: number | null;
+  /** The Smartsheet-Change-Agent header of the request (webhook callbacks' changeAgent); migration 0012. */
+  change_agent: string | null;
 }
 
 export interface SheetTable {

@@ -243,6 +243,20 @@ describe('callbacks', () => {
     assert.equal(g.stats.lastCallbackAttemptRetryCount, 0);
   });
 
+  it('events carry the Smartsheet-Change-Agent of their request (trimmed from the front to 512 characters)', async () => {
+    const s = await makeSheet(api, 'w-agent', COLS);
+    const h = await enabledHook(api, s.id);
+    const row = { toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'a' }] };
+    await api.post(`/sheets/${s.id}/rows`, [row], { headers: { 'Smartsheet-Change-Agent': 'app-1,app-2' } });
+    await rx.waitFor(() => eventsOf(h.id).length >= 2, 15_000, 'the first callback');
+    const long = 'x'.repeat(100) + ',' + 'y'.repeat(500);
+    await api.post(`/sheets/${s.id}/rows`, [row], { headers: { 'Smartsheet-Change-Agent': long } });
+    await api.post(`/sheets/${s.id}/rows`, [row]);
+    await rx.waitFor(() => eventsOf(h.id).length >= 6, 15_000, 'the other callbacks');
+    const agents = eventsOf(h.id).map((e) => (e as { changeAgent?: string }).changeAgent);
+    assert.deepEqual(agents, ['app-1,app-2', 'app-1,app-2', long.slice(-512), long.slice(-512), undefined, undefined]);
+  });
+
   it('a subscope passes only events of its columns, and row deletions always', async () => {
     const s = await makeSheet(api, 'w-subscope', COLS);
     const h = await enabledHook(api, s.id, { subscope: { columnIds: [s.col.Status!.id] } });

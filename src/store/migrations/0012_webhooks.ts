@@ -7,6 +7,7 @@ import { types, type Dialect } from './types.ts';
  * row of webhook_deliveries (in order of id_seq per webhook), and each try of one a row of
  * webhook_attempts. pump_by / pump_until is the lease of the one delivery run a webhook has at a
  * time (services/webhookDelivery.ts), so callbacks of one webhook never overtake each other.
+ * events.change_agent keeps the request's Smartsheet-Change-Agent for the callbacks' changeAgent.
  */
 export async function up(db: Kysely<unknown>, d: Dialect): Promise<void> {
   const t = types(d);
@@ -72,6 +73,8 @@ export async function up(db: Kysely<unknown>, d: Dialect): Promise<void> {
     .addColumn('error', 'text')
     .execute();
   await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').columns(['delivery_id', 'at']).execute();
+  // the Smartsheet-Change-Agent header of the request that made the change (callbacks carry it)
+  await db.schema.alterTable('events').addColumn('change_agent', 'text').execute();
   // the delivery run reads a sheet's events by position
   await db.schema.createIndex('events_sheet_pos').on('events').columns(['sheet_id', 'pos']).execute();
 }
