@@ -1,4 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
 import type pino from 'pino';
 import { CallbackFailure, type CallbackSender } from '../callbacks/index.ts';
 import { clock } from '../clock.ts';
@@ -15,7 +16,6 @@ import {
   updateWebhook, wakeWebhook, webhookById, type DeliveryRow, type WebhookRow,
 } from '../store/webhooks.ts';
 import { sheetAccessLevel } from './permissions.ts';
-import type { Selectable } from 'kysely';
 
 /**
  * Webhook delivery: the verification handshake, callbacks built from the change log, and the
