@@ -43,6 +43,8 @@ export interface Config {
   maxConnections: number;
   /** Bytes of large Get Sheet bodies (1 MB or more) in memory at once; more large reads wait (http/present/sheetBodies.ts). */
   bodyMemory: number;
+  /** Webhook callbacks (see "Webhooks" in docs/operations.md). */
+  webhooks: WebhookConfig;
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -110,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: positive(env.SHEETD_KEEPALIVE_TIMEOUT_MS, 5_000, 'SHEETD_KEEPALIVE_TIMEOUT_MS'),
     maxConnections: env.SHEETD_MAX_CONNECTIONS ? positive(env.SHEETD_MAX_CONNECTIONS, 0, 'SHEETD_MAX_CONNECTIONS') : defaultMaxConnections(),
     bodyMemory: int(env.SHEETD_BODY_MEMORY, 96 * 1024 * 1024, 'SHEETD_BODY_MEMORY'),
+    webhooks: webhookConfig(env),
   };
 }
 
@@ -166,4 +169,55 @@ function mailConfig(env: NodeJS.ProcessEnv): MailConfig {
   let host = os.hostname();
   if (env.SHEETD_PUBLIC_URL) host = new URL(env.SHEETD_PUBLIC_URL).hostname;
   return { smtpUrl, from: env.SHEETD_MAIL_FROM || `sheetd@${host}` };
+}
+
+// ---- Webhooks -------------------------------------------------------------------------------
+
+export interface WebhookConfig {
+  /** Ports a callbackUrl may name: inclusive ranges. */
+  ports: Array<[number, number]>;
+  /** Networks callbacks are never sent to (CIDR), checked on the address actually connected to. */
+  denyNetworks: string[];
+  /** A callback (connection, request and response) must finish within this. */
+  timeoutMs: number;
+  /** Bytes of a subscriber's response read at most; a longer one fails the attempt. */
+  maxResponseBytes: number;
+  /** A PEM file of CA certificates trusted for callbacks besides the bundled roots and NODE_EXTRA_CA_CERTS. */
+  caFile: string | undefined;
+  /** Waits before each retry of a failed callback, in ms; after the last the webhook is disabled. */
+  retryMs: number[];
+  /** Events committed within this window after the first go out in one callback. */
+  batchMs: number;
+}
+
+/** 30 s, then doubling for 7 retries, then every 3 hours: 14 retries (the reference's retry logic). */
+const DEFAULT_RETRY_MS = [30, 60, 120, 240, 480, 960, 1920].map((s) => s * 1000).concat(Array(7).fill(3 * 3600 * 1000) as number[]);
+
+function portRanges(v: string, name: string): Array<[number, number]> {
+  return v.split(',').map((s) => s.trim()).filter(Boolean).map((part) => {
+    const m = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(part);
+    const lo = m ? Number(m[1]) : NaN;
+    const hi = m ? Number(m[2] ?? m[1]) : NaN;
+    if (!(lo >= 1 && hi <= 65535 && lo <= hi)) throw new Error(`${name} must list ports or ranges (443,8000-8100), got ${JSON.stringify(v)}`);
+    return [lo, hi] as [number, number];
+  });
+}
+
+function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
+  const retry = env.SHEETD_WEBHOOK_RETRY_MS;
+  let retryMs = DEFAULT_RETRY_MS;
+  if (retry !== undefined && retry !== '') {
+    retryMs = retry.split(',').map((s) => int(s.trim(), 0, 'SHEETD_WEBHOOK_RETRY_MS'));
+  }
+  const caFile = env.SHEETD_WEBHOOK_CA_FILE || undefined;
+  if (caFile !== undefined && !fs.existsSync(caFile)) throw new Error(`SHEETD_WEBHOOK_CA_FILE ${caFile} does not exist`);
+  return {
+    ports: portRanges(env.SHEETD_WEBHOOK_PORTS || '443,8000,8008,8080,8443', 'SHEETD_WEBHOOK_PORTS'),
+    denyNetworks: (env.SHEETD_WEBHOOK_DENY_NETWORKS ?? '169.254.0.0/16,fe80::/10').split(',').map((s) => s.trim()).filter(Boolean),
+    timeoutMs: positive(env.SHEETD_WEBHOOK_TIMEOUT_MS, 10_000, 'SHEETD_WEBHOOK_TIMEOUT_MS'),
+    maxResponseBytes: positive(env.SHEETD_WEBHOOK_MAX_RESPONSE_BYTES, 64 * 1024, 'SHEETD_WEBHOOK_MAX_RESPONSE_BYTES'),
+    caFile,
+    retryMs,
+    batchMs: int(env.SHEETD_WEBHOOK_BATCH_MS, 200, 'SHEETD_WEBHOOK_BATCH_MS'),
+  };
 }

@@ -15,6 +15,10 @@ import { DELETE_BLOBS_JOB } from './services/attachments.ts';
 import { registerThreadHooks } from './services/discussions.ts';
 import { startInvalidation } from './jobs/invalidation.ts';
 import { forgetOlder, onSheetWrite } from './services/sheetModel.ts';
+import { createCallbackSender } from './callbacks/index.ts';
+import { pumpLeaseMs, webhookPumpHandler } from './services/webhookDelivery.ts';
+import { WEBHOOK_PUMP_JOB, webhookBatch } from './store/webhooks.ts';
+import { randomString } from './ids.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -53,7 +57,9 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   registerFollowers();
   registerThreadHooks();
   const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
-  const app = await buildApp({ store, blobs, config, limiter }, { logger: logger || false });
+  const callbacks = createCallbackSender(config.webhooks);
+  webhookBatch.ms = config.webhooks.batchMs;
+  const app = await buildApp({ store, blobs, config, limiter, callbacks }, { logger: logger || false });
   // close() ends the idle keep-alive connections once. A response still streaming then (an
   // image from the blob store) finishes later, and its connection would hold close() open for
   // the whole keep-alive timeout (72 s): end idle connections again as each response finishes.
@@ -64,7 +70,10 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const address = await app.listen({ host: config.host, port: config.port });
   const handlers = new JobHandlers()
     .register(DELETE_BLOBS_JOB, deleteBlobsHandler(store.db, blobs))
-    .register('mail', mailJobHandler(createMailer(config.mail, config.dataDir), blobs) as JobHandler, { leaseMs: 120_000 });
+    .register('mail', mailJobHandler(createMailer(config.mail, config.dataDir), blobs) as JobHandler, { leaseMs: 120_000 })
+    .register(WEBHOOK_PUMP_JOB, webhookPumpHandler(store, callbacks, config.webhooks, `pump:${randomString(12)}`, logger || undefined), {
+      leaseMs: pumpLeaseMs(config.webhooks), backoffMs: 250, maxBackoffMs: pumpLeaseMs(config.webhooks),
+    });
   const worker = startWorker(store, { handlers, pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger });
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, { forgetOlder, onSheetWrite }, logger);
   const port = (app.server.address() as { port: number }).port;
@@ -83,6 +92,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
       closing ??= (async () => {
         await app.close();
         await worker.stop();
+        callbacks.close();
         await invalidation.close();
         await limiter.close();
         await store.close();

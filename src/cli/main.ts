@@ -7,6 +7,7 @@ import { findUserByEmail } from '../store/users.ts';
 import { startServer } from '../server.ts';
 import { fail, parseCommand, withStore } from './common.ts';
 import { domainCommand } from './domain.ts';
+import { webhookCommand } from './webhook.ts';
 
 const HELP = `sheetd: a self-hostable sheet collaboration server (Sheet Collaboration Service API 2.0)
 
@@ -18,6 +19,7 @@ Usage:
                                      create a raw API token for a user and print it
   sheetd domain add|list|remove [DOMAIN]
                                      manage the organization's validated email domains
+  sheetd webhook disable|restore ID  stop a webhook as the operator, or give it back to its owner
   sheetd --help                      this text; COMMAND --help for one command
 
 Configuration comes from the environment (HOST, PORT, SHEETD_DATA_DIR, DATABASE_URL,
@@ -144,6 +146,7 @@ export async function main(argv: string[]): Promise<void> {
   if (cmd === 'user') return group('user', sub, USER_USAGE, { add: userAdd }, rest);
   if (cmd === 'token') return group('token', sub, TOKEN_USAGE, { create: tokenCreate }, rest);
   if (cmd === 'domain') return domainCommand(argv.slice(1));
+  if (cmd === 'webhook') return webhookCommand(argv.slice(1));
   fail(`${cmd.startsWith('-') ? 'unknown option' : 'unknown command'} ${JSON.stringify(cmd)} (see sheetd --help)`);
 }
 

@@ -63,6 +63,7 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
     const assume = req.headers['assume-user'];
     req.actor = await authenticate(ctx.store.db, req.headers.authorization, Array.isArray(assume) ? assume[0] : assume);
     if (cfg.scope && !hasScope(req.actor.scopes, cfg.scope)) throw apiError(1004);
+    req.actor.changeAgent = changeAgent(req.headers['smartsheet-change-agent']);
     const decision = await ctx.limiter.consume(String(req.actor.tokenId), cfg.cost ?? 1, config.rateLimitPerMinute);
     if (!decision.allowed) throw apiErrorWith(4003, { headers: { 'retry-after': String(decision.retryAfter) } });
   });
@@ -75,6 +76,16 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
 
   openApiRoute(api);
   await api.register(registerRoutes);
+}
+
+/**
+ * Smartsheet-Change-Agent (the reference's "Preventing Infinite Loops"): at most 512 characters,
+ * the excess trimmed from the front so that the most recent agents remain.
+ */
+function changeAgent(h: string | string[] | undefined): string | null {
+  const v = Array.isArray(h) ? h.join(',') : h;
+  if (v === undefined || v.trim() === '') return null;
+  return v.length > 512 ? v.slice(v.length - 512) : v;
 }
 
 /** Unknown URLs: other API versions (retired 4005, unknown 1007), a known path with another verb (405), else 404. */

@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { Store } from '../store/db.ts';
 import { apiError } from '../errors.ts';
 import type { Scope } from '../services/scopes.ts';
+import type { CallbackSender } from '../callbacks/index.ts';
 import type { Actor, ReadOptions } from '../services/context.ts';
 import { errorHandler, sendError, toApiError } from './errors.ts';
 import { edgeOptions, installEdge } from './edge.ts';
@@ -42,6 +43,8 @@ export interface AppContext {
   blobs: BlobStore;
   config: Config;
   limiter: RateLimiter;
+  /** Outgoing webhook requests (verification on enabling). */
+  callbacks: CallbackSender;
 }
 
 declare module 'fastify' {
@@ -56,6 +59,7 @@ export interface BuildOptions {
   /** A pino logger to use, or false for none. */
   logger?: FastifyServerOptions['loggerInstance'] | false;
 }
+
 
 export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const { config } = ctx;

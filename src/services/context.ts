@@ -17,6 +17,8 @@ export interface Actor {
   scopes: Set<Scope> | 'ALL';
   /** OAuth app id when the token came from OAuth, else null. */
   apiClientId: number | null;
+  /** The request's Smartsheet-Change-Agent header (at most 512 characters, the end kept), recorded with its events. */
+  changeAgent?: string | null;
 }
 
 /** Options every read can carry (query parameters of spec 4.1). */

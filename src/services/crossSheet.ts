@@ -252,6 +252,7 @@ export async function createRef(store: Store, actor: Actor, sheetId: number, bod
       created_at: ctx.now,
     };
     await ctx.tx.insertInto('cross_sheet_refs').values(ref).execute();
+    ctx.events.push({ objectType: 'SHEET', action: 'UPDATE', objectId: sheetId, details: { crossSheetReferenceId: ref.id, name } });
     // formulas already naming it now read it
     refsOf.delete(ctx.model);
     ctx.metaChanged = true;

@@ -1,5 +1,7 @@
 import type { Queryable } from '../store/db.ts';
 import { appendEvents } from '../store/events.ts';
+import { wakeWebhooks, webhookBatch } from '../store/webhooks.ts';
+import { clock } from '../clock.ts';
 import { randomStrings } from '../ids.ts';
 import type { Actor } from './context.ts';
 
@@ -23,6 +25,8 @@ export interface EventAuthor {
   requestUserId: number | null;
   accessTokenName: string | null;
   source: string;
+  /** Smartsheet-Change-Agent of the request, when it sent one. */
+  changeAgent?: string | null;
 }
 
 export function authorOf(actor: Actor): EventAuthor {
@@ -32,6 +36,7 @@ export function authorOf(actor: Actor): EventAuthor {
     requestUserId: actor.requestUser.id,
     accessTokenName: actor.tokenName,
     source: 'API',
+    changeAgent: actor.changeAgent ?? null,
   };
 }
 
@@ -53,6 +58,10 @@ export async function recordEvents(db: Queryable, author: EventAuthor, events: C
       event_ts: now,
       sheet_id: e.sheetId ?? null,
       workspace_id: e.workspaceId ?? null,
+      change_agent: author.changeAgent ?? null,
     })),
   );
+  // webhooks watching these sheets deliver them after this commit (a run per commit, after the batch window)
+  const sheetIds = [...new Set(events.map((e) => e.sheetId).filter((id): id is number => typeof id === 'number'))];
+  await wakeWebhooks(db, sheetIds, clock.now() + webhookBatch.ms);
 }

@@ -163,11 +163,12 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
       m.columnsById.get(colId)!.nextAutoNumber = next;
       ctx.dirtyColumns = true;
     }
-    for (const r of created) {
+    created.forEach((r, i) => {
       m.rows.set(r.id, r);
       ctx.newRows.add(r.id);
-      ctx.events.push({ objectType: 'ROW', action: 'CREATE', objectId: r.id });
-    }
+      // the columns it was given values in, as a row update names them (webhook subscopes filter on them)
+      ctx.events.push({ objectType: 'ROW', action: 'CREATE', objectId: r.id, details: { columnIds: writtenOf[i]! } });
+    });
     afterWrite(ctx, writes, { newRows: created, formulaWrites });
     return { rows: created, failures, single };
   });

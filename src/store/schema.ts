@@ -9,6 +9,7 @@ import type { ContainerTables } from './containerSchema.ts';
 import type { OrgTables } from './orgSchema.ts';
 import type { JobTables } from './jobSchema.ts';
 import type { AttachmentTables } from './attachmentSchema.ts';
+import type { WebhookTables } from './webhookSchema.ts';
 
 export interface OrgTable {
   id: number;
@@ -77,6 +78,8 @@ export interface EventTable {
   event_ts: number;
   sheet_id: number | null;
   workspace_id: number | null;
+  /** The Smartsheet-Change-Agent header of the request (webhook callbacks' changeAgent); migration 0012. */
+  change_agent: string | null;
 }
 
 export interface SheetTable {
@@ -180,4 +183,4 @@ export interface ImageTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, WebhookTables {}

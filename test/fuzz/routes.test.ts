@@ -64,6 +64,10 @@ async function seed(n: number): Promise<void> {
   assert.equal(alt.status, 200, alt.text);
   const altId = (alt.body.data as Array<{ id: number }>)[0]!.id;
   const contacts = await api.get('/contacts');
+  // a webhook whose verification fails at once (nothing listens on 127.0.0.1:443), so it has a delivery to replay
+  const hook = ok(await api.post('/webhooks', { name: `Fuzz hook ${n}`, callbackUrl: 'https://127.0.0.1/hook', scope: 'sheet', scopeObjectId: s.id, events: ['*.*'], version: 1 }));
+  assert.equal((await api.put(`/webhooks/${hook.id}`, { enabled: true })).status, 200);
+  const deliveries = (await api.get(`/sheetd/webhooks/${hook.id}/deliveries`)).body.data as Array<{ id: number }>;
   ids = {
     sheetId: [s.id, src.id],
     id: [s.id, ws.id],
@@ -82,6 +86,8 @@ async function seed(n: number): Promise<void> {
     favoriteId: [s.id, folder.id],
     workspaceId: [ws.id],
     token: ['x'],
+    webhookId: [hook.id],
+    deliveryId: deliveries.map((d) => d.id),
   };
 }
 

@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { client, type Client, type Res } from '../helpers/http.ts';
+import { makeSheet, makeUser } from '../helpers/sheets.ts';
+import { pngBytes } from '../helpers/images.ts';
+import { startReceiver, type Receiver } from '../helpers/webhookReceiver.ts';
+
+/**
+ * The event stream tells the whole story: every mutating route, called successfully, appends
+ * the change event of its kind (objectType and action) to GET /events. The walk covers every
+ * mutating route the server registers (a new route without a recipe here fails the last test),
+ * and the expected pairs are the event types sheetd records (docs/decisions.md "Events").
+ */
+let t: TestServer;
+let api: Client;
+let rx: Receiver;
+
+before(async () => {
+  rx = await startReceiver();
+  t = await startTestServer({ SHEETD_WEBHOOK_CA_FILE: rx.caFile, SHEETD_WEBHOOK_PORTS: String(rx.port), SHEETD_RATE_LIMIT: '100000' });
+  api = client(t.base, t.adminToken);
+});
+after(async () => {
+  await t.close();
+  await rx.close();
+});
+
+type Ev = { objectType: string; action: string; objectId: number };
+async function position(): Promise<string> {
+  let r = await api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
+  while (r.body.moreAvailable) r = await api.get(`/events?streamPosition=${r.body.nextStreamPosition}&maxCount=10000`);
+  return r.body.nextStreamPosition as string;
+}
+async function eventsAfter(pos: string): Promise<Ev[]> {
+  return (await api.get(`/events?streamPosition=${pos}&maxCount=10000`)).body.data as Ev[];
+}
+
+const COLS = [{ title: 'Name', type: 'TEXT_NUMBER', primary: true }, { title: 'Other', type: 'TEXT_NUMBER' }];
+let n = 0;
+const uniq = (p: string) => `${p}${++n}`;
+const sheet = () => makeSheet(api, uniq('es sheet '), COLS);
+const ok = (r: Res) => {
+  assert.ok(r.status === 200, `${r.status} ${r.text}`);
+  return r.body;
+};
+const rowsOf = async (sheetId: number, colId: number, count = 1) =>
+  (ok(await api.post(`/sheets/${sheetId}/rows`, Array.from({ length: count }, (_, i) => ({ toBottom: true, cells: [{ columnId: colId, value: `v${i}` }] })))).result as Array<{ id: number }>).map((r) => r.id);
+const upload = (path: string, bytes: Buffer | string, name: string, type: string) =>
+  api.call('POST', path, { raw: bytes, headers: { 'content-type': type, 'content-disposition': `attachment; filename="${name}"` } });
+const home = async () => ok(await api.post('/home/folders', { name: uniq('es folder ') })).result.id as number;
+const workspace = async () => ok(await api.post('/workspaces', { name: uniq('es ws ') })).result.id as number;
+const user = async () => (await makeUser(t, api, `${uniq('es.user')}@example.com`)).id;
+/** A user to share with: its address. */
+const sharee = async () => {
+  const email = `${uniq('es.sharee')}@example.com`;
+  await makeUser(t, api, email);
+  return email;
+};
+const discussion = async (sheetId: number) => ok(await api.post(`/sheets/${sheetId}/discussions`, { comment: { text: 'hello' } })).result as { id: number; comments: Array<{ id: number }> };
+const fileAttachment = async (sheetId: number) => ok(await upload(`/sheets/${sheetId}/attachments`, 'file one', 'a.txt', 'text/plain')).result.id as number;
+const filterBody = (colId: number) => ({ name: uniq('F'), filterType: 'SHARED', query: { operator: 'AND', criteria: [{ columnId: colId, operator: 'IS_NOT_BLANK' }] } });
+const hookBody = (sheetId: number) => ({ name: 'es', callbackUrl: rx.url, scope: 'sheet', scopeObjectId: sheetId, events: ['*.*'], version: 1 });
+
+/** A recipe: prepares what the route needs, calls mark() right before the request, and makes it. */
+interface Recipe {
+  run: (mark: () => Promise<void>) => Promise<Res>;
+  /** The event the request must record. */
+  expect: [objectType: string, action: string];
+}
+
+const R: Record<string, Recipe> = {
+  // sheets and their parts
+  'POST /sheets': { expect: ['SHEET', 'CREATE'], run: async (m) => { await m(); return api.post('/sheets', { name: uniq('es new '), columns: COLS }); } },
+  'PUT /sheets/:sheetId': { expect: ['SHEET', 'RENAME'], run: async (m) => { const s = await sheet(); await m(); return api.put(`/sheets/${s.id}`, { name: uniq('renamed ') }); } },
+  'DELETE /sheets/:sheetId': { expect: ['SHEET', 'DELETE'], run: async (m) => { const s = await sheet(); await m(); return api.del(`/sheets/${s.id}`); } },
+  'POST /sheets/:sheetId/copy': { expect: ['SHEET', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheets/${s.id}/copy`, { destinationType: 'home', newName: uniq('copy ') }); } },
+  'POST /sheets/:sheetId/move': { expect: ['SHEET', 'MOVE'], run: async (m) => { const s = await sheet(); const f = await home(); await m(); return api.post(`/sheets/${s.id}/move`, { destinationType: 'folder', destinationId: f }); } },
+  'POST /sheets/:sheetId/sort': { expect: ['SHEET', 'SORT'], run: async (m) => { const s = await sheet(); await rowsOf(s.id, s.col.Name!.id, 2); await m(); return api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: s.col.Name!.id, direction: 'DESCENDING' }] }); } },
+  'POST /sheets/:sheetId/rows': { expect: ['ROW', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'x' }] }]); } },
+  'PUT /sheets/:sheetId/rows': { expect: ['ROW', 'UPDATE'], run: async (m) => { const s = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return api.put(`/sheets/${s.id}/rows`, [{ id: r, cells: [{ columnId: s.col.Other!.id, value: 'y' }] }]); } },
+  'DELETE /sheets/:sheetId/rows': { expect: ['ROW', 'DELETE'], run: async (m) => { const s = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return api.del(`/sheets/${s.id}/rows?ids=${r}`); } },
+  'POST /sheets/:sheetId/rows/copy': { expect: ['ROW', 'CREATE'], run: async (m) => { const s = await sheet(); const d = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return api.post(`/sheets/${s.id}/rows/copy`, { rowIds: [r], to: { sheetId: d.id } }); } },
+  'POST /sheets/:sheetId/rows/move': { expect: ['ROW', 'DELETE'], run: async (m) => { const s = await sheet(); const d = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return api.post(`/sheets/${s.id}/rows/move`, { rowIds: [r], to: { sheetId: d.id } }); } },
+  'POST /sheets/:sheetId/columns': { expect: ['COLUMN', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheets/${s.id}/columns`, [{ title: 'New', type: 'TEXT_NUMBER', index: 1 }]); } },
+  'PUT /sheets/:sheetId/columns/:columnId': { expect: ['COLUMN', 'UPDATE'], run: async (m) => { const s = await sheet(); await m(); return api.put(`/sheets/${s.id}/columns/${s.col.Other!.id}`, { title: 'Renamed' }); } },
+  'DELETE /sheets/:sheetId/columns/:columnId': { expect: ['COLUMN', 'DELETE'], run: async (m) => { const s = await sheet(); await m(); return api.del(`/sheets/${s.id}/columns/${s.col.Other!.id}`); } },
+  'POST /sheets/:sheetId/crosssheetreferences': { expect: ['SHEET', 'UPDATE'], run: async (m) => { const s = await sheet(); const src = await sheet(); await m(); return api.post(`/sheets/${s.id}/crosssheetreferences`, { name: 'ref', sourceSheetId: src.id, startColumnId: src.col.Name!.id, endColumnId: src.col.Name!.id }); } },
+  'POST /sheets/:sheetId/rows/:rowId/columns/:columnId/cellimages': { expect: ['ROW', 'UPDATE'], run: async (m) => { const s = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return upload(`/sheets/${s.id}/rows/${r}/columns/${s.col.Other!.id}/cellimages`, pngBytes(2, 2), 'i.png', 'image/png'); } },
+  'POST /sheetd/sheets/:sheetId/filters': { expect: ['SHEET', 'UPDATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheetd/sheets/${s.id}/filters`, filterBody(s.col.Name!.id)); } },
+  'PUT /sheetd/sheets/:sheetId/filters/:filterId': { expect: ['SHEET', 'UPDATE'], run: async (m) => { const s = await sheet(); const f = ok(await api.post(`/sheetd/sheets/${s.id}/filters`, filterBody(s.col.Name!.id))).result.id; await m(); return api.put(`/sheetd/sheets/${s.id}/filters/${f}`, { name: uniq('G') }); } },
+  'DELETE /sheetd/sheets/:sheetId/filters/:filterId': { expect: ['SHEET', 'UPDATE'], run: async (m) => { const s = await sheet(); const f = ok(await api.post(`/sheetd/sheets/${s.id}/filters`, filterBody(s.col.Name!.id))).result.id; await m(); return api.del(`/sheetd/sheets/${s.id}/filters/${f}`); } },
+  'PUT /sheetd/sheets/:sheetId/conditionalformats': { expect: ['SHEET', 'UPDATE'], run: async (m) => { const s = await sheet(); await m(); return api.put(`/sheetd/sheets/${s.id}/conditionalformats`, { rules: [{ format: ',,1,,,,,,,,,,,,,,', query: { criteria: [{ columnId: s.col.Name!.id, operator: 'IS_NOT_BLANK' }] } }] }); } },
+  // attachments, discussions, comments
+  'POST /sheets/:sheetId/attachments': { expect: ['ATTACHMENT', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheets/${s.id}/attachments`, { attachmentType: 'LINK', url: 'https://example.com/x', name: 'x' }); } },
+  'POST /sheets/:sheetId/rows/:rowId/attachments': { expect: ['ATTACHMENT', 'CREATE'], run: async (m) => { const s = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return api.post(`/sheets/${s.id}/rows/${r}/attachments`, { attachmentType: 'LINK', url: 'https://example.com/y', name: 'y' }); } },
+  'POST /sheets/:sheetId/comments/:commentId/attachments': { expect: ['ATTACHMENT', 'CREATE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await m(); return upload(`/sheets/${s.id}/comments/${d.comments[0]!.id}/attachments`, 'note', 'n.txt', 'text/plain'); } },
+  'POST /sheets/:sheetId/attachments/:attachmentId/versions': { expect: ['ATTACHMENT', 'CREATE'], run: async (m) => { const s = await sheet(); const a = await fileAttachment(s.id); await m(); return upload(`/sheets/${s.id}/attachments/${a}/versions`, 'file two', 'a.txt', 'text/plain'); } },
+  'DELETE /sheets/:sheetId/attachments/:attachmentId': { expect: ['ATTACHMENT', 'DELETE'], run: async (m) => { const s = await sheet(); const a = await fileAttachment(s.id); await m(); return api.del(`/sheets/${s.id}/attachments/${a}`); } },
+  'DELETE /sheets/:sheetId/attachments/:attachmentId/versions': { expect: ['ATTACHMENT', 'DELETE'], run: async (m) => { const s = await sheet(); const a = await fileAttachment(s.id); await m(); return api.del(`/sheets/${s.id}/attachments/${a}/versions`); } },
+  'POST /sheets/:sheetId/discussions': { expect: ['DISCUSSION', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheets/${s.id}/discussions`, { comment: { text: 'hi' } }); } },
+  'POST /sheets/:sheetId/rows/:rowId/discussions': { expect: ['DISCUSSION', 'CREATE'], run: async (m) => { const s = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return api.post(`/sheets/${s.id}/rows/${r}/discussions`, { comment: { text: 'hi' } }); } },
+  'DELETE /sheets/:sheetId/discussions/:discussionId': { expect: ['DISCUSSION', 'DELETE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await m(); return api.del(`/sheets/${s.id}/discussions/${d.id}`); } },
+  'POST /sheets/:sheetId/discussions/:discussionId/comments': { expect: ['COMMENT', 'CREATE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await m(); return api.post(`/sheets/${s.id}/discussions/${d.id}/comments`, { text: 'more' }); } },
+  'PUT /sheets/:sheetId/comments/:commentId': { expect: ['COMMENT', 'UPDATE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await m(); return api.put(`/sheets/${s.id}/comments/${d.comments[0]!.id}`, { text: 'edited' }); } },
+  'DELETE /sheets/:sheetId/comments/:commentId': { expect: ['COMMENT', 'DELETE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await api.post(`/sheets/${s.id}/discussions/${d.id}/comments`, { text: 'second' }); await m(); return api.del(`/sheets/${s.id}/comments/${d.comments[0]!.id}`); } },
+  // sharing
+  'POST /sheets/:id/shares': { expect: ['SHEET', 'ADD_SHARE'], run: async (m) => { const s = await sheet(); const u = await sharee(); await m(); return api.post(`/sheets/${s.id}/shares`, { email: u, accessLevel: 'VIEWER' }); } },
+  'PUT /sheets/:id/shares/:shareId': { expect: ['SHEET', 'UPDATE_SHARE'], run: async (m) => { const s = await sheet(); const u = await sharee(); const sh = ok(await api.post(`/sheets/${s.id}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.put(`/sheets/${s.id}/shares/${sh.id}`, { accessLevel: 'EDITOR' }); } },
+  'DELETE /sheets/:id/shares/:shareId': { expect: ['SHEET', 'REMOVE_SHARE'], run: async (m) => { const s = await sheet(); const u = await sharee(); const sh = ok(await api.post(`/sheets/${s.id}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.del(`/sheets/${s.id}/shares/${sh.id}`); } },
+  'POST /shares': { expect: ['SHEET', 'ADD_SHARE'], run: async (m) => { const s = await sheet(); const u = await sharee(); await m(); return api.post(`/shares?assetType=sheet&assetId=${s.id}`, [{ email: u, accessLevel: 'VIEWER' }]); } },
+  'PATCH /shares/:shareId': { expect: ['SHEET', 'UPDATE_SHARE'], run: async (m) => { const s = await sheet(); const u = await sharee(); const sh = ok(await api.post(`/sheets/${s.id}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.call('PATCH', `/shares/${sh.id}?assetType=sheet&assetId=${s.id}`, { body: { accessLevel: 'EDITOR' } }); } },
+  'DELETE /shares/:shareId': { expect: ['SHEET', 'REMOVE_SHARE'], run: async (m) => { const s = await sheet(); const u = await sharee(); const sh = ok(await api.post(`/sheets/${s.id}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.del(`/shares/${sh.id}?assetType=sheet&assetId=${s.id}`); } },
+  'POST /workspaces/:id/shares': { expect: ['WORKSPACE', 'ADD_SHARE'], run: async (m) => { const w = await workspace(); const u = await sharee(); await m(); return api.post(`/workspaces/${w}/shares`, { email: u, accessLevel: 'VIEWER' }); } },
+  'PUT /workspaces/:id/shares/:shareId': { expect: ['WORKSPACE', 'UPDATE_SHARE'], run: async (m) => { const w = await workspace(); const u = await sharee(); const sh = ok(await api.post(`/workspaces/${w}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.put(`/workspaces/${w}/shares/${sh.id}`, { accessLevel: 'EDITOR' }); } },
+  'DELETE /workspaces/:id/shares/:shareId': { expect: ['WORKSPACE', 'REMOVE_SHARE'], run: async (m) => { const w = await workspace(); const u = await sharee(); const sh = ok(await api.post(`/workspaces/${w}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.del(`/workspaces/${w}/shares/${sh.id}`); } },
+  // containers
+  'POST /home/folders': { expect: ['FOLDER', 'CREATE'], run: async (m) => { await m(); return api.post('/home/folders', { name: uniq('f ') }); } },
+  'POST /folders/:folderId/folders': { expect: ['FOLDER', 'CREATE'], run: async (m) => { const f = await home(); await m(); return api.post(`/folders/${f}/folders`, { name: 'inner' }); } },
+  'POST /folders/:folderId/sheets': { expect: ['SHEET', 'CREATE'], run: async (m) => { const f = await home(); await m(); return api.post(`/folders/${f}/sheets`, { name: 'in folder', columns: COLS }); } },
+  'PUT /folders/:folderId': { expect: ['FOLDER', 'RENAME'], run: async (m) => { const f = await home(); await m(); return api.put(`/folders/${f}`, { name: uniq('renamed f ') }); } },
+  'DELETE /folders/:folderId': { expect: ['FOLDER', 'DELETE'], run: async (m) => { const f = await home(); await m(); return api.del(`/folders/${f}`); } },
+  'POST /folders/:folderId/copy': { expect: ['FOLDER', 'CREATE'], run: async (m) => { const f = await home(); await m(); return api.post(`/folders/${f}/copy`, { destinationType: 'home', newName: uniq('fcopy ') }); } },
+  'POST /folders/:folderId/move': { expect: ['FOLDER', 'MOVE'], run: async (m) => { const f = await home(); const g = await home(); await m(); return api.post(`/folders/${f}/move`, { destinationType: 'folder', destinationId: g }); } },
+  'POST /workspaces': { expect: ['WORKSPACE', 'CREATE'], run: async (m) => { await m(); return api.post('/workspaces', { name: uniq('w ') }); } },
+  'PUT /workspaces/:workspaceId': { expect: ['WORKSPACE', 'RENAME'], run: async (m) => { const w = await workspace(); await m(); return api.put(`/workspaces/${w}`, { name: uniq('renamed w ') }); } },
+  'DELETE /workspaces/:workspaceId': { expect: ['WORKSPACE', 'DELETE'], run: async (m) => { const w = await workspace(); await m(); return api.del(`/workspaces/${w}`); } },
+  'POST /workspaces/:workspaceId/copy': { expect: ['WORKSPACE', 'CREATE'], run: async (m) => { const w = await workspace(); await m(); return api.post(`/workspaces/${w}/copy`, { newName: uniq('wcopy ') }); } },
+  'POST /workspaces/:workspaceId/folders': { expect: ['FOLDER', 'CREATE'], run: async (m) => { const w = await workspace(); await m(); return api.post(`/workspaces/${w}/folders`, { name: 'wf' }); } },
+  'POST /workspaces/:workspaceId/sheets': { expect: ['SHEET', 'CREATE'], run: async (m) => { const w = await workspace(); await m(); return api.post(`/workspaces/${w}/sheets`, { name: 'ws sheet', columns: COLS }); } },
+  'POST /favorites': { expect: ['FAVORITE', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post('/favorites', [{ type: 'sheet', objectId: s.id }]); } },
+  'DELETE /favorites/:favoriteType/:favoriteId': { expect: ['FAVORITE', 'DELETE'], run: async (m) => { const s = await sheet(); ok(await api.post('/favorites', [{ type: 'sheet', objectId: s.id }])); await m(); return api.del(`/favorites/sheet/${s.id}`); } },
+  'DELETE /favorites/:favoriteType': { expect: ['FAVORITE', 'DELETE'], run: async (m) => { const s = await sheet(); ok(await api.post('/favorites', [{ type: 'sheet', objectId: s.id }])); await m(); return api.del(`/favorites/sheet?objectIds=${s.id}`); } },
+  // organization
+  'POST /users': { expect: ['USER', 'ADD_TO_ACCOUNT'], run: async (m) => { await m(); return api.post('/users', { email: `${uniq('added')}@example.com`, firstName: 'A', lastName: 'B' }); } },
+  'PUT /users/:userId(^\\d+$)': { expect: ['USER', 'UPDATE_USER'], run: async (m) => { const u = await user(); await m(); return api.put(`/users/${u}`, { firstName: 'Changed' }); } },
+  'DELETE /users/:userId(^\\d+$)': { expect: ['USER', 'REMOVE_FROM_ACCOUNT'], run: async (m) => { const u = await user(); await m(); return api.del(`/users/${u}`); } },
+  'POST /users/:userId(^\\d+$)/deactivate': { expect: ['USER', 'DEACTIVATE'], run: async (m) => { const u = await user(); await m(); return api.post(`/users/${u}/deactivate`); } },
+  'POST /users/:userId(^\\d+$)/reactivate': { expect: ['USER', 'ACTIVATE'], run: async (m) => { const u = await user(); ok(await api.post(`/users/${u}/deactivate`)); await m(); return api.post(`/users/${u}/reactivate`); } },
+  'POST /users/:userId(^\\d+$)/profileimage': { expect: ['USER', 'UPDATE'], run: async (m) => { const u = await user(); await m(); return upload(`/users/${u}/profileimage`, pngBytes(4, 4), 'me.png', 'image/png'); } },
+  'POST /users/:userId(^\\d+$)/alternateemails': { expect: ['USER', 'ADD_ALTERNATE_EMAIL'], run: async (m) => { const u = await user(); await api.post('/validateddomains', { domain: 'es.example' }); await m(); return api.post(`/users/${u}/alternateemails`, [{ email: `${uniq('alt')}@es.example` }]); } },
+  'DELETE /users/:userId(^\\d+$)/alternateemails/:alternateEmailId': { expect: ['USER', 'REMOVE_ALTERNATE_EMAIL'], run: async (m) => { const u = await user(); await api.post('/validateddomains', { domain: 'es.example' }); const a = ok(await api.post(`/users/${u}/alternateemails`, [{ email: `${uniq('alt')}@es.example` }])).data[0].id; await m(); return api.del(`/users/${u}/alternateemails/${a}`); } },
+  'POST /users/:userId(^\\d+$)/alternateemails/:alternateEmailId/makeprimary': { expect: ['USER', 'UPDATE_PRIMARY_EMAIL'], run: async (m) => { const u = await user(); await api.post('/validateddomains', { domain: 'es.example' }); await api.post('/validateddomains', { domain: 'example.com' }); const a = ok(await api.post(`/users/${u}/alternateemails`, [{ email: `${uniq('alt')}@es.example` }])).data[0].id; await m(); return api.post(`/users/${u}/alternateemails/${a}/makeprimary`); } },
+  'POST /validateddomains': { expect: ['ACCOUNT', 'ADD_VALIDATED_DOMAIN'], run: async (m) => { await m(); return api.post('/validateddomains', { domain: `${uniq('d')}.example` }); } },
+  'DELETE /validateddomains/:domain': { expect: ['ACCOUNT', 'REMOVE_VALIDATED_DOMAIN'], run: async (m) => { const d = `${uniq('d')}.example`; ok(await api.post('/validateddomains', { domain: d })); await m(); return api.del(`/validateddomains/${d}`); } },
+  'POST /groups': { expect: ['GROUP', 'CREATE'], run: async (m) => { await m(); return api.post('/groups', { name: uniq('g ') }); } },
+  'PUT /groups/:groupId': { expect: ['GROUP', 'RENAME'], run: async (m) => { const g = ok(await api.post('/groups', { name: uniq('g ') })).result.id; await m(); return api.put(`/groups/${g}`, { name: uniq('renamed g ') }); } },
+  'DELETE /groups/:groupId': { expect: ['GROUP', 'DELETE'], run: async (m) => { const g = ok(await api.post('/groups', { name: uniq('g ') })).result.id; await m(); return api.del(`/groups/${g}`); } },
+  'POST /groups/:groupId/members': { expect: ['GROUP', 'ADD_MEMBER'], run: async (m) => { const g = ok(await api.post('/groups', { name: uniq('g ') })).result.id; const u = await user(); await m(); return api.post(`/groups/${g}/members`, [{ id: u }]); } },
+  'DELETE /groups/:groupId/members/:userId': { expect: ['GROUP', 'REMOVE_MEMBER'], run: async (m) => { const u = await user(); const g = ok(await api.post('/groups', { name: uniq('g '), members: [{ id: u }] })).result.id; await m(); return api.del(`/groups/${g}/members/${u}`); } },
+  // webhooks
+  'POST /webhooks': { expect: ['WEBHOOK', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post('/webhooks', hookBody(s.id)); } },
+  'PUT /webhooks/:webhookId': { expect: ['WEBHOOK', 'UPDATE'], run: async (m) => { const s = await sheet(); const h = ok(await api.post('/webhooks', hookBody(s.id))).result.id; await m(); return api.put(`/webhooks/${h}`, { name: 'renamed' }); } },
+  'DELETE /webhooks/:webhookId': { expect: ['WEBHOOK', 'DELETE'], run: async (m) => { const s = await sheet(); const h = ok(await api.post('/webhooks', hookBody(s.id))).result.id; await m(); return api.del(`/webhooks/${h}`); } },
+  'POST /webhooks/:webhookId/resetsharedsecret': { expect: ['WEBHOOK', 'RESET_SHARED_SECRET'], run: async (m) => { const s = await sheet(); const h = ok(await api.post('/webhooks', hookBody(s.id))).result.id; await m(); return api.post(`/webhooks/${h}/resetsharedsecret`); } },
+  'POST /webhooks/:webhookId/resetSharedSecret': { expect: ['WEBHOOK', 'RESET_SHARED_SECRET'], run: async (m) => { const s = await sheet(); const h = ok(await api.post('/webhooks', hookBody(s.id))).result.id; await m(); return api.post(`/webhooks/${h}/resetSharedSecret`); } },
+  'POST /sheetd/webhooks/:webhookId/deliveries/:deliveryId/replay': {
+    expect: ['WEBHOOK', 'REPLAY'],
+    run: async (m) => {
+      const s = await sheet();
+      const h = ok(await api.post('/webhooks', hookBody(s.id))).result.id;
+      ok(await api.put(`/webhooks/${h}`, { enabled: true }));
+      await rowsOf(s.id, s.col.Name!.id);
+      await rx.waitFor(() => rx.callbacks(h).length > 0, 15_000, 'a callback');
+      const d = ok(await api.get(`/sheetd/webhooks/${h}/deliveries`)).data.find((x: { kind: string }) => x.kind === 'EVENTS');
+      await m();
+      return api.post(`/sheetd/webhooks/${h}/deliveries/${d.id}/replay`);
+    },
+  },
+};
+
+/** Mutating routes that change nothing a client could be told about. */
+const NO_CHANGE: Record<string, string> = {
+  'POST /imageurls': 'hands out temporary URLs for images; nothing is stored that a reader sees',
+  'POST /sheets/:sheetId/emails': 'sends a copy of the sheet by mail; the sheet does not change',
+  'POST /sheets/:sheetId/rows/emails': 'sends copies of rows by mail; the sheet does not change',
+};
+
+describe('every mutating route records its change event', () => {
+  for (const [route, recipe] of Object.entries(R)) {
+    it(`${route} records ${recipe.expect.join(' ')}`, async () => {
+      let pos = '';
+      const res = await recipe.run(async () => {
+        pos = await position();
+      });
+      assert.ok(res.status === 200, `${res.status} ${res.text}`);
+      const evs = await eventsAfter(pos);
+      const pairs = evs.map((e) => `${e.objectType} ${e.action}`);
+      assert.ok(pairs.includes(recipe.expect.join(' ')), `expected ${recipe.expect.join(' ')}, got ${JSON.stringify(pairs)}`);
+    });
+  }
+
+  it('the walk covers every mutating route the server registers', () => {
+    const routes = [...new Set(t.server.app.routeTable.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.url.replace(/^\/2\.0/, '')}`))];
+    const missing = routes.filter((r) => !(r in R) && !(r in NO_CHANGE));
+    assert.deepEqual(missing, [], 'mutating routes without a recipe in test/api/event-stream.test.ts');
+  });
+});
