@@ -19,7 +19,7 @@ import { copyCellImages } from './images.ts';
 import { queueBlobDeletion } from './attachments.ts';
 import { copyThreads } from './discussions.ts';
 import { blobKeysOfSheets } from '../store/attachments.ts';
-import { copyViews, deleteViews } from './views.ts';
+import { copyViews, deleteViews } from './filters.ts';
 import { accessibleSheets, containerForCreate, parseDestination, placement, type ResolvedContainer } from './containers.ts';
 
 /** What a copy brings along (include=...): everything else is the structure (columns, settings). */
