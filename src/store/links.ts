@@ -65,3 +65,9 @@ export async function linksFromSheet(db: Queryable, sheetId: number) {
     .where('cell_links.source_sheet_id', '=', sheetId)
     .execute();
 }
+
+/** Links into and references of deleted sheets go with them (at most 500 ids per call). */
+export async function deleteLinksOfSheets(db: Queryable, sheetIds: number[]): Promise<void> {
+  await db.deleteFrom('cell_links').where('target_sheet_id', 'in', sheetIds).execute();
+  await db.deleteFrom('cross_sheet_refs').where('sheet_id', 'in', sheetIds).execute();
+}

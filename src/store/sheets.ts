@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Queryable } from './db.ts';
 import type { ColumnTable, RowTable, SheetTable } from './schema.ts';
 import type { ColumnDef } from '../engine/columns.ts';
@@ -115,4 +115,26 @@ export async function transferSheet(db: Queryable, sheetId: number, ownerId: num
   const sheet = await db.selectFrom('sheets').select(['folder_id', 'workspace_id']).where('id', '=', sheetId).executeTakeFirstOrThrow();
   const folderId = sheet.workspace_id === null ? null : sheet.folder_id;
   await db.updateTable('sheets').set({ owner_id: ownerId, folder_id: folderId }).where('id', '=', sheetId).execute();
+}
+
+export async function updateSheet(db: Queryable, id: number, set: Updateable<SheetTable>): Promise<void> {
+  await db.updateTable('sheets').set(set).where('id', '=', id).execute();
+}
+
+/** At most 500 ids per call. */
+export async function deleteSheetRows(db: Queryable, ids: number[]): Promise<void> {
+  await db.deleteFrom('sheets').where('id', 'in', ids).execute();
+}
+
+/** At most 400 records per call. */
+export async function insertRowRecords(db: Queryable, records: Insertable<RowTable>[]): Promise<void> {
+  await db.insertInto('rows').values(records).execute();
+}
+
+export async function rowIdsOf(db: Queryable, sheetId: number): Promise<number[]> {
+  return (await db.selectFrom('rows').select('id').where('sheet_id', '=', sheetId).execute()).map((r) => r.id);
+}
+
+export async function updateRowCells(db: Queryable, rowId: number, cells: string): Promise<void> {
+  await db.updateTable('rows').set({ cells }).where('id', '=', rowId).execute();
 }
