@@ -64,3 +64,15 @@ export async function updateFolders(db: Queryable, ids: number[], set: Partial<P
 export async function deleteFolderRows(db: Queryable, ids: number[]): Promise<void> {
   await db.deleteFrom('folders').where('id', 'in', ids).execute();
 }
+
+/** Workspaces of an organization a user owns or that are shared with ids in `sharedIds`; by name. */
+export async function workspacesOwnedOrShared(db: Queryable, orgId: number, userId: number, sharedIds: number[]): Promise<WorkspaceRow[]> {
+  return db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where((eb) => (sharedIds.length > 0 ? eb.or([eb('owner_id', '=', userId), eb('id', 'in', sharedIds)]) : eb('owner_id', '=', userId)))
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}

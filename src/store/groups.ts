@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, SqliteAdapter, type Selectable } from 'kysely';
 import type { Queryable } from './db.ts';
 import type { GroupTable } from './orgSchema.ts';
 
@@ -109,4 +109,19 @@ export async function groupNamesOf(db: Queryable, orgId: number, ids: number[]):
 export async function groupInOrg(db: Queryable, orgId: number, groupId: number): Promise<boolean> {
   const g = await sql<{ id: number | string }>`select id from groups where org_id = ${orgId} and id = ${groupId}`.execute(db);
   return g.rows.length > 0;
+}
+
+/** Whether the organization's group tables exist yet (migration 0003_org). */
+export async function groupMembersTableExists(db: Queryable): Promise<boolean> {
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  const r = sqlite
+    ? await sql<{ n: string | null }>`select name as n from sqlite_master where type = 'table' and name = 'group_members'`.execute(db)
+    : await sql<{ n: string | null }>`select to_regclass('group_members')::text as n`.execute(db);
+  return r.rows.length > 0 && r.rows[0]!.n !== null;
+}
+
+/** Ids of the groups a user belongs to (the group tables exist). */
+export async function groupIdsOfMember(db: Queryable, userId: number): Promise<number[]> {
+  const r = await sql<{ group_id: number | string }>`select group_id from group_members where user_id = ${userId}`.execute(db);
+  return r.rows.map((x) => Number(x.group_id));
 }

@@ -138,3 +138,23 @@ export async function rowIdsOf(db: Queryable, sheetId: number): Promise<number[]
 export async function updateRowCells(db: Queryable, rowId: number, cells: string): Promise<void> {
   await db.updateTable('rows').set({ cells }).where('id', '=', rowId).execute();
 }
+
+/** Sheets (or templates) of an organization a user owns, shared by id, or in given workspaces; by name. */
+export async function sheetsOwnedOrShared(
+  db: Queryable, orgId: number, userId: number, q: { templates: boolean; sheetIds: number[]; workspaceIds: number[] },
+): Promise<SheetRow[]> {
+  return db
+    .selectFrom('sheets')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('is_template', '=', q.templates ? 1 : 0)
+    .where((eb) => {
+      const ors = [eb('owner_id', '=', userId)];
+      if (q.sheetIds.length > 0) ors.push(eb('id', 'in', q.sheetIds));
+      if (q.workspaceIds.length > 0) ors.push(eb('workspace_id', 'in', q.workspaceIds));
+      return eb.or(ors);
+    })
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
