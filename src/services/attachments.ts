@@ -7,8 +7,9 @@ import { apiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { enqueue } from '../store/jobs.ts';
 import type { Queryable, Store } from '../store/db.ts';
+import { rowExists } from '../store/sheets.ts';
 import {
-  attachmentIdsOf, deleteAttachments, findAttachment, findComment, findDiscussion, insertAttachment, listAttachments,
+  attachmentIdsOf, deleteAttachments, findAttachmentsByIds, listDiscussions, retireVersions, serverSecret, findAttachment, findComment, findDiscussion, insertAttachment, listAttachments,
   listDiscussionAttachments, listVersions, promoteNewest, threadCounts, type AttachmentRow, type CommentRow,
 } from '../store/attachments.ts';
 import { atLeast, type AccessLevel } from './access.ts';
@@ -114,8 +115,7 @@ async function parentFor(db: Queryable, actor: Actor, sheetId: number, parent: P
   const { sheet, level } = await sheetFor(db, actor, sheetId, needed);
   let comment: CommentRow | undefined;
   if (parent.type === 'ROW') {
-    const row = await db.selectFrom('rows').select('id').where('sheet_id', '=', sheetId).where('id', '=', parent.id).executeTakeFirst();
-    if (!row) throw apiError(1006);
+    if (!(await rowExists(db, sheetId, parent.id))) throw apiError(1006);
   } else if (parent.type === 'COMMENT') {
     comment = await findComment(db, sheetId, parent.id);
     if (!comment) throw apiError(1006);
@@ -191,7 +191,7 @@ export async function attachVersion(store: Store, blobs: BlobStore, actor: Actor
     return await store.db.transaction().execute(async (tx) => {
       const now = Date.now();
       const prev = await checkVersionable(tx, actor, sheetId, attachmentId);
-      await tx.updateTable('attachments').set({ current: 0 }).where('lineage_id', '=', prev.lineage_id).execute();
+      await retireVersions(tx, prev.lineage_id);
       const row: AttachmentRow = {
         ...prev, id: newId(), current: 1, name: file.name, blob_key: file.blobKey, size: file.size, mime_type: file.mimeType,
         created_at: Math.max(now, prev.created_at + 1), created_by: actor.user.id,
@@ -242,7 +242,7 @@ async function deleteAttachmentIn(db: Queryable, actor: Actor, sheetId: number, 
 export async function removeAttachmentsOf(db: Queryable, actor: Actor, sheetId: number, parentType: ParentType, ids: number[]): Promise<void> {
   const attachmentIds = await attachmentIdsOf(db, sheetId, parentType, ids);
   if (attachmentIds.length === 0) return;
-  const rows = await db.selectFrom('attachments').selectAll().where('id', 'in', attachmentIds).execute();
+  const rows = await findAttachmentsByIds(db, attachmentIds);
   await removeAttachments(db, actor, rows);
 }
 
@@ -269,9 +269,8 @@ export async function readAttachments(db: Queryable, actor: Actor, sheetId: numb
     if (!(await findDiscussion(db, sheetId, of.id))) throw apiError(1006);
     return listDiscussionAttachments(db, sheetId, [of.id]);
   }
-  const row = await db.selectFrom('rows').select('id').where('sheet_id', '=', sheetId).where('id', '=', of.id).executeTakeFirst();
-  if (!row) throw apiError(1006);
-  const discussions = await db.selectFrom('discussions').select('id').where('sheet_id', '=', sheetId).where('parent_type', '=', 'ROW').where('parent_id', '=', of.id).execute();
+  if (!(await rowExists(db, sheetId, of.id))) throw apiError(1006);
+  const discussions = await listDiscussions(db, sheetId, { type: 'ROW', ids: [of.id] });
   const own = await listAttachments(db, sheetId, { type: 'ROW', ids: [of.id] });
   const ofComments = await listDiscussionAttachments(db, sheetId, discussions.map((d) => d.id));
   return [...own, ...ofComments].sort((x, y) => y.created_at - x.created_at);
@@ -286,10 +285,7 @@ const secretCache = new WeakMap<Queryable, Buffer>();
 async function urlSecret(db: Queryable): Promise<Buffer> {
   const cached = secretCache.get(db);
   if (cached) return cached;
-  await db.insertInto('server_secrets').values({ name: 'attachment-url', value: randomBytes(32).toString('base64') })
-    .onConflict((oc) => oc.column('name').doNothing()).execute();
-  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', 'attachment-url').executeTakeFirstOrThrow();
-  const secret = Buffer.from(row.value, 'base64');
+  const secret = Buffer.from(await serverSecret(db, 'attachment-url', () => randomBytes(32).toString('base64')), 'base64');
   secretCache.set(db, secret);
   return secret;
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureDataDir, type Store } from '../store/db.ts';
-import { firstOrg } from '../store/users.ts';
+import { firstOrg, insertOrg } from '../store/users.ts';
 import { newId } from '../ids.ts';
 import { createUser } from './users.ts';
 import { createToken } from './tokens.ts';
@@ -26,7 +26,7 @@ export async function ensureBootstrap(store: Store, opts: { adminEmail: string; 
     ({ raw, orgId } = await store.db.transaction().execute(async (tx) => {
       const orgIdNew = newId();
       const now = Date.now();
-      await tx.insertInto('orgs').values({ id: orgIdNew, name: opts.orgName ?? 'sheetd', plan: 'ENTERPRISE', created_at: now }).execute();
+      await insertOrg(tx, { id: orgIdNew, name: opts.orgName ?? 'sheetd', plan: 'ENTERPRISE', created_at: now });
       const system: EventAuthor = { orgId: orgIdNew, userId: null, requestUserId: null, accessTokenName: null, source: 'SYSTEM' };
       const admin = await createUser(tx, system, orgIdNew, { email: opts.adminEmail, firstName: 'Admin', lastName: null, admin: true, licensedSheetCreator: true, groupAdmin: true, resourceViewer: true }, now);
       const tok = await createToken(tx, system, admin.id, { name: 'admin-token', scopes: 'ALL' }, now);

@@ -1,6 +1,7 @@
 import { apiError, isApiError, type ApiError } from '../errors.ts';
 import type { Queryable } from '../store/db.ts';
 import type { SheetRow } from '../store/sheets.ts';
+import { deleteCellLinksOfRows, deleteCellLinksOutside, insertCellLinks, linkTargetSheets, linksFromSheet } from '../store/links.ts';
 import type { StoredCell, StoredCellLink, StoredRowCells } from '../engine/cells.ts';
 import { convertValue } from '../engine/convert.ts';
 import { assertInboundCellLinks } from '../engine/limits.ts';
@@ -166,10 +167,10 @@ export async function syncLinkIndex(ctx: WriteContext): Promise<void> {
   const tx = ctx.tx;
   const ids = [...new Set(candidates)];
   for (let i = 0; i < ids.length; i += 500) {
-    await tx.deleteFrom('cell_links').where('target_sheet_id', '=', m.sheetId).where('target_row_id', 'in', ids.slice(i, i + 500)).execute();
+    await deleteCellLinksOfRows(tx, m.sheetId, ids.slice(i, i + 500));
   }
   if (ctx.dirtyColumns) {
-    await tx.deleteFrom('cell_links').where('target_sheet_id', '=', m.sheetId).where('target_column_id', 'not in', m.columns.map((c) => c.id)).execute();
+    await deleteCellLinksOutside(tx, m.sheetId, m.columns.map((c) => c.id));
   }
   const recs = current.map((c) => ({
     target_sheet_id: m.sheetId,
@@ -179,14 +180,13 @@ export async function syncLinkIndex(ctx: WriteContext): Promise<void> {
     source_row_id: c.li.rowId,
     source_column_id: c.li.columnId,
   }));
-  for (let i = 0; i < recs.length; i += 200) await tx.insertInto('cell_links').values(recs.slice(i, i + 200)).execute();
+  for (let i = 0; i < recs.length; i += 200) await insertCellLinks(tx, recs.slice(i, i + 200));
   hasLinks.set(m, true);
 }
 
 /** The sheets holding cells that link from `sheetId`. */
 export async function linkTargets(db: Queryable, sheetId: number): Promise<number[]> {
-  const rows = await db.selectFrom('cell_links').select('target_sheet_id').distinct().where('source_sheet_id', '=', sheetId).execute();
-  return rows.map((r) => r.target_sheet_id);
+  return linkTargetSheets(db, sheetId);
 }
 
 export interface LinkOut {
@@ -199,12 +199,7 @@ export interface LinkOut {
 
 /** linksOutToCells of a sheet's cells, keyed `rowId:columnId`. */
 export async function linksOut(db: Queryable, sheetId: number): Promise<Map<string, LinkOut[]>> {
-  const rows = await db
-    .selectFrom('cell_links')
-    .innerJoin('sheets', 'sheets.id', 'cell_links.target_sheet_id')
-    .select(['cell_links.target_sheet_id', 'cell_links.target_row_id', 'cell_links.target_column_id', 'cell_links.source_row_id', 'cell_links.source_column_id', 'sheets.name'])
-    .where('cell_links.source_sheet_id', '=', sheetId)
-    .execute();
+  const rows = await linksFromSheet(db, sheetId);
   const out = new Map<string, LinkOut[]>();
   for (const r of rows) {
     const key = `${r.source_row_id}:${r.source_column_id}`;

@@ -1,6 +1,7 @@
 import type { CellWriteContext } from '../engine/values.ts';
 import { isId } from '../engine/input.ts';
 import { findSheet } from '../store/sheets.ts';
+import { imageSizes } from '../store/images.ts';
 import type { Actor } from './context.ts';
 import { sheetAccessLevel } from './permissions.ts';
 import { loadLinkSources, type LinkSources } from './cellLinks.ts';
@@ -46,7 +47,7 @@ export async function loadCellTargets(ctx: WriteContext, actor: Actor, rows: rea
   const images = new Map<string, { width: number; height: number }>();
   const ids = [...imageIds];
   for (let i = 0; i < ids.length; i += 500) {
-    const found = await ctx.tx.selectFrom('images').select(['id', 'width', 'height']).where('sheet_id', '=', ctx.model.sheetId).where('id', 'in', ids.slice(i, i + 500)).execute();
+    const found = await imageSizes(ctx.tx, ctx.model.sheetId, ids.slice(i, i + 500));
     for (const f of found) images.set(f.id, { width: f.width, height: f.height });
   }
   return {

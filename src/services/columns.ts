@@ -12,7 +12,7 @@ import type { Actor } from './context.ts';
 import { indexColumns, writeSheet, type SheetModel } from './sheetModel.ts';
 import { afterWrite } from './formulas.ts';
 import { sheetSchema, toIdentityForm } from '../engine/formulaBridge.ts';
-import { assertColumnNotInRules, dropColumnFromFilters } from './views.ts';
+import { assertColumnNotInRules, dropColumnFromFilters } from './filters.ts';
 
 /** Re-number column indexes 0..n-1 after an insert, move or delete. */
 function reindex(m: SheetModel, orderedIds: readonly number[]): void {

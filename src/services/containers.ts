@@ -1,7 +1,7 @@
-import { sql, SqliteAdapter } from 'kysely';
 import type { Queryable } from '../store/db.ts';
-import type { SheetRow } from '../store/sheets.ts';
-import { findFolder, findWorkspace, type FolderRow, type WorkspaceRow } from '../store/containers.ts';
+import { sheetsOwnedOrShared, type SheetRow } from '../store/sheets.ts';
+import { groupIdsOfMember, groupMembersTableExists } from '../store/groups.ts';
+import { findFolder, findWorkspace, workspacesOwnedOrShared, type FolderRow, type WorkspaceRow } from '../store/containers.ts';
 import { grantsFor, type Grantee } from '../store/shares.ts';
 import { asObject, bodyId } from '../engine/input.ts';
 import { apiError } from '../errors.ts';
@@ -19,19 +19,14 @@ let groupTablesSeen = false;
 /** Whether the organization's group tables exist yet (migration 0003_org). */
 export async function groupTablesExist(db: Queryable): Promise<boolean> {
   if (groupTablesSeen) return true;
-  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
-  const r = sqlite
-    ? await sql<{ n: string | null }>`select name as n from sqlite_master where type = 'table' and name = 'group_members'`.execute(db)
-    : await sql<{ n: string | null }>`select to_regclass('group_members')::text as n`.execute(db);
-  groupTablesSeen = r.rows.length > 0 && r.rows[0]!.n !== null;
+  groupTablesSeen = await groupMembersTableExists(db);
   return groupTablesSeen;
 }
 
 /** Ids of the groups the user belongs to. */
 export async function memberGroupIds(db: Queryable, userId: number): Promise<number[]> {
   if (!(await groupTablesExist(db))) return [];
-  const r = await sql<{ group_id: number | string }>`select group_id from group_members where user_id = ${userId}`.execute(db);
-  return r.rows.map((x) => Number(x.group_id));
+  return groupIdsOfMember(db, userId);
 }
 
 export async function granteeOf(db: Queryable, actor: Actor): Promise<Grantee> {
@@ -58,14 +53,7 @@ export async function workspaceAccessLevel(db: Queryable, actor: Actor, ws: Work
 export async function accessibleWorkspaces(db: Queryable, actor: Actor, grantee?: Grantee): Promise<Map<number, { ws: WorkspaceRow; level: AccessLevel }>> {
   const g = grantee ?? (await granteeOf(db, actor));
   const shared = levelsOf(await grantsFor(db, g, 'workspace'));
-  const rows = await db
-    .selectFrom('workspaces')
-    .selectAll()
-    .where('org_id', '=', actor.org.id)
-    .where((eb) => (shared.size > 0 ? eb.or([eb('owner_id', '=', actor.user.id), eb('id', 'in', [...shared.keys()])]) : eb('owner_id', '=', actor.user.id)))
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  const rows = await workspacesOwnedOrShared(db, actor.org.id, actor.user.id, [...shared.keys()]);
   const out = new Map<number, { ws: WorkspaceRow; level: AccessLevel }>();
   for (const ws of rows) out.set(ws.id, { ws, level: ws.owner_id === actor.user.id ? 'OWNER' : shared.get(ws.id)! });
   return out;
@@ -116,20 +104,7 @@ export async function accessibleSheets(db: Queryable, actor: Actor, opts: { temp
   const g = await granteeOf(db, actor);
   const shared = levelsOf(await grantsFor(db, g, 'sheet'));
   const wss = await accessibleWorkspaces(db, actor, g);
-  const rows = await db
-    .selectFrom('sheets')
-    .selectAll()
-    .where('org_id', '=', actor.org.id)
-    .where('is_template', '=', opts.templates ? 1 : 0)
-    .where((eb) => {
-      const ors = [eb('owner_id', '=', actor.user.id)];
-      if (shared.size > 0) ors.push(eb('id', 'in', [...shared.keys()]));
-      if (wss.size > 0) ors.push(eb('workspace_id', 'in', [...wss.keys()]));
-      return eb.or(ors);
-    })
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  const rows = await sheetsOwnedOrShared(db, actor.org.id, actor.user.id, { templates: opts.templates === true, sheetIds: [...shared.keys()], workspaceIds: [...wss.keys()] });
   const out = new Map<number, { sheet: SheetRow; level: AccessLevel }>();
   for (const sheet of rows) {
     const level = sheet.owner_id === actor.user.id

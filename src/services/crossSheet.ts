@@ -5,6 +5,7 @@ import { newId } from '../ids.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import type { CrossSheetRefTable } from '../store/linkTables.ts';
 import { findSheet } from '../store/sheets.ts';
+import { findCrossSheetRef, insertCrossSheetRef, listCrossSheetRefs, sheetsReferencing } from '../store/links.ts';
 import type { CellInput, CrossSheetData } from '../engine/formula/index.ts';
 import { storedToRaw } from '../engine/formulaBridge.ts';
 import type { Actor } from './context.ts';
@@ -42,7 +43,7 @@ export function nameKey(name: string): string {
 }
 
 export async function listRefs(db: Queryable, sheetId: number): Promise<CrossSheetRef[]> {
-  return db.selectFrom('cross_sheet_refs').selectAll().where('sheet_id', '=', sheetId).orderBy('created_at').orderBy('id').execute();
+  return listCrossSheetRefs(db, sheetId);
 }
 
 async function refsFor(db: Queryable, m: SheetModel): Promise<CrossSheetRef[]> {
@@ -164,8 +165,7 @@ export function carryRefs(m: SheetModel): void {
 
 /** The sheets whose references read from `sheetId`. */
 export async function sheetsReading(db: Queryable, sheetId: number): Promise<number[]> {
-  const rows = await db.selectFrom('cross_sheet_refs').select('sheet_id').distinct().where('source_sheet_id', '=', sheetId).execute();
-  return rows.map((r) => r.sheet_id);
+  return sheetsReferencing(db, sheetId);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -251,7 +251,7 @@ export async function createRef(store: Store, actor: Actor, sheetId: number, bod
       created_by: actor.user.id,
       created_at: ctx.now,
     };
-    await ctx.tx.insertInto('cross_sheet_refs').values(ref).execute();
+    await insertCrossSheetRef(ctx.tx, ref);
     ctx.events.push({ objectType: 'SHEET', action: 'UPDATE', objectId: sheetId, details: { crossSheetReferenceId: ref.id, name } });
     // formulas already naming it now read it
     refsOf.delete(ctx.model);
@@ -264,7 +264,7 @@ export async function createRef(store: Store, actor: Actor, sheetId: number, bod
 
 export async function getRef(db: Queryable, actor: Actor, sheetId: number, refId: number): Promise<PresentedRef> {
   await sheetFor(db, actor, sheetId, 'VIEWER');
-  const ref = await db.selectFrom('cross_sheet_refs').selectAll().where('sheet_id', '=', sheetId).where('id', '=', refId).executeTakeFirst();
+  const ref = await findCrossSheetRef(db, sheetId, refId);
   if (!ref) throw apiError(1006);
   return (await presentRefs(db, [ref]))[0]!;
 }

@@ -1,8 +1,9 @@
 import { apiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Queryable, Store } from '../store/db.ts';
+import { rowExists } from '../store/sheets.ts';
 import {
-  attachmentIdsOf, insertAttachment as insertAttachmentRow, deleteDiscussions, findDiscussion, insertComment, insertDiscussion, listComments, listDiscussionAttachments, listDiscussions,
+  attachmentIdsOf, findAttachmentsByIds, insertAttachment as insertAttachmentRow, deleteDiscussions, findDiscussion, insertComment, insertDiscussion, listComments, listDiscussionAttachments, listDiscussions,
   type AttachmentRow, type CommentRow, type DiscussionRow,
 } from '../store/attachments.ts';
 import type { AccessLevel } from './access.ts';
@@ -44,8 +45,7 @@ export function commentEvent(c: CommentRow, action: string): ChangeEvent {
 
 /** 1006 unless the row is in the sheet. */
 export async function requireRow(db: Queryable, sheetId: number, rowId: number): Promise<void> {
-  const row = await db.selectFrom('rows').select('id').where('sheet_id', '=', sheetId).where('id', '=', rowId).executeTakeFirst();
-  if (!row) throw apiError(1006);
+  if (!(await rowExists(db, sheetId, rowId))) throw apiError(1006);
 }
 
 /** Writes a comment (and its file, when there is one) into a discussion, in the caller's transaction. */
@@ -181,7 +181,7 @@ export async function copyThreads(
   };
   if (include.attachments) {
     const ids = [...await attachmentIdsOf(tx, fromSheetId, 'ROW', rowIds), ...(sheetLevel ? await attachmentIdsOf(tx, fromSheetId, 'SHEET', [fromSheetId]) : [])];
-    const rows = ids.length === 0 ? [] : await tx.selectFrom('attachments').selectAll().where('id', 'in', ids).execute();
+    const rows = ids.length === 0 ? [] : await findAttachmentsByIds(tx, ids);
     await copyAttachments(rows, parentOf, () => null);
   }
   if (include.discussions) {

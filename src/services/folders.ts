@@ -1,6 +1,8 @@
 import type { Queryable, Store } from '../store/db.ts';
-import type { SheetRow } from '../store/sheets.ts';
-import { childFolders, descendantFolders, insertFolder, type FolderRow } from '../store/containers.ts';
+import {
+  countSheetsInFolders, moveSheetsOfFolders, sheetIdsInFolders, sheetsDirectlyIn, sheetsInFolders, topSheetIdsOfWorkspace, type SheetRow,
+} from '../store/sheets.ts';
+import { childFolders, deleteFolderRows, descendantFolders, insertFolder, updateFolders, type FolderRow } from '../store/containers.ts';
 import { deleteFavoritesOf } from '../store/favorites.ts';
 import { apiError, apiErrorWith, isApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -26,11 +28,7 @@ export interface FolderTree {
 export type TreeRoot = { folderId: number } | { homeOf: number } | { workspaceTop: number };
 
 async function sheetsAt(db: Queryable, root: TreeRoot): Promise<SheetRow[]> {
-  let q = db.selectFrom('sheets').selectAll();
-  if ('folderId' in root) q = q.where('folder_id', '=', root.folderId);
-  else if ('homeOf' in root) q = q.where('owner_id', '=', root.homeOf).where('folder_id', 'is', null).where('workspace_id', 'is', null);
-  else q = q.where('workspace_id', '=', root.workspaceTop).where('folder_id', 'is', null);
-  return q.orderBy('name').orderBy('id').execute();
+  return sheetsDirectlyIn(db, root);
 }
 
 /** Loads what a container holds that the caller can see; `depth` levels of subfolders get their contents. */
@@ -103,7 +101,7 @@ async function renameFolderIn(db: Queryable, actor: Actor, folderId: number, bod
   const b = asObject(body, 'a Folder object');
   if (b.id !== undefined && b.id !== folderId) throw apiError(1029);
   const name = requireName(b);
-  await db.updateTable('folders').set({ name, modified_at: now }).where('id', '=', folder.id).execute();
+  await updateFolders(db, [folder.id], { name, modified_at: now });
   await recordEvents(db, authorOf(actor), [{ objectType: 'FOLDER', action: 'RENAME', objectId: folder.id, workspaceId: folder.workspace_id, details: { oldName: folder.name, newName: name } }], now);
   return { ...folder, name, modified_at: now };
 }
@@ -114,10 +112,10 @@ export async function deleteFolderRecords(db: Queryable, author: EventAuthor, fo
   if (folders.length === 0) return [];
   const ids = folders.map((f) => f.id);
   const sheets: SheetRow[] = [];
-  for (let i = 0; i < ids.length; i += 500) sheets.push(...(await db.selectFrom('sheets').selectAll().where('folder_id', 'in', ids.slice(i, i + 500)).execute()));
+  for (let i = 0; i < ids.length; i += 500) sheets.push(...(await sheetsInFolders(db, ids.slice(i, i + 500))));
   const deleted = await deleteSheetRecords(db, author, sheets, now);
   await deleteFavoritesOf(db, 'folder', ids);
-  for (let i = 0; i < ids.length; i += 500) await db.deleteFrom('folders').where('id', 'in', ids.slice(i, i + 500)).execute();
+  for (let i = 0; i < ids.length; i += 500) await deleteFolderRows(db, ids.slice(i, i + 500));
   await recordEvents(db, author, folders.map((f) => ({ objectType: 'FOLDER', action: 'DELETE', objectId: f.id, workspaceId: f.workspace_id, details: { folderName: f.name } })), now);
   return deleted;
 }
@@ -145,12 +143,12 @@ async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body:
   const container = await containerForCreate(db, actor, d);
   const p = placement(container);
   const ownerId = container.type === 'folder' ? container.folder.owner_id : container.type === 'home' ? actor.user.id : folder.owner_id;
-  await db.updateTable('folders').set({ parent_id: p.folderId, workspace_id: p.workspaceId, owner_id: ownerId }).where('id', '=', folder.id).execute();
+  await updateFolders(db, [folder.id], { parent_id: p.folderId, workspace_id: p.workspaceId, owner_id: ownerId });
   const all = [folder.id, ...below.map((f) => f.id)];
   for (let i = 0; i < all.length; i += 500) {
     const chunk = all.slice(i, i + 500);
-    await db.updateTable('folders').set({ workspace_id: p.workspaceId, owner_id: ownerId }).where('id', 'in', chunk).execute();
-    await db.updateTable('sheets').set({ workspace_id: p.workspaceId }).where('folder_id', 'in', chunk).execute();
+    await updateFolders(db, chunk, { workspace_id: p.workspaceId, owner_id: ownerId });
+    await moveSheetsOfFolders(db, chunk, p.workspaceId);
   }
   await recordEvents(db, authorOf(actor), [{ objectType: 'FOLDER', action: 'MOVE', objectId: folder.id, workspaceId: p.workspaceId, details: { destinationType: d.type, destinationId: d.id } }], now);
   return { ...folder, parent_id: p.folderId, workspace_id: p.workspaceId, owner_id: ownerId };
@@ -160,8 +158,7 @@ async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body:
 export async function countSheetsIn(db: Queryable, folderIds: number[]): Promise<number> {
   let n = 0;
   for (let i = 0; i < folderIds.length; i += 500) {
-    const r = await db.selectFrom('sheets').select((eb) => eb.fn.countAll<number>().as('n')).where('folder_id', 'in', folderIds.slice(i, i + 500)).executeTakeFirstOrThrow();
-    n += Number(r.n);
+    n += await countSheetsInFolders(db, folderIds.slice(i, i + 500));
   }
   return n;
 }
@@ -177,7 +174,7 @@ export async function copyFolderTree(
   const folder: FolderRow = { ...src, id: newId(), name, owner_id: dest.ownerId, parent_id: dest.parentId, workspace_id: dest.workspaceId, created_at: ctx.now, modified_at: ctx.now };
   await insertFolder(db, folder);
   ctx.events.push({ objectType: 'FOLDER', action: 'CREATE', objectId: folder.id, workspaceId: folder.workspace_id, details: { folderName: name, sourceObjectId: src.id } });
-  const sheets = await db.selectFrom('sheets').selectAll().where('folder_id', '=', src.id).orderBy('name').orderBy('id').execute();
+  const sheets = await sheetsDirectlyIn(db, { folderId: src.id });
   for (const s of sheets) await copySheetRecords(db, ctx, s, { folderId: folder.id, workspaceId: folder.workspace_id }, s.name, s.is_template ? 'template' : 'sheet');
   for (const sub of await childFolders(db, { parentId: src.id })) {
     await copyFolderTree(db, ctx, sub, { parentId: folder.id, workspaceId: folder.workspace_id, ownerId: dest.ownerId }, sub.name);
@@ -189,9 +186,9 @@ export async function copyFolderTree(
 export async function reserveSheetIds(db: Queryable, ctx: CopyContext, q: { folderIds: number[]; workspaceId?: number }): Promise<number> {
   const ids: number[] = [];
   for (let i = 0; i < q.folderIds.length; i += 500) {
-    ids.push(...(await db.selectFrom('sheets').select('id').where('folder_id', 'in', q.folderIds.slice(i, i + 500)).execute()).map((r) => r.id));
+    ids.push(...(await sheetIdsInFolders(db, q.folderIds.slice(i, i + 500))));
   }
-  if (q.workspaceId !== undefined) ids.push(...(await db.selectFrom('sheets').select('id').where('workspace_id', '=', q.workspaceId).where('folder_id', 'is', null).execute()).map((r) => r.id));
+  if (q.workspaceId !== undefined) ids.push(...(await topSheetIdsOfWorkspace(db, q.workspaceId)));
   for (const id of ids) ctx.sheetMap.set(id, newId());
   return ids.length;
 }

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Store } from '../store/db.ts';
 import { isApiError } from '../errors.ts';
-import { findSheet } from '../store/sheets.ts';
+import { findSheet, dependentSheets } from '../store/sheets.ts';
 import type { Actor } from './context.ts';
 import { beforeRead, beforeWrite, carryRefs } from './crossSheet.ts';
 import { refreshLinksFrom, syncLinkIndex } from './cellLinks.ts';
@@ -28,13 +28,7 @@ const chain = new AsyncLocalStorage<ReadonlySet<number>>();
 export const followTestHooks: { beforeFollow?: (sourceId: number, targetId: number) => Promise<void> } = {};
 
 async function dependents(store: Store, sheetId: number): Promise<number[]> {
-  const rows = await store.db
-    .selectFrom('cross_sheet_refs')
-    .select('sheet_id as id')
-    .where('source_sheet_id', '=', sheetId)
-    .union(store.db.selectFrom('cell_links').select('target_sheet_id as id').where('source_sheet_id', '=', sheetId))
-    .execute();
-  return [...new Set(rows.map((r) => r.id))];
+  return dependentSheets(store.db, sheetId);
 }
 
 /** Brings the sheets reading `source` up to date with it. */

@@ -1,10 +1,10 @@
 import { enqueueShareNotice, shareNote } from './emails.ts';
-import { sql } from 'kysely';
+import { groupInOrg, groupNamesOf } from '../store/groups.ts';
 import type { Queryable, Store } from '../store/db.ts';
-import type { SheetRow } from '../store/sheets.ts';
+import { transferSheet, type SheetRow } from '../store/sheets.ts';
 import type { WorkspaceRow } from '../store/containers.ts';
-import { findWorkspace } from '../store/containers.ts';
-import { findShare, insertShares, listShares, type ShareObjectType, type ShareRow } from '../store/shares.ts';
+import { findWorkspace, updateWorkspace } from '../store/containers.ts';
+import { deleteShareRow, findShare, insertShares, listShares, updateShareLevel, type ShareObjectType, type ShareRow } from '../store/shares.ts';
 import { findUserByEmail, findUserById } from '../store/users.ts';
 import { apiError } from '../errors.ts';
 import { asObject, bodyId, objectList } from '../engine/input.ts';
@@ -73,8 +73,7 @@ export async function shareTarget(db: Queryable, actor: Actor, type: ShareObject
 async function groupNames(db: Queryable, orgId: number, ids: number[]): Promise<Map<number, string>> {
   const out = new Map<number, string>();
   if (ids.length === 0 || !(await groupTablesExist(db))) return out;
-  const rows = await sql<{ id: number | string; name: string }>`select id, name from groups where org_id = ${orgId} and id in (${sql.join(ids)})`.execute(db);
-  for (const r of rows.rows) out.set(Number(r.id), r.name);
+  for (const r of await groupNamesOf(db, orgId, ids)) out.set(r.id, r.name);
   return out;
 }
 
@@ -228,8 +227,7 @@ async function createSharesIn(
     let row: ShareRow;
     if (i.groupId !== undefined) {
       if (!(await groupTablesExist(db))) throw apiError(1106);
-      const g = await sql<{ id: number | string }>`select id from groups where org_id = ${actor.org.id} and id = ${i.groupId}`.execute(db);
-      if (g.rows.length === 0) throw apiError(1106);
+      if (!(await groupInOrg(db, actor.org.id, i.groupId))) throw apiError(1106);
       if (keys.has(`g:${i.groupId}`)) {
         if (single) throw apiError(1025);
         continue;
@@ -310,7 +308,7 @@ async function updateShareIn(db: Queryable, actor: Actor, type: ShareObjectType,
     return transferOwnership(db, actor, t, row, now);
   }
   if (!mayGrant(t.level, level) || !atLeast(t.level, current)) throw apiError(1004);
-  await db.updateTable('shares').set({ access_level: level, modified_at: now }).where('id', '=', row.id).execute();
+  await updateShareLevel(db, row.id, level, now);
   await recordEvents(db, authorOf(actor), [{ objectType: t.type === 'sheet' ? 'SHEET' : 'WORKSPACE', action: 'UPDATE_SHARE', objectId: t.id, sheetId: t.type === 'sheet' ? t.id : null, workspaceId: t.workspaceId, details: { shareId: row.id, accessLevel: level, oldAccessLevel: current } }], now);
   return (await views(db, actor.org.id, [{ ...row, access_level: level, modified_at: now }], 'ITEM'))[0]!;
 }
@@ -318,15 +316,13 @@ async function updateShareIn(db: Queryable, actor: Actor, type: ShareObjectType,
 async function transferOwnership(db: Queryable, actor: Actor, t: Target, row: ShareRow, now: number): Promise<ShareView> {
   const u = row.user_id !== null ? await findUserById(db, row.user_id) : row.email !== null ? await findUserByEmail(db, row.email) : undefined;
   if (row.group_id !== null || !u || u.org_id !== actor.org.id || u.status !== 'ACTIVE') throw apiError(1026);
-  await db.deleteFrom('shares').where('id', '=', row.id).execute();
+  await deleteShareRow(db, row.id);
   await insertShares(db, [{ id: newShareId(), org_id: actor.org.id, object_type: t.type, object_id: t.id, user_id: t.ownerId, email: actor.user.email.toLowerCase(), group_id: null, access_level: 'ADMIN', created_by: actor.user.id, created_at: now, modified_at: now }]);
   if (t.type === 'sheet') {
     // a sheet in the old owner's home folders moves to the new owner's home
-    const sheet = await db.selectFrom('sheets').select(['folder_id', 'workspace_id']).where('id', '=', t.id).executeTakeFirstOrThrow();
-    const folderId = sheet.workspace_id === null ? null : sheet.folder_id;
-    await db.updateTable('sheets').set({ owner_id: u.id, folder_id: folderId }).where('id', '=', t.id).execute();
+    await transferSheet(db, t.id, u.id);
   } else {
-    await db.updateTable('workspaces').set({ owner_id: u.id, modified_at: now }).where('id', '=', t.id).execute();
+    await updateWorkspace(db, t.id, { owner_id: u.id, modified_at: now });
   }
   await recordEvents(db, authorOf(actor), [{ objectType: t.type === 'sheet' ? 'SHEET' : 'WORKSPACE', action: 'TRANSFER_OWNERSHIP', objectId: t.id, sheetId: t.type === 'sheet' ? t.id : null, workspaceId: t.workspaceId, details: { oldOwnerUserId: t.ownerId, newOwnerUserId: u.id } }], now);
   return (await ownerView(db, u.id, t.createdAt, 'ITEM'))!;
@@ -345,6 +341,6 @@ async function deleteShareIn(db: Queryable, actor: Actor, type: ShareObjectType,
     const current = isAccessLevel(row.access_level) ? row.access_level : 'VIEWER';
     if (!atLeast(t.level, current)) throw apiError(1004);
   }
-  await db.deleteFrom('shares').where('id', '=', row.id).execute();
+  await deleteShareRow(db, row.id);
   await recordEvents(db, authorOf(actor), [{ objectType: t.type === 'sheet' ? 'SHEET' : 'WORKSPACE', action: 'REMOVE_SHARE', objectId: t.id, sheetId: t.type === 'sheet' ? t.id : null, workspaceId: t.workspaceId, details: { shareId: row.id } }], now);
 }

@@ -1,7 +1,10 @@
 import type { Insertable } from 'kysely';
 import type { Queryable, Store } from '../store/db.ts';
 import type { RowTable } from '../store/schema.ts';
-import { findSheet, insertColumns, insertSheet, listColumns, listRows, type SheetRow } from '../store/sheets.ts';
+import {
+  deleteSheetRows, findSheet, insertColumns, insertRowRecords, insertSheet, listColumns, listRows, rowIdsOf, updateRowCells, updateSheet, type SheetRow,
+} from '../store/sheets.ts';
+import { deleteLinksOfSheets } from '../store/links.ts';
 import { deleteSharesOf, insertShares, listShares } from '../store/shares.ts';
 import { deleteFavoritesOf } from '../store/favorites.ts';
 import type { StoredCell, StoredRowCells } from '../engine/cells.ts';
@@ -19,7 +22,7 @@ import { copyCellImages } from './images.ts';
 import { queueBlobDeletion } from './attachments.ts';
 import { copyThreads } from './discussions.ts';
 import { blobKeysOfSheets } from '../store/attachments.ts';
-import { copyViews, deleteViews } from './views.ts';
+import { copyViews, deleteViews } from './filters.ts';
 import { accessibleSheets, containerForCreate, parseDestination, placement, type ResolvedContainer } from './containers.ts';
 
 /** What a copy brings along (include=...): everything else is the structure (columns, settings). */
@@ -137,12 +140,12 @@ export async function copySheetRecords(
       rec.modified_by = ctx.actor.user.id;
       return rec as Insertable<RowTable>;
     });
-    for (let i = 0; i < records.length; i += 400) await db.insertInto('rows').values(records.slice(i, i + 400)).execute();
+    for (let i = 0; i < records.length; i += 400) await insertRowRecords(db, records.slice(i, i + 400));
     await copyCellImages(db, src.id, id, rows.map((r) => r.cells));
   }
   if (ctx.include.has('attachments') || ctx.include.has('discussions')) {
     const rowMap = new Map<number, number>();
-    if (ctx.include.has('data')) for (const r of await db.selectFrom('rows').select('id').where('sheet_id', '=', src.id).execute()) rowMap.set(r.id, ctx.rowMap.get(r.id)!);
+    if (ctx.include.has('data')) for (const id of await rowIdsOf(db, src.id)) rowMap.set(id, ctx.rowMap.get(id)!);
     await copyThreads(db, ctx.actor, src.id, id, rowMap, { attachments: ctx.include.has('attachments'), discussions: ctx.include.has('discussions') }, true);
   }
   if (ctx.include.has('shares')) {
@@ -161,7 +164,7 @@ export async function finishCopy(db: Queryable, ctx: CopyContext): Promise<void>
         c.li = { ...c.li, sheetId: ctx.sheetMap.get(c.li.sheetId)!, rowId: ctx.rowMap.get(c.li.rowId) ?? c.li.rowId, columnId: ctx.colMap.get(c.li.columnId) ?? c.li.columnId };
       }
     }
-    await db.updateTable('rows').set({ cells: JSON.stringify(p.cells) }).where('id', '=', p.rowId).execute();
+    await updateRowCells(db, p.rowId, JSON.stringify(p.cells));
   }
   ctx.pendingLinks = [];
   await recordEvents(db, authorOf(ctx.actor), ctx.events, ctx.now);
@@ -183,10 +186,9 @@ export async function deleteSheetRecords(db: Queryable, author: EventAuthor, she
     const part = ids.slice(i, i + 500);
     // attachments cascade with their sheets; their files go by a job after the commit
     await queueBlobDeletion(db, await blobKeysOfSheets(db, part));
-    await db.deleteFrom('sheets').where('id', 'in', part).execute();
+    await deleteSheetRows(db, part);
     // links into and references of the deleted sheets go with them (links out of them break)
-    await db.deleteFrom('cell_links').where('target_sheet_id', 'in', part).execute();
-    await db.deleteFrom('cross_sheet_refs').where('sheet_id', 'in', part).execute();
+    await deleteLinksOfSheets(db, part);
     await deleteViews(db, part);
   }
   await recordEvents(db, author, sheets.map((s) => ({ objectType: 'SHEET', action: 'DELETE', objectId: s.id, sheetId: s.id, workspaceId: s.workspace_id, details: { sheetName: s.name } })), now);
@@ -313,7 +315,7 @@ async function updateSheetObjectIn(db: Queryable, actor: Actor, sheetId: number,
     version: structural ? sheet.version + 1 : sheet.version,
     modified_at: structural ? now : sheet.modified_at,
   };
-  await db.updateTable('sheets').set({ name: next.name, settings: next.settings, version: next.version, modified_at: next.modified_at }).where('id', '=', sheet.id).execute();
+  await updateSheet(db, sheet.id, { name: next.name, settings: next.settings, version: next.version, modified_at: next.modified_at });
   const events: ChangeEvent[] = [];
   if (name !== undefined && name !== sheet.name) events.push({ objectType: 'SHEET', action: 'RENAME', objectId: sheet.id, sheetId: sheet.id, workspaceId: sheet.workspace_id, details: { oldName: sheet.name, newName: name } });
   if (project !== undefined || user !== undefined) events.push({ objectType: 'SHEET', action: 'UPDATE', objectId: sheet.id, sheetId: sheet.id, workspaceId: sheet.workspace_id, details: {} });
@@ -356,7 +358,7 @@ async function moveSheetObjectIn(db: Queryable, actor: Actor, sheetId: number, b
   const d = parseDestination(body, { copy: false });
   const container = await containerForCreate(db, actor, d);
   const p = placement(container);
-  await db.updateTable('sheets').set({ folder_id: p.folderId, workspace_id: p.workspaceId }).where('id', '=', sheet.id).execute();
+  await updateSheet(db, sheet.id, { folder_id: p.folderId, workspace_id: p.workspaceId });
   await recordEvents(db, authorOf(actor), [{ objectType: 'SHEET', action: 'MOVE', objectId: sheet.id, sheetId: sheet.id, workspaceId: p.workspaceId, details: { destinationType: d.type, destinationId: d.id } }], now);
   const moved: SheetRow = { ...sheet, folder_id: p.folderId, workspace_id: p.workspaceId };
   return { sheet: moved, level: (await sheetAccessLevel(db, actor, moved)) ?? 'VIEWER' };

@@ -4,7 +4,7 @@ import type { BlobStore } from '../blobs/index.ts';
 import { newImageId, storeImage } from './images.ts';
 import { queueBlobDeletion } from './attachments.ts';
 import {
-  findUserByEmail, findUserById, findUsersByIds, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
+  deleteProfileImage, findProfileImage, findUserByEmail, findUserById, findUsersByIds, insertProfileImage, transferOwnedSheets, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
   countOrgMembers, listOrgMembers, listOrgSheets,
 } from '../store/users.ts';
 import { groupsOfUser, groupsOwnedBy, removeUserFromAllGroups, updateGroup } from '../store/groups.ts';
@@ -252,8 +252,7 @@ async function removeUserIn(db: Queryable, actor: Actor, id: number, opts: Remov
       events.push({ objectType: 'GROUP', action: 'TRANSFER_OWNERSHIP', objectId: g.id, details: { oldOwnerUserId: user.id, newOwnerUserId: target.id } });
     }
     if (opts.transferSheets) {
-      const sheets = await db.updateTable('sheets').set({ owner_id: target.id }).where('owner_id', '=', user.id).executeTakeFirst();
-      if (Number(sheets.numUpdatedRows) > 0) {
+      if ((await transferOwnedSheets(db, user.id, target.id)) > 0) {
         events.push({ objectType: 'USER', action: 'TRANSFER_OWNED_ITEMS', objectId: user.id, details: { transferredToUserId: target.id } });
       }
     }
@@ -312,7 +311,7 @@ export interface ProfileImage {
 }
 
 export async function profileImageOf(db: Queryable, userId: number): Promise<ProfileImage | undefined> {
-  const r = await db.selectFrom('profile_images').select(['image_id', 'width', 'height']).where('user_id', '=', userId).executeTakeFirst();
+  const r = await findProfileImage(db, userId);
   return r && { imageId: r.image_id, width: r.width, height: r.height };
 }
 
@@ -333,10 +332,10 @@ export async function setProfileImage(store: Store, blobs: BlobStore, actor: Act
     return await store.db.transaction().execute(async (tx) => {
       const user = await check(tx);
       const now = Date.now();
-      const old = await tx.selectFrom('profile_images').select('blob_key').where('user_id', '=', userId).executeTakeFirst();
-      await tx.deleteFrom('profile_images').where('user_id', '=', userId).execute();
+      const old = await findProfileImage(tx, userId);
+      await deleteProfileImage(tx, userId);
       const image = { imageId: newImageId(), width: info.width, height: info.height };
-      await tx.insertInto('profile_images').values({ user_id: userId, image_id: image.imageId, blob_key: blobKey, mime_type: info.mimeType, width: info.width, height: info.height, created_at: now }).execute();
+      await insertProfileImage(tx, { user_id: userId, image_id: image.imageId, blob_key: blobKey, mime_type: info.mimeType, width: info.width, height: info.height, created_at: now });
       if (old) await queueBlobDeletion(tx, [old.blob_key]);
       await recordEvents(tx, authorOf(actor), [{ objectType: 'USER', action: 'UPDATE', objectId: userId, details: { profileImage: true } }], now);
       return { user, image };

@@ -1,5 +1,6 @@
 import type { Queryable, Store } from '../store/db.ts';
-import { childFolders, insertWorkspace, workspaceFolders, type WorkspaceRow } from '../store/containers.ts';
+import { childFolders, deleteWorkspaceRow, insertWorkspace, updateWorkspace, workspaceFolders, type WorkspaceRow } from '../store/containers.ts';
+import { sheetsInWorkspace } from '../store/sheets.ts';
 import { deleteFavoritesOf } from '../store/favorites.ts';
 import { deleteSharesOf, insertShares, listShares } from '../store/shares.ts';
 import { apiError, apiErrorWith } from '../errors.ts';
@@ -41,7 +42,7 @@ async function renameWorkspaceIn(db: Queryable, actor: Actor, id: number, body: 
   const b = asObject(body, 'a Workspace object');
   if (b.id !== undefined && b.id !== id) throw apiError(1029);
   const name = requireName(b);
-  await db.updateTable('workspaces').set({ name, modified_at: now }).where('id', '=', ws.id).execute();
+  await updateWorkspace(db, ws.id, { name, modified_at: now });
   await recordEvents(db, authorOf(actor), [{ objectType: 'WORKSPACE', action: 'RENAME', objectId: ws.id, workspaceId: ws.id, details: { oldName: ws.name, newName: name } }], now);
   return { ws: { ...ws, name, modified_at: now }, level };
 }
@@ -56,11 +57,11 @@ async function deleteWorkspaceIn(db: Queryable, actor: Actor, id: number, now = 
   const { ws } = await workspaceFor(db, actor, id, 'OWNER');
   const author = authorOf(actor);
   const deleted = await deleteFolderRecords(db, author, await workspaceFolders(db, ws.id), now);
-  const top = await db.selectFrom('sheets').selectAll().where('workspace_id', '=', ws.id).execute();
+  const top = await sheetsInWorkspace(db, ws.id, { topOnly: false });
   deleted.push(...(await deleteSheetRecords(db, author, top, now)));
   await deleteSharesOf(db, 'workspace', [ws.id]);
   await deleteFavoritesOf(db, 'workspace', [ws.id]);
-  await db.deleteFrom('workspaces').where('id', '=', ws.id).execute();
+  await deleteWorkspaceRow(db, ws.id);
   await recordEvents(db, author, [{ objectType: 'WORKSPACE', action: 'DELETE', objectId: ws.id, workspaceId: ws.id, details: { workspaceName: ws.name } }], now);
   return deleted;
 }
@@ -88,7 +89,7 @@ async function copyWorkspaceIn(db: Queryable, actor: Actor, id: number, body: un
     const copy: WorkspaceRow = { id: newId(), org_id: actor.org.id, owner_id: actor.user.id, name, created_at: now, modified_at: now };
     await insertWorkspace(db, copy);
     ctx.events.push({ objectType: 'WORKSPACE', action: 'CREATE', objectId: copy.id, workspaceId: copy.id, details: { workspaceName: name, sourceObjectId: ws.id } });
-    const top = await db.selectFrom('sheets').selectAll().where('workspace_id', '=', ws.id).where('folder_id', 'is', null).orderBy('name').orderBy('id').execute();
+    const top = await sheetsInWorkspace(db, ws.id, { topOnly: true });
     for (const s of top) await copySheetRecords(db, ctx, s, { folderId: null, workspaceId: copy.id }, s.name, s.is_template ? 'template' : 'sheet');
     for (const f of await childFolders(db, { workspaceTop: ws.id })) {
       await copyFolderTree(db, ctx, f, { parentId: null, workspaceId: copy.id, ownerId: actor.user.id }, f.name);

@@ -124,3 +124,19 @@ export async function threadCounts(db: Queryable, sheetId: number): Promise<{ at
     comments: new Map(c.map((r) => [Number(r.parent_id), Number(r.n)])),
   };
 }
+
+export async function findAttachmentsByIds(db: Queryable, ids: number[]): Promise<AttachmentRow[]> {
+  return db.selectFrom('attachments').selectAll().where('id', 'in', ids).execute();
+}
+
+/** No version of an attachment is current any more (a new version is about to be). */
+export async function retireVersions(db: Queryable, lineageId: number): Promise<void> {
+  await db.updateTable('attachments').set({ current: 0 }).where('lineage_id', '=', lineageId).execute();
+}
+
+/** A secret of this server by name, created with `make()` the first time (any process may race). */
+export async function serverSecret(db: Queryable, name: string, make: () => string): Promise<string> {
+  await db.insertInto('server_secrets').values({ name, value: make() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.value;
+}

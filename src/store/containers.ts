@@ -45,3 +45,34 @@ export async function descendantFolders(db: Queryable, rootId: number): Promise<
 export async function workspaceFolders(db: Queryable, workspaceId: number): Promise<FolderRow[]> {
   return db.selectFrom('folders').selectAll().where('workspace_id', '=', workspaceId).orderBy('name').orderBy('id').execute();
 }
+
+export async function updateWorkspace(db: Queryable, id: number, set: Partial<Pick<WorkspaceRow, 'name' | 'owner_id' | 'modified_at'>>): Promise<void> {
+  await db.updateTable('workspaces').set(set).where('id', '=', id).execute();
+}
+
+export async function deleteWorkspaceRow(db: Queryable, id: number): Promise<void> {
+  await db.deleteFrom('workspaces').where('id', '=', id).execute();
+}
+
+/** At most 500 ids per call. */
+export async function updateFolders(db: Queryable, ids: number[], set: Partial<Pick<FolderRow, 'name' | 'modified_at' | 'parent_id' | 'workspace_id' | 'owner_id'>>): Promise<void> {
+  const q = db.updateTable('folders').set(set);
+  await (ids.length === 1 ? q.where('id', '=', ids[0]!) : q.where('id', 'in', ids)).execute();
+}
+
+/** At most 500 ids per call. */
+export async function deleteFolderRows(db: Queryable, ids: number[]): Promise<void> {
+  await db.deleteFrom('folders').where('id', 'in', ids).execute();
+}
+
+/** Workspaces of an organization a user owns or that are shared with ids in `sharedIds`; by name. */
+export async function workspacesOwnedOrShared(db: Queryable, orgId: number, userId: number, sharedIds: number[]): Promise<WorkspaceRow[]> {
+  return db
+    .selectFrom('workspaces')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where((eb) => (sharedIds.length > 0 ? eb.or([eb('owner_id', '=', userId), eb('id', 'in', sharedIds)]) : eb('owner_id', '=', userId)))
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}

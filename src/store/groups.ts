@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, SqliteAdapter, type Selectable } from 'kysely';
 import type { Queryable } from './db.ts';
 import type { GroupTable } from './orgSchema.ts';
 
@@ -95,4 +95,33 @@ export async function groupsOwnedBy(db: Queryable, userId: number): Promise<Grou
 
 export async function removeUserFromAllGroups(db: Queryable, userId: number): Promise<void> {
   await db.deleteFrom('group_members').where('user_id', '=', userId).execute();
+}
+
+// Raw SQL on purpose: Sharing reads groups only after checking that their tables exist
+// (services/containers.ts groupTablesExist).
+
+/** Names of groups of an organization by id. */
+export async function groupNamesOf(db: Queryable, orgId: number, ids: number[]): Promise<Array<{ id: number; name: string }>> {
+  const rows = await sql<{ id: number | string; name: string }>`select id, name from groups where org_id = ${orgId} and id in (${sql.join(ids)})`.execute(db);
+  return rows.rows.map((r) => ({ id: Number(r.id), name: r.name }));
+}
+
+export async function groupInOrg(db: Queryable, orgId: number, groupId: number): Promise<boolean> {
+  const g = await sql<{ id: number | string }>`select id from groups where org_id = ${orgId} and id = ${groupId}`.execute(db);
+  return g.rows.length > 0;
+}
+
+/** Whether the organization's group tables exist yet (migration 0003_org). */
+export async function groupMembersTableExists(db: Queryable): Promise<boolean> {
+  const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+  const r = sqlite
+    ? await sql<{ n: string | null }>`select name as n from sqlite_master where type = 'table' and name = 'group_members'`.execute(db)
+    : await sql<{ n: string | null }>`select to_regclass('group_members')::text as n`.execute(db);
+  return r.rows.length > 0 && r.rows[0]!.n !== null;
+}
+
+/** Ids of the groups a user belongs to (the group tables exist). */
+export async function groupIdsOfMember(db: Queryable, userId: number): Promise<number[]> {
+  const r = await sql<{ group_id: number | string }>`select group_id from group_members where user_id = ${userId}`.execute(db);
+  return r.rows.map((x) => Number(x.group_id));
 }

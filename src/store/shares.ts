@@ -45,3 +45,11 @@ export async function grantsFor(db: Queryable, g: Grantee, objectType: ShareObje
   if (objectIds !== undefined) q = q.where('object_id', 'in', objectIds);
   return q.execute();
 }
+
+export async function updateShareLevel(db: Queryable, id: string, level: string, now: number): Promise<void> {
+  await db.updateTable('shares').set({ access_level: level, modified_at: now }).where('id', '=', id).execute();
+}
+
+export async function deleteShareRow(db: Queryable, id: string): Promise<void> {
+  await db.deleteFrom('shares').where('id', '=', id).execute();
+}

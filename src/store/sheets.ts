@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Queryable } from './db.ts';
 import type { ColumnTable, RowTable, SheetTable } from './schema.ts';
 import type { ColumnDef } from '../engine/columns.ts';
@@ -51,5 +51,110 @@ export async function sharedSheetsOutsideWorkspaces(db: Queryable, orgId: number
     .where('sheets.owner_id', '<>', userId)
     .where('sheets.workspace_id', 'is', null)
     .distinct()
+    .execute();
+}
+
+/** The sheets that read a sheet: through cross-sheet references or cell links. */
+export async function dependentSheets(db: Queryable, sheetId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('cross_sheet_refs')
+    .select('sheet_id as id')
+    .where('source_sheet_id', '=', sheetId)
+    .union(db.selectFrom('cell_links').select('target_sheet_id as id').where('source_sheet_id', '=', sheetId))
+    .execute();
+  return [...new Set(rows.map((r) => r.id))];
+}
+
+/** Whether a row belongs to a sheet. */
+export async function rowExists(db: Queryable, sheetId: number, rowId: number): Promise<boolean> {
+  const row = await db.selectFrom('rows').select('id').where('sheet_id', '=', sheetId).where('id', '=', rowId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The sheets at the top of a workspace (outside its folders), or all of its sheets. */
+export async function sheetsInWorkspace(db: Queryable, workspaceId: number, opts: { topOnly: boolean }): Promise<SheetRow[]> {
+  let q = db.selectFrom('sheets').selectAll().where('workspace_id', '=', workspaceId);
+  if (opts.topOnly) q = q.where('folder_id', 'is', null).orderBy('name').orderBy('id');
+  return q.execute();
+}
+
+/** The sheets directly in a folder, at the top of a user's home, or at the top of a workspace; by name. */
+export async function sheetsDirectlyIn(db: Queryable, where: { folderId: number } | { homeOf: number } | { workspaceTop: number }): Promise<SheetRow[]> {
+  let q = db.selectFrom('sheets').selectAll();
+  if ('folderId' in where) q = q.where('folder_id', '=', where.folderId);
+  else if ('homeOf' in where) q = q.where('owner_id', '=', where.homeOf).where('folder_id', 'is', null).where('workspace_id', 'is', null);
+  else q = q.where('workspace_id', '=', where.workspaceTop).where('folder_id', 'is', null);
+  return q.orderBy('name').orderBy('id').execute();
+}
+
+/** At most 500 folder ids per call (as with the other folder lists here). */
+export async function sheetsInFolders(db: Queryable, folderIds: number[]): Promise<SheetRow[]> {
+  return db.selectFrom('sheets').selectAll().where('folder_id', 'in', folderIds).execute();
+}
+
+export async function sheetIdsInFolders(db: Queryable, folderIds: number[]): Promise<number[]> {
+  return (await db.selectFrom('sheets').select('id').where('folder_id', 'in', folderIds).execute()).map((r) => r.id);
+}
+
+export async function countSheetsInFolders(db: Queryable, folderIds: number[]): Promise<number> {
+  const r = await db.selectFrom('sheets').select((eb) => eb.fn.countAll<number>().as('n')).where('folder_id', 'in', folderIds).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+export async function topSheetIdsOfWorkspace(db: Queryable, workspaceId: number): Promise<number[]> {
+  return (await db.selectFrom('sheets').select('id').where('workspace_id', '=', workspaceId).where('folder_id', 'is', null).execute()).map((r) => r.id);
+}
+
+/** The sheets in these folders now live in a workspace (or none). */
+export async function moveSheetsOfFolders(db: Queryable, folderIds: number[], workspaceId: number | null): Promise<void> {
+  await db.updateTable('sheets').set({ workspace_id: workspaceId }).where('folder_id', 'in', folderIds).execute();
+}
+
+/** A sheet gets a new owner (and leaves the old owner's home folders unless it is in a workspace). */
+export async function transferSheet(db: Queryable, sheetId: number, ownerId: number): Promise<void> {
+  const sheet = await db.selectFrom('sheets').select(['folder_id', 'workspace_id']).where('id', '=', sheetId).executeTakeFirstOrThrow();
+  const folderId = sheet.workspace_id === null ? null : sheet.folder_id;
+  await db.updateTable('sheets').set({ owner_id: ownerId, folder_id: folderId }).where('id', '=', sheetId).execute();
+}
+
+export async function updateSheet(db: Queryable, id: number, set: Updateable<SheetTable>): Promise<void> {
+  await db.updateTable('sheets').set(set).where('id', '=', id).execute();
+}
+
+/** At most 500 ids per call. */
+export async function deleteSheetRows(db: Queryable, ids: number[]): Promise<void> {
+  await db.deleteFrom('sheets').where('id', 'in', ids).execute();
+}
+
+/** At most 400 records per call. */
+export async function insertRowRecords(db: Queryable, records: Insertable<RowTable>[]): Promise<void> {
+  await db.insertInto('rows').values(records).execute();
+}
+
+export async function rowIdsOf(db: Queryable, sheetId: number): Promise<number[]> {
+  return (await db.selectFrom('rows').select('id').where('sheet_id', '=', sheetId).execute()).map((r) => r.id);
+}
+
+export async function updateRowCells(db: Queryable, rowId: number, cells: string): Promise<void> {
+  await db.updateTable('rows').set({ cells }).where('id', '=', rowId).execute();
+}
+
+/** Sheets (or templates) of an organization a user owns, shared by id, or in given workspaces; by name. */
+export async function sheetsOwnedOrShared(
+  db: Queryable, orgId: number, userId: number, q: { templates: boolean; sheetIds: number[]; workspaceIds: number[] },
+): Promise<SheetRow[]> {
+  return db
+    .selectFrom('sheets')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('is_template', '=', q.templates ? 1 : 0)
+    .where((eb) => {
+      const ors = [eb('owner_id', '=', userId)];
+      if (q.sheetIds.length > 0) ors.push(eb('id', 'in', q.sheetIds));
+      if (q.workspaceIds.length > 0) ors.push(eb('workspace_id', 'in', q.workspaceIds));
+      return eb.or(ors);
+    })
+    .orderBy('name')
+    .orderBy('id')
     .execute();
 }

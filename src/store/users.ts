@@ -18,6 +18,10 @@ export async function findOrgById(db: Queryable, id: number) {
   return db.selectFrom('orgs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function insertOrg(db: Queryable, org: { id: number; name: string; plan: string; created_at: number }): Promise<void> {
+  await db.insertInto('orgs').values(org).execute();
+}
+
 export async function firstOrg(db: Queryable) {
   return db.selectFrom('orgs').selectAll().orderBy('created_at').limit(1).executeTakeFirst();
 }
@@ -101,4 +105,22 @@ export async function revokeUserTokens(db: Queryable, userId: number, at: number
 export async function findUsersByIds(db: Queryable, ids: number[]) {
   if (ids.length === 0) return [];
   return db.selectFrom('users').select(['id', 'email', 'first_name', 'last_name']).where('id', 'in', ids).execute();
+}
+
+/** Gives every sheet a user owns to another user; returns how many there were. */
+export async function transferOwnedSheets(db: Queryable, fromUserId: number, toUserId: number): Promise<number> {
+  const r = await db.updateTable('sheets').set({ owner_id: toUserId }).where('owner_id', '=', fromUserId).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function findProfileImage(db: Queryable, userId: number) {
+  return db.selectFrom('profile_images').select(['image_id', 'width', 'height', 'blob_key']).where('user_id', '=', userId).executeTakeFirst();
+}
+
+export async function deleteProfileImage(db: Queryable, userId: number): Promise<void> {
+  await db.deleteFrom('profile_images').where('user_id', '=', userId).execute();
+}
+
+export async function insertProfileImage(db: Queryable, row: { user_id: number; image_id: string; blob_key: string; mime_type: string; width: number; height: number; created_at: number }): Promise<void> {
+  await db.insertInto('profile_images').values(row).execute();
 }

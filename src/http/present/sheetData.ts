@@ -26,7 +26,7 @@ export interface RowPresentOptions {
   linksOut?: ReadonlyMap<string, readonly LinkOut[]>;
   /** With include=filters or filterId: the rows the applied filter hides (every row then shows filteredOut). */
   filteredOut?: ReadonlySet<number>;
-  /** With include=format: conditional formats by row, then column (services/views.ts). */
+  /** With include=format: conditional formats by row, then column (services/filters.ts). */
   conditionalFormats?: ReadonlyMap<number, ReadonlyMap<number, string>>;
   /** With include=attachments / discussions: each row's, presented (http/routes/threads.ts). */
   threads?: RowThreads;

@@ -7,7 +7,7 @@ import { readSheet } from '../../services/sheetModel.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
-import { columnFilters } from '../../services/views.ts';
+import { columnFilters } from '../../services/filters.ts';
 
 type P = FastifyRequest<{ Params: { sheetId: string; columnId?: string } }>;
 

@@ -19,7 +19,7 @@ import { favoriteRoutes } from './favorites.ts';
 import { templateRoutes } from './templates.ts';
 import { crossSheetRefRoutes } from './crossSheetRefs.ts';
 import { imageRoutes } from './images.ts';
-import { viewRoutes } from './views.ts';
+import { viewRoutes } from './filters.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { attachmentRoutes } from './attachments.ts';
 import { discussionRoutes } from './discussions.ts';

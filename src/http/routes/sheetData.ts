@@ -22,7 +22,7 @@ import { PAPER_SIZES, sheetPdf } from '../present/pdf.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import { fullName } from '../present/users.ts';
 import { settingsOf, userSettingsFor } from '../../services/sheetObjects.ts';
-import { conditionalFormats, filterForRead, hiddenRows, presentFilter, readRules } from '../../services/views.ts';
+import { conditionalFormats, filterForRead, hiddenRows, presentFilter, readRules } from '../../services/filters.ts';
 import type { Actor, ReadOptions } from '../../services/context.ts';
 
 /** How the rows of a model look through the caller's filter and the sheet's conditional formats. */

@@ -3,7 +3,7 @@
  *
  * The public API reads them only (spec section 1: "Filters cannot be created or updated");
  * sheetd has no grid UI to define them in, so they are defined through a sheetd extension
- * (routes/views.ts, docs/sheets.md):
+ * (routes/filters.ts, docs/sheets.md):
  * - A filter is PERSONAL (seen and used by its owner only) or SHARED (seen by everyone who
  *   can see the sheet; only sheet admins create, change or delete one: 1181). Each user may
  *   have one filter applied to a sheet: Get Sheet with include=filters marks rows by it, and
@@ -21,7 +21,7 @@ import type { SheetFilterTable } from '../store/viewTables.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 import { columnsOf, parseQuery, type CriteriaQuery, type MatchContext } from '../engine/criteria.ts';
 import { dayOfEpochMs } from '../engine/dates.ts';
-import { conditionalFormatsOf, filteredOutRows, type ConditionalRule, type FilterDef } from '../engine/views.ts';
+import { conditionalFormatsOf, filteredOutRows, type ConditionalRule, type FilterDef } from '../engine/filters.ts';
 import { normaliseFormat } from '../engine/format.ts';
 import type { Actor } from './context.ts';
 import { atLeast } from './access.ts';
