@@ -15,6 +15,8 @@ import { isValidEmail } from './users.ts';
 import { assertPrimaryEmail } from './alternateEmails.ts';
 import { groupTablesExist, workspaceFor } from './containers.ts';
 import { newShareId } from './sheetObjects.ts';
+import { reportFor } from './reportAccess.ts';
+import type { ReportRow } from '../store/reports.ts';
 
 /** Largest number of share objects in one Share call (spec 8). */
 export const MAX_SHARES_PER_CALL = 1000;
@@ -55,6 +57,15 @@ function targetOfSheet(s: SheetRow, level: AccessLevel): Target {
   return { type: 'sheet', id: s.id, ownerId: s.owner_id, workspaceId: s.workspace_id, name: s.name, level, createdAt: s.created_at };
 }
 
+function targetOfReport(r: ReportRow, level: AccessLevel): Target {
+  return { type: 'report', id: r.id, ownerId: r.owner_id, workspaceId: r.workspace_id, name: r.name, level, createdAt: r.created_at };
+}
+
+/** The event objectType of a share change on the target, and the sheet it concerns. */
+function eventOf(t: Target): { objectType: string; sheetId: number | null } {
+  return { objectType: t.type === 'sheet' ? 'SHEET' : t.type === 'report' ? 'REPORT' : 'WORKSPACE', sheetId: t.type === 'sheet' ? t.id : null };
+}
+
 function targetOfWorkspace(w: WorkspaceRow, level: AccessLevel): Target {
   return { type: 'workspace', id: w.id, ownerId: w.owner_id, workspaceId: w.id, name: w.name, level, createdAt: w.created_at };
 }
@@ -63,6 +74,10 @@ export async function shareTarget(db: Queryable, actor: Actor, type: ShareObject
   if (type === 'sheet') {
     const { sheet, level } = await sheetFor(db, actor, id, needed);
     return targetOfSheet(sheet, level);
+  }
+  if (type === 'report') {
+    const { report, level } = await reportFor(db, actor, id, needed);
+    return targetOfReport(report, level);
   }
   const { ws, level } = await workspaceFor(db, actor, id, needed);
   return targetOfWorkspace(ws, level);
@@ -123,7 +138,7 @@ async function allViews(db: Queryable, actor: Actor, t: Target, withWorkspace: b
   const owner = await ownerView(db, t.ownerId, t.createdAt, 'ITEM');
   if (owner) out.push(owner);
   out.push(...(await views(db, actor.org.id, await listShares(db, t.type, t.id), 'ITEM')));
-  if (withWorkspace && t.type === 'sheet' && t.workspaceId !== null) {
+  if (withWorkspace && t.type !== 'workspace' && t.workspaceId !== null) {
     const ws = await findWorkspace(db, t.workspaceId);
     if (ws) {
       const seen = new Set(out.map((v) => v.id));
@@ -245,10 +260,9 @@ export async function createShares(
     db,
     authorOf(actor),
     rows.map((r) => ({
-      objectType: t.type === 'sheet' ? 'SHEET' : 'WORKSPACE',
+      ...eventOf(t),
       action: 'ADD_SHARE',
       objectId: t.id,
-      sheetId: t.type === 'sheet' ? t.id : null,
       workspaceId: t.workspaceId,
       details: { shareId: r.id, accessLevel: r.access_level, ...(r.group_id !== null ? { groupId: r.group_id } : { email: r.email, userId: r.user_id }), sendEmail: opts.sendEmail },
     })),
@@ -262,7 +276,7 @@ async function storedShare(db: Queryable, t: Target, shareId: string): Promise<S
   const row = await findShare(db, t.type, t.id, shareId);
   if (row) return row;
   if (shareId === ownerShareId(t.ownerId)) throw apiError(1028);
-  if (t.type === 'sheet' && t.workspaceId !== null) {
+  if (t.type !== 'workspace' && t.workspaceId !== null) {
     const ws = await findWorkspace(db, t.workspaceId);
     if (ws && (shareId === ownerShareId(ws.owner_id) || (await findShare(db, 'workspace', ws.id, shareId)))) throw apiError(1023);
   }
@@ -290,7 +304,7 @@ export async function updateShare(db: Queryable, actor: Actor, type: ShareObject
   }
   if (!mayGrant(t.level, level) || !atLeast(t.level, current)) throw apiError(1004);
   await db.updateTable('shares').set({ access_level: level, modified_at: now }).where('id', '=', row.id).execute();
-  await recordEvents(db, authorOf(actor), [{ objectType: t.type === 'sheet' ? 'SHEET' : 'WORKSPACE', action: 'UPDATE_SHARE', objectId: t.id, sheetId: t.type === 'sheet' ? t.id : null, workspaceId: t.workspaceId, details: { shareId: row.id, accessLevel: level, oldAccessLevel: current } }], now);
+  await recordEvents(db, authorOf(actor), [{ ...eventOf(t), action: 'UPDATE_SHARE', objectId: t.id, workspaceId: t.workspaceId, details: { shareId: row.id, accessLevel: level, oldAccessLevel: current } }], now);
   return (await views(db, actor.org.id, [{ ...row, access_level: level, modified_at: now }], 'ITEM'))[0]!;
 }
 
@@ -304,10 +318,14 @@ async function transferOwnership(db: Queryable, actor: Actor, t: Target, row: Sh
     const sheet = await db.selectFrom('sheets').select(['folder_id', 'workspace_id']).where('id', '=', t.id).executeTakeFirstOrThrow();
     const folderId = sheet.workspace_id === null ? null : sheet.folder_id;
     await db.updateTable('sheets').set({ owner_id: u.id, folder_id: folderId }).where('id', '=', t.id).execute();
+  } else if (t.type === 'report') {
+    // as a sheet: a report in the old owner's home folders moves to the new owner's home
+    const report = await db.selectFrom('reports').select(['folder_id', 'workspace_id']).where('id', '=', t.id).executeTakeFirstOrThrow();
+    await db.updateTable('reports').set({ owner_id: u.id, folder_id: report.workspace_id === null ? null : report.folder_id, modified_at: now }).where('id', '=', t.id).execute();
   } else {
     await db.updateTable('workspaces').set({ owner_id: u.id, modified_at: now }).where('id', '=', t.id).execute();
   }
-  await recordEvents(db, authorOf(actor), [{ objectType: t.type === 'sheet' ? 'SHEET' : 'WORKSPACE', action: 'TRANSFER_OWNERSHIP', objectId: t.id, sheetId: t.type === 'sheet' ? t.id : null, workspaceId: t.workspaceId, details: { oldOwnerUserId: t.ownerId, newOwnerUserId: u.id } }], now);
+  await recordEvents(db, authorOf(actor), [{ ...eventOf(t), action: 'TRANSFER_OWNERSHIP', objectId: t.id, workspaceId: t.workspaceId, details: { oldOwnerUserId: t.ownerId, newOwnerUserId: u.id } }], now);
   return (await ownerView(db, u.id, t.createdAt, 'ITEM'))!;
 }
 
@@ -321,5 +339,5 @@ export async function deleteShare(db: Queryable, actor: Actor, type: ShareObject
     if (!atLeast(t.level, current)) throw apiError(1004);
   }
   await db.deleteFrom('shares').where('id', '=', row.id).execute();
-  await recordEvents(db, authorOf(actor), [{ objectType: t.type === 'sheet' ? 'SHEET' : 'WORKSPACE', action: 'REMOVE_SHARE', objectId: t.id, sheetId: t.type === 'sheet' ? t.id : null, workspaceId: t.workspaceId, details: { shareId: row.id } }], now);
+  await recordEvents(db, authorOf(actor), [{ ...eventOf(t), action: 'REMOVE_SHARE', objectId: t.id, workspaceId: t.workspaceId, details: { shareId: row.id } }], now);
 }

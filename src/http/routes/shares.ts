@@ -11,7 +11,7 @@ import { apiError } from '../../errors.ts';
 type ObjReq = FastifyRequest<{ Params: { id: string } }>;
 type ShareReq = FastifyRequest<{ Params: { id: string; shareId: string } }>;
 
-function shareIdParam(v: string): string {
+export function shareIdParam(v: string): string {
   if (!/^[A-Za-z0-9]{1,64}$/.test(v)) throw apiError(1027);
   return v;
 }
@@ -61,8 +61,8 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
 
   /**
    * The asset-sharing form the newer SDKs use: /shares?assetType=sheet|workspace&assetId=…
-   * (list with maxItems/lastKey, create, get, PATCH, delete), over the same shares. Reports,
-   * dashboards and other asset types hold nothing here yet: 1006.
+   * (list with maxItems/lastKey, create, get, PATCH, delete), over the same shares. Dashboards
+   * and other asset types hold nothing here yet: 1006.
    */
   function asset(q: Query): { type: ShareObjectType; id: number; write: Scope } {
     const t = one(q, 'assetType');
@@ -72,7 +72,8 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     const id = pathId(idText);
     if (t === 'sheet') return { type: 'sheet', id, write: 'SHARE_SHEETS' };
     if (t === 'workspace') return { type: 'workspace', id, write: 'ADMIN_WORKSPACES' };
-    if (['report', 'sight', 'collection', 'file'].includes(t)) throw apiError(1006);
+    if (t === 'report') return { type: 'report', id, write: 'SHARE_SHEETS' };
+    if (['sight', 'collection', 'file'].includes(t)) throw apiError(1006);
     throw apiError(1018, t, 'assetType');
   }
   type AssetReq = FastifyRequest<{ Params: { shareId: string } }>;
