@@ -65,3 +65,8 @@ export async function reportLevels(db: Queryable, actor: Actor, reports: ReportR
   }
   return out;
 }
+
+/** Reports shared to the caller that are in no workspace (Home lists them, as it does such sheets). */
+export async function sharedHomeReports(db: Queryable, actor: Actor): Promise<Array<{ report: ReportRow; level: AccessLevel }>> {
+  return (await accessibleReports(db, actor)).filter((x) => x.report.owner_id !== actor.user.id && x.report.workspace_id === null);
+}

@@ -1,7 +1,7 @@
 import type { Queryable, Store } from '../store/db.ts';
 import { findSheet, type SheetRow } from '../store/sheets.ts';
 import { findWorkspace } from '../store/containers.ts';
-import { deleteReports, insertReport, listSources, replaceSources, updateReport, type ReportRow } from '../store/reports.ts';
+import { deleteReports, insertReport, listSources, replaceSources, sheetsOfWorkspace, updateReport, type ReportRow } from '../store/reports.ts';
 import { threadCounts } from '../store/attachments.ts';
 import { findUsersByIds } from '../store/users.ts';
 import { apiError } from '../errors.ts';
@@ -178,18 +178,16 @@ export async function deleteReportRecords(db: Queryable, author: ReturnType<type
 }
 
 /**
- * Copies a report into a place (a folder or workspace copy). Sources copied in the same
- * operation (`sheetMap`, `workspaceMap`: old id to new) are replaced by their copies.
+ * Copies a report into a place (a folder or workspace copy). Source sheets copied in the same
+ * operation (`sheetMap`: old id to new) are replaced by their copies.
  */
 export async function copyReportRecord(
-  db: Queryable, actor: Actor, src: ReportRow, dest: { folderId: number | null; workspaceId: number | null; ownerId: number },
-  maps: { sheets: ReadonlyMap<number, number>; workspaces?: ReadonlyMap<number, number> }, now: number,
+  db: Queryable, src: ReportRow, dest: { folderId: number | null; workspaceId: number | null; ownerId: number }, sheetMap: ReadonlyMap<number, number>, now: number,
 ): Promise<ChangeEvent> {
   const copy: ReportRow = { ...src, id: newId(), owner_id: dest.ownerId, folder_id: dest.folderId, workspace_id: dest.workspaceId, created_at: now, modified_at: now };
   await insertReport(db, copy);
   const s = await sourcesOf(db, src.id);
-  await replaceSources(db, copy.id, sourceList({ sheets: s.sheets.map((id) => maps.sheets.get(id) ?? id), workspaces: s.workspaces.map((id) => maps.workspaces?.get(id) ?? id) }));
-  void actor;
+  await replaceSources(db, copy.id, sourceList({ sheets: s.sheets.map((id) => sheetMap.get(id) ?? id), workspaces: s.workspaces }));
   return reportEvent(copy, 'CREATE', { sourceObjectId: src.id });
 }
 
@@ -237,7 +235,7 @@ async function sourceSheets(db: Queryable, s: ReportSources): Promise<SheetRow[]
   }
   for (const wsId of s.workspaces) {
     if (!(await findWorkspace(db, wsId))) continue;
-    for (const sheet of await db.selectFrom('sheets').selectAll().where('workspace_id', '=', wsId).where('is_template', '=', 0).execute()) byId.set(sheet.id, sheet);
+    for (const sheet of await sheetsOfWorkspace(db, wsId)) byId.set(sheet.id, sheet);
   }
   return [...byId.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
 }

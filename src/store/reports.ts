@@ -69,3 +69,21 @@ export async function reportsVisibleTo(db: Queryable, orgId: number, userId: num
     .orderBy('id')
     .execute();
 }
+
+/** Reports anywhere in a workspace. */
+export async function reportsInWorkspace(db: Queryable, workspaceId: number): Promise<ReportRow[]> {
+  return db.selectFrom('reports').selectAll().where('workspace_id', '=', workspaceId).execute();
+}
+
+/** The sheets (not templates) anywhere in a workspace: a workspace source of a report. */
+export async function sheetsOfWorkspace(db: Queryable, workspaceId: number) {
+  return db.selectFrom('sheets').selectAll().where('workspace_id', '=', workspaceId).where('is_template', '=', 0).execute();
+}
+
+/** Sources naming workspace `from` of the reports in workspace `to` name `to` instead (a workspace copy). */
+export async function retargetWorkspaceSources(db: Queryable, from: number, to: number): Promise<void> {
+  await db.updateTable('report_sources').set({ object_id: to })
+    .where('object_type', '=', 'workspace').where('object_id', '=', from)
+    .where('report_id', 'in', (eb) => eb.selectFrom('reports').select('id').where('workspace_id', '=', to))
+    .execute();
+}

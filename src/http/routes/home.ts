@@ -8,6 +8,7 @@ import { createFolder, loadTree } from '../../services/folders.ts';
 import { favoriteKeys } from '../../services/favorites.ts';
 import { listWorkspaces } from '../../services/workspaces.ts';
 import { sheetLevels } from '../../services/containers.ts';
+import { sharedHomeReports } from '../../services/reportAccess.ts';
 
 /** The caller's home: its folders and sheets (GET /home/folders, POST /home/folders, GET /folders/personal). */
 export async function homeRoutes(app: FastifyInstance): Promise<void> {
@@ -45,6 +46,7 @@ export async function homeRoutes(app: FastifyInstance): Promise<void> {
     const visible = await sheetLevels(d, req.actor, shared);
     tree.sheets.push(...visible.filter((x) => !x.sheet.is_template));
     tree.templates.push(...visible.filter((x) => !!x.sheet.is_template));
+    tree.reports.push(...(await sharedHomeReports(d, req.actor)));
     const favs = await favoriteKeys(d, req.actor);
     const out = contents(config(), tree, req.ro, favs);
     out.workspaces = (await listWorkspaces(d, req.actor)).map((x) => workspaceSummary(config(), x.ws, x.level, req.ro, { favorite: favs.has(`workspace:${x.ws.id}`) }));
