@@ -17,7 +17,7 @@ import type { SortKey } from '../engine/sort.ts';
 import type { AccessLevel } from './access.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
-import { containerForCreate, parseDestination, placement, sheetLevels, workspaceFor } from './containers.ts';
+import { containerForCreate, parseDestination, placement, sheetLevels, workspaceAccessLevel, workspaceFor } from './containers.ts';
 import { sheetFor } from './permissions.ts';
 import { requireName } from './sheets.ts';
 import { modelForRead, type RowState, type SheetModel } from './sheetModel.ts';
@@ -215,6 +215,8 @@ export interface ReportRowRef {
 export interface ReportData extends ReportDefinitionView {
   /** The source sheets the caller can see, by name. */
   sheets: ReportSource[];
+  /** The source workspaces the caller can see. */
+  workspaces: Array<{ id: number; name: string }>;
   /** Every row of the report in order (at most MAX_REPORT_ROWS). */
   rows: ReportRowRef[];
   /** Creators and modifiers of the rows (system columns). */
@@ -284,7 +286,12 @@ export async function readReport(db: Queryable, actor: Actor, id: number, now = 
     if (!sorted && rows.length >= MAX_REPORT_ROWS) break;
   }
   if (sorted) rows.sort((a, b) => compareRows(def, a.keys, b.keys));
-  return { ...view, sheets, rows: rows.slice(0, MAX_REPORT_ROWS).map(({ source, row }) => ({ source, row })), users };
+  const workspaces: Array<{ id: number; name: string }> = [];
+  for (const wsId of view.sources.workspaces) {
+    const ws = await findWorkspace(db, wsId);
+    if (ws && (await workspaceAccessLevel(db, actor, ws)) !== null) workspaces.push({ id: ws.id, name: ws.name });
+  }
+  return { ...view, sheets, workspaces, rows: rows.slice(0, MAX_REPORT_ROWS).map(({ source, row }) => ({ source, row })), users };
 }
 
 // ---- report shares: the sheet share operations (services/shares.ts) on reports, each in its own transaction

@@ -199,3 +199,14 @@ test('a sheet of another user in the scope needs access when the definition is w
   const theirs = await makeSheet(client(s.t.base, u.token), 'Theirs', cols);
   assertError(await s.api.post('/sheetd/reports', { name: 'x', scope: { sheets: [{ id: theirs.id }] }, columns: [{ title: 'Task' }] }), 404, 1006);
 });
+
+test('favorites: a report the caller can see, by name; an unknown report is 1006', async () => {
+  const sh = await filledSheet('Fav sheet');
+  const rep = await reportOn([sh], 'Fav report');
+  assertError(await s.api.post('/favorites', { type: 'report', objectId: rep.id + 1 }), 404, 1006);
+  assert.equal((await s.api.post('/favorites', { type: 'report', objectId: rep.id })).status, 200);
+  const favs = (await s.api.get('/favorites?include=name&includeAll=true')).body.data;
+  assert.ok(favs.some((f: { type: string; objectId: number; name?: string }) => f.type === 'report' && f.objectId === rep.id && f.name === 'Fav report'));
+  const home = (await s.api.get('/folders/personal')).body;
+  assert.equal(home.reports.find((r: { id: number }) => r.id === rep.id).favorite, true);
+});

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
+import { tokenFor } from '../helpers/tokens.ts';
 
 // Reports: definitions through the sheetd extension (/sheetd/reports) and Get Report with its
 // rows read live from the source sheets the caller can see.
@@ -162,8 +163,15 @@ describe('Get Report', () => {
     }
     const def = (await s.api.post('/sheetd/reports', { name: 'WS report', destinationType: 'workspace', destinationId: ws.id, scope: { workspaces: [{ id: ws.id }] }, columns: [{ sheetNameColumn: true }, { title: 'Task', primary: true }] })).body.result;
     assert.deepEqual(def.location, { destinationType: 'workspace', destinationId: ws.id });
-    const r = (await s.api.get(`/reports/${def.id}`)).body;
+    const r = (await s.api.get(`/reports/${def.id}?include=scope`)).body;
     assert.deepEqual(r.rows.map((x: ReportRow) => x.sheetId).sort(), [top.id, deep.id].sort());
+    assert.deepEqual(r.scope.workspaces, [{ id: ws.id, name: 'Rep WS' }]);
+    // someone the report is shared to, who cannot see the workspace, sees neither it nor its rows
+    await makeUser(s.t, s.api, 'ws-outsider@example.org');
+    await s.api.post(`/reports/${def.id}/shares`, { email: 'ws-outsider@example.org', accessLevel: 'VIEWER' });
+    const outsider = client(s.t.base, await tokenFor(s.t, 'ws-outsider@example.org'));
+    const theirs = (await outsider.get(`/reports/${def.id}?include=scope`)).body;
+    assert.deepEqual([theirs.totalRowCount, theirs.scope.workspaces, theirs.scope.sheets], [0, [], []]);
   });
 
   test('level: multi-picklist columns read as text below level 2, as such at level 3', async () => {

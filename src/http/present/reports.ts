@@ -131,7 +131,7 @@ export function reportBody(config: Config, data: ReportData, page: readonly Repo
   if (ro.include.has('scope')) {
     out.scope = {
       sheets: data.sheets.map((s) => ({ id: s.sheet.id, name: s.sheet.name })),
-      workspaces: data.sources.workspaces.map((id) => ({ id })),
+      workspaces: data.workspaces.map((w) => ({ id: w.id, name: w.name })),
     };
   }
   if (ro.include.has('sourceSheets')) {
