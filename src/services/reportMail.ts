@@ -16,6 +16,9 @@ import { groupTablesExist } from './containers.ts';
 /** The formats Send Report via Email takes. */
 export const REPORT_MAIL_FORMATS = ['EXCEL', 'PDF', 'PDF_GANTT'] as const;
 export type ReportMailFormat = (typeof REPORT_MAIL_FORMATS)[number];
+/** `formatDetails.paperSize` of the PDF formats (the reference's list). */
+export const REPORT_PAPER_SIZES = ['LETTER', 'LEGAL', 'WIDE', 'ARCHD', 'A4', 'A3', 'A2', 'A1', 'A0'] as const;
+export type ReportPaperSize = (typeof REPORT_PAPER_SIZES)[number];
 
 /** The file a report is sent as, made by the caller (the HTTP layer renders reports). */
 export interface ReportFile {
@@ -39,12 +42,13 @@ function optionalText(v: unknown, attr: string, max: number): string | undefined
 
 /**
  * Send Report via Email (VIEWER on the report): `sendTo` addresses and groups (their members),
- * `subject`, `message`, `ccMe`, `format`. The file is rendered now, as the caller sees the
+ * `subject`, `message`, `ccMe`, `format` (EXCEL; PDF and PDF_GANTT with
+ * `formatDetails.paperSize`). The file is rendered now, as the caller sees the
  * report, stored on the blob store and mailed by a `mail` job queued in the transaction that
  * records the event; a later job removes the file.
  */
 export async function emailReport(
-  store: Store, blobs: BlobStore, actor: Actor, id: number, body: unknown, render: (format: ReportMailFormat) => Promise<ReportFile>,
+  store: Store, blobs: BlobStore, actor: Actor, id: number, body: unknown, render: (format: ReportMailFormat, paperSize: ReportPaperSize) => Promise<ReportFile>,
 ): Promise<void> {
   const { report } = await reportFor(store.db, actor, id, 'VIEWER');
   const b = asObject(body, 'a ReportEmail object');
@@ -52,6 +56,14 @@ export async function emailReport(
   if (!Array.isArray(b.sendTo)) throw apiError(1031, JSON.stringify(b.sendTo), 'sendTo');
   const format = b.format ?? 'EXCEL';
   if (typeof format !== 'string' || !(REPORT_MAIL_FORMATS as readonly string[]).includes(format)) throw apiError(1031, String(format), 'format');
+  let paperSize: ReportPaperSize = 'LETTER';
+  if (b.formatDetails !== undefined && b.formatDetails !== null) {
+    const d = asObject(b.formatDetails, 'a FormatDetails object');
+    if (d.paperSize !== undefined && d.paperSize !== null) {
+      if (typeof d.paperSize !== 'string' || !(REPORT_PAPER_SIZES as readonly string[]).includes(d.paperSize)) throw apiError(1031, String(d.paperSize), 'formatDetails.paperSize');
+      paperSize = d.paperSize as ReportPaperSize;
+    }
+  }
   const subject = optionalText(b.subject, 'subject', 4000) ?? `${report.name}`;
   const message = optionalText(b.message, 'message', 4000);
   if (b.ccMe !== undefined && b.ccMe !== null && typeof b.ccMe !== 'boolean') throw apiError(1031, String(b.ccMe), 'ccMe');
@@ -70,7 +82,7 @@ export async function emailReport(
     }
   }
   if (to.size > MAX_REPORT_RECIPIENTS) throw apiError(1066, MAX_REPORT_RECIPIENTS);
-  const file = await render(format as ReportMailFormat);
+  const file = await render(format as ReportMailFormat, paperSize);
   const blobKey = newBlobKey();
   await blobs.put(blobKey, Readable.from([file.bytes]), { contentType: file.contentType, maxBytes: file.bytes.length });
   const sender = actor.user.email;

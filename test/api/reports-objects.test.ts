@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { unzipSync, strFromU8 } from 'fflate';
+import { inflateSync } from 'node:zlib';
+import { PDFDocument } from 'pdf-lib';
 import { serverForFile } from '../helpers/setup.ts';
 import { client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
@@ -191,6 +193,39 @@ describe('report files and mail', () => {
     assert.equal(mail.attachments[0]!.filename, 'Mail report.xlsx');
     const book = unzipSync(new Uint8Array(mail.attachments[0]!.content));
     assert.ok(strFromU8(book['xl/sharedStrings.xml']!).includes('Mail sheet'));
+  });
+
+  test('send report via email as PDF: a landscape table on the paper size asked for', async () => {
+    const sh = await filledSheet('Pdf sheet');
+    const rep = await reportOn([sh], 'Pdf report');
+    assertError(await s.api.post(`/reports/${rep.id}/emails`, { sendTo: [{ email: 'p@example.org' }], format: 'PDF', formatDetails: { paperSize: 'HUGE' } }), 400, 1031);
+    const outbox = path.join(s.t.dataDir, 'outbox');
+    const before = new Set(fs.existsSync(outbox) ? fs.readdirSync(outbox) : []);
+    assert.equal((await s.api.post(`/reports/${rep.id}/emails`, { sendTo: [{ email: 'p@example.org' }], format: 'PDF', formatDetails: { paperSize: 'A4' } })).status, 200);
+    let file: string | undefined;
+    for (let i = 0; i < 200 && file === undefined; i++) {
+      file = (fs.existsSync(outbox) ? fs.readdirSync(outbox) : []).find((f) => f.endsWith('.eml') && !before.has(f));
+      if (file === undefined) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(file, 'the mail was sent');
+    const mail = await simpleParser(fs.readFileSync(path.join(outbox, file)));
+    const pdf = mail.attachments[0]!;
+    assert.equal(pdf.filename, 'Pdf report.pdf');
+    assert.equal(pdf.contentType, 'application/pdf');
+    const doc = await PDFDocument.load(pdf.content);
+    const { width, height } = doc.getPage(0).getSize();
+    assert.deepEqual([Math.round(width), Math.round(height)], [842, 595]);
+    // the text of the table, in the page's (deflated) content stream as hex strings
+    const raw = pdf.content.toString('latin1');
+    const text = [...raw.matchAll(/stream\r?\n([\s\S]*?)endstream/g)].map((m) => {
+      try {
+        return inflateSync(Buffer.from(m[1]!, 'latin1')).toString('latin1');
+      } catch {
+        return m[1]!;
+      }
+    }).join('\n');
+    const hex = (t: string) => Buffer.from(t, 'latin1').toString('hex').toUpperCase();
+    for (const t of ['Pdf report', 'Sheet Name', 'Pdf sheet', 'Ship']) assert.ok(text.toUpperCase().includes(hex(t)), t);
   });
 });
 

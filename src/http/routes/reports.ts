@@ -3,14 +3,15 @@ import {
   createReport, deleteReport, deleteReportShare, getReportShare, listReports, listReportShares, readReport, readReportDefinition,
   shareReport, updateReportDefinition, updateReportShare, type ReportData, type ReportRowRef,
 } from '../../services/reports.ts';
-import { emailReport, type ReportFile, type ReportMailFormat } from '../../services/reportMail.ts';
+import { emailReport, type ReportFile, type ReportMailFormat, type ReportPaperSize } from '../../services/reportMail.ts';
 import type { RowThreads } from '../present/sheetData.ts';
 import { bool, int, one, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { parseTimestamp, success } from '../present.ts';
 import { share } from '../present/shares.ts';
 import { reportBody, reportCells, reportDefinition, reportSummary, type ReportCellsOptions } from '../present/reports.ts';
-import { tableCsv } from '../present/csv.ts';
+import { shownText, tableCsv } from '../present/csv.ts';
+import { tablePdf } from '../present/pdf.ts';
 import { XLSX_TYPES, tableXlsx } from '../present/xlsx.ts';
 import { preferredExport } from '../negotiate.ts';
 import { dispositionOf } from '../download.ts';
@@ -99,11 +100,15 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/reports/:reportId/emails', { config: { scope: 'SHARE_SHEETS', body: 'required' } }, async (req: IdReq) => {
     const id = pathId(req.params.reportId);
-    const render = async (format: ReportMailFormat): Promise<ReportFile> => {
+    // the report as the caller sees it now: an Excel workbook, or a PDF of its table (sheetd
+    // draws no Gantt chart: PDF_GANTT is the same table)
+    const render = async (format: ReportMailFormat, paperSize: ReportPaperSize): Promise<ReportFile> => {
       const data = await readReport(db(), req.actor, id);
       const { titles, lines } = tableOf(data, { ro: req.ro, users: data.users, permalinkBase: config().publicUrl });
-      void format;
-      return { bytes: await tableXlsx(data.report.name, titles, lines), filename: `${data.report.name.replace(/[\\/]/g, '_')}.xlsx`, contentType: XLSX_TYPES[1]! };
+      const base = data.report.name.replace(/[\\/]/g, '_');
+      if (format === 'EXCEL') return { bytes: await tableXlsx(data.report.name, titles, lines), filename: `${base}.xlsx`, contentType: XLSX_TYPES[1]! };
+      const texts = lines.map((l) => l.map((c) => shownText(c.shown) ?? ''));
+      return { bytes: await tablePdf(data.report.name, titles, texts, paperSize), filename: `${base}.pdf`, contentType: 'application/pdf' };
     };
     await emailReport(store(), app.ctx.blobs, req.actor, id, req.body, render);
     return success();
