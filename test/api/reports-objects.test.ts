@@ -245,3 +245,29 @@ test('favorites: a report the caller can see, by name; an unknown report is 1006
   const home = (await s.api.get('/folders/personal')).body;
   assert.equal(home.reports.find((r: { id: number }) => r.id === rep.id).favorite, true);
 });
+
+test('ownership moves with Update Share OWNER; a shared report shows in the recipient\'s Home; creating in a workspace needs ADMIN', async () => {
+  const sh = await filledSheet('Own sheet');
+  const f = (await s.api.post('/home/folders', { name: 'Own folder' })).body.result;
+  const rep = await reportOn([sh], 'Own report', { destinationType: 'folder', destinationId: f.id });
+  const u = await makeUser(s.t, s.api, 'new-owner@example.org');
+  const api = client(s.t.base, u.token);
+  const share = (await s.api.post(`/reports/${rep.id}/shares`, { email: 'new-owner@example.org', accessLevel: 'EDITOR' })).body.result;
+  const home = (await api.get('/folders/personal')).body;
+  assert.deepEqual(home.reports.filter((r: { id: number }) => r.id === rep.id).map((r: { accessLevel: string }) => r.accessLevel), ['EDITOR']);
+  assert.equal((await s.api.put(`/reports/${rep.id}/shares/${share.id}`, { accessLevel: 'OWNER' })).status, 200);
+  const def = (await api.get(`/sheetd/reports/${rep.id}`)).body;
+  assert.equal(def.ownerId, u.id);
+  assert.equal(def.accessLevel, 'OWNER');
+  // it left the old owner's home folder for the new owner's home
+  assert.deepEqual(def.location, { destinationType: 'home', destinationId: null });
+  assert.equal((await s.api.get(`/reports/${rep.id}`)).body.accessLevel, 'ADMIN');
+  assertError(await s.api.del(`/sheetd/reports/${rep.id}`), 403, 1004);
+  // a workspace editor cannot create there; an admin can
+  const ws = (await s.api.post('/workspaces', { name: 'Own WS' })).body.result;
+  await s.api.post(`/workspaces/${ws.id}/shares`, { email: 'new-owner@example.org', accessLevel: 'EDITOR' });
+  const body = { name: 'In WS', destinationType: 'workspace', destinationId: ws.id, columns: [{ title: 'Task' }] };
+  assertError(await api.post('/sheetd/reports', body), 403, 1004);
+  await s.api.put(`/workspaces/${ws.id}/shares/${(await s.api.get(`/workspaces/${ws.id}/shares`)).body.data[1].id}`, { accessLevel: 'ADMIN' });
+  assert.equal((await api.post('/sheetd/reports', body)).status, 200);
+});
