@@ -185,4 +185,16 @@ describe('Get Report', () => {
     assert.equal(high.columns[0].type, 'MULTI_PICKLIST');
     assert.deepEqual(high.rows[0].cells[0].objectValue, { objectType: 'MULTI_PICKLIST', values: ['a', 'b'] });
   });
+
+  test('include=discussions,attachments gives each report row its own', async () => {
+    const a = await sheetWithRows(s.api, 'Threads A', [['t1', 'Open', 1], ['t2', 'Open', 2]]);
+    const d = (await s.api.post(`/sheets/${a.id}/rows/${a.rowIds[1]}/discussions`, { comment: { text: 'about t2' } })).body.result;
+    const at = (await s.api.post(`/sheets/${a.id}/rows/${a.rowIds[0]}/attachments`, { name: 'spec', attachmentType: 'LINK', url: 'https://example.org/spec' })).body.result;
+    const def = (await s.api.post('/sheetd/reports', { name: 'Threads', scope: { sheets: [{ id: a.id }] }, columns: [{ title: 'Task', primary: true }] })).body.result;
+    const plain = (await s.api.get(`/reports/${def.id}`)).body;
+    assert.equal(plain.rows[0].discussions, undefined);
+    const r = (await s.api.get(`/reports/${def.id}?include=discussions,attachments`)).body;
+    assert.deepEqual(r.rows.map((x: { discussions: Array<{ id: number }> }) => x.discussions.map((y) => y.id)), [[], [d.id]]);
+    assert.deepEqual(r.rows.map((x: { attachments: Array<{ id: number }> }) => x.attachments.map((y) => y.id)), [[at.id], []]);
+  });
 });
