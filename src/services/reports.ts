@@ -294,18 +294,18 @@ export async function readReport(db: Queryable, actor: Actor, id: number, now = 
   return { ...view, sheets, workspaces, rows: rows.slice(0, MAX_REPORT_ROWS).map(({ source, row }) => ({ source, row })), users };
 }
 
-// ---- report shares: the sheet share operations (services/shares.ts) on reports, each in its own transaction
+// ---- report shares: the sheet share operations (services/shares.ts) on reports
 
-export async function shareReport(store: Store, actor: Actor, id: number, body: unknown, opts: { accessApiLevel: number; sendEmail: boolean }): Promise<{ single: boolean; created: ShareView[] }> {
-  return store.db.transaction().execute((tx) => createShares(tx, actor, 'report', id, body, opts));
+export async function shareReport(store: Store, actor: Actor, id: number, body: unknown, opts: { accessApiLevel: number; sendEmail: boolean; link?: string }): Promise<{ single: boolean; created: ShareView[] }> {
+  return createShares(store, actor, 'report', id, body, opts);
 }
 
 export async function updateReportShare(store: Store, actor: Actor, id: number, shareId: string, body: unknown, accessApiLevel: number): Promise<ShareView> {
-  return store.db.transaction().execute((tx) => updateShare(tx, actor, 'report', id, shareId, body, accessApiLevel));
+  return updateShare(store, actor, 'report', id, shareId, body, accessApiLevel);
 }
 
 export async function deleteReportShare(store: Store, actor: Actor, id: number, shareId: string): Promise<void> {
-  await store.db.transaction().execute((tx) => deleteShare(tx, actor, 'report', id, shareId));
+  await deleteShare(store, actor, 'report', id, shareId);
 }
 
 export async function listReportShares(db: Queryable, actor: Actor, id: number, withWorkspace: boolean): Promise<ShareView[]> {

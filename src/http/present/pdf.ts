@@ -1,77 +1,150 @@
-import { PDFDocument, PageSizes, StandardFonts, rgb, type PDFFont } from 'pdf-lib';
+import fs from 'node:fs';
+import PDFDocument from 'pdfkit';
+import type { ColumnDef } from '../../engine/columns.ts';
+import type { RowState, SheetModel } from '../../services/sheetModel.ts';
+import { rowCells, type RowPresentOptions } from './sheetData.ts';
+import { shownText } from './csv.ts';
 
-/** Paper sizes of `formatDetails.paperSize` (the reference's list), in points, portrait. */
-/** (ARCH D is 24 × 36 inches.) */
+/** Paper sizes of the `paperSize` parameter (portrait width and height in points). */
 const PAPER: Record<string, [number, number]> = {
-  LETTER: PageSizes.Letter, LEGAL: PageSizes.Legal, WIDE: PageSizes.Tabloid, ARCHD: [1728, 2592],
-  A4: PageSizes.A4, A3: PageSizes.A3, A2: PageSizes.A2, A1: PageSizes.A1, A0: PageSizes.A0,
+  LETTER: [612, 792],
+  LEGAL: [612, 1008],
+  WIDE: [792, 1224],
+  ARCHD: [1728, 2592],
+  A4: [595.28, 841.89],
+  A3: [841.89, 1190.55],
+  A2: [1190.55, 1683.78],
+  A1: [1683.78, 2383.94],
+  A0: [2383.94, 3370.39],
 };
 
-const MARGIN = 36;
-const SIZE = 8;
-const LINE = 12;
+export const PAPER_SIZES = Object.keys(PAPER);
 
-/** Text the standard font can write: characters outside its set become '?'. */
-function writable(allowed: Set<number>, text: string): string {
-  let out = '';
-  for (const ch of text.replace(/[\r\n\t]+/g, ' ')) out += allowed.has(ch.codePointAt(0)!) ? ch : '?';
-  return out;
+/**
+ * A TrueType font that covers more than Latin-1, where the machine has one (Debian's
+ * fonts-dejavu-core); otherwise the built-in Helvetica, which draws only Windows-1252 text.
+ */
+const UNICODE_FONTS = ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/TTF/DejaVuSans.ttf'];
+let unicodeFont: string | null | undefined;
+function fontFile(): string | null {
+  if (unicodeFont === undefined) unicodeFont = UNICODE_FONTS.find((f) => fs.existsSync(f)) ?? null;
+  return unicodeFont;
 }
 
-/** The text cut to fit `width` points, with an ellipsis when cut. */
-function fit(font: PDFFont, text: string, width: number): string {
-  if (font.widthOfTextAtSize(text, SIZE) <= width) return text;
-  let lo = 0;
-  let hi = text.length;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (font.widthOfTextAtSize(text.slice(0, mid) + '…', SIZE) <= width) lo = mid;
-    else hi = mid - 1;
-  }
-  return text.slice(0, lo) + '…';
+/** Characters Helvetica cannot draw become '?'. */
+function latin(text: string): string {
+  return text.replace(/[^\x20-\x7e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
+}
+
+const MARGIN = 36;
+const ROW_HEIGHT = 16;
+const FONT_SIZE = 8;
+
+/** A table to draw: column titles, their relative widths, and each line's cell texts. */
+interface PdfTable {
+  titles: readonly string[];
+  weights: readonly number[];
+  lines: Iterable<readonly string[]>;
 }
 
 /**
- * A table as a PDF document (Send Report via Email with format PDF): landscape pages of the
- * paper size, the title on each page, the column titles in bold, then a line per row with what
- * each cell shows, cut to its column's width. Column widths follow the longest text of each
- * column (within bounds). Written with the standard Helvetica fonts, so characters outside
- * their Latin-1 set print as '?'.
+ * A sheet as a PDF document (Get Sheet with `Accept: application/pdf`, the SDKs' "get sheet as
+ * PDF", and the PDF of Send Sheet via Email): landscape pages of the paper size asked for
+ * (LETTER by default), the sheet's name on top, then a grid of the columns shown (hidden
+ * columns left out) with the column titles repeated on every page and each row's cells as
+ * they display; a cell too long for its column is cut with an ellipsis. Columns share the
+ * page's width by the widths the sheet gives them; child rows are indented under their parent.
  */
-export async function tablePdf(title: string, titles: readonly string[], lines: ReadonlyArray<readonly string[]>, paperSize = 'LETTER'): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  doc.setTitle(title);
-  doc.setProducer('sheetd');
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const allowed = new Set(font.getCharacterSet());
-  const [h, w] = PAPER[paperSize] ?? PageSizes.Letter;
-  const usable = w - 2 * MARGIN;
-  const head = titles.map((t) => writable(allowed, t));
-  const body = lines.map((l) => l.map((t) => writable(allowed, t)));
-  // each column's share of the width: its longest text, between 4 and 40 characters' worth
-  const want = head.map((t, i) => Math.min(40, Math.max(4, t.length, ...body.slice(0, 500).map((l) => (l[i] ?? '').length))));
-  const total = want.reduce((a, b) => a + b, 0) || 1;
-  const widths = want.map((n) => (usable * n) / total);
-  const xs = widths.map((_, i) => MARGIN + widths.slice(0, i).reduce((a, b) => a + b, 0));
-  const heading = writable(allowed, title);
-  let page = doc.addPage([w, h]);
-  let y = 0;
-  const newPage = (first: boolean) => {
-    if (!first) page = doc.addPage([w, h]);
-    page.drawText(fit(bold, heading, usable), { x: MARGIN, y: h - MARGIN, size: 12, font: bold });
-    y = h - MARGIN - 2 * LINE;
-    head.forEach((t, i) => page.drawText(fit(bold, t, widths[i]! - 4), { x: xs[i]!, y, size: SIZE, font: bold }));
-    page.drawLine({ start: { x: MARGIN, y: y - 3 }, end: { x: w - MARGIN, y: y - 3 }, thickness: 0.5, color: rgb(0.5, 0.5, 0.5) });
-    y -= LINE + 2;
+export async function sheetPdf(model: SheetModel, name: string, rows: readonly RowState[], o: RowPresentOptions, paperSize = 'LETTER'): Promise<Buffer> {
+  const cols: readonly ColumnDef[] = (o.columns ?? model.columns).filter((c) => !c.hidden);
+  const depthOf = (row: RowState): number => {
+    let d = 0;
+    for (let p: number | null | undefined = row.parentId; p !== null && p !== undefined && d < 50; p = model.rows.get(p)?.parentId) d++;
+    return d;
   };
-  newPage(true);
-  for (const l of body) {
-    if (y < MARGIN) newPage(false);
-    l.forEach((t, i) => {
-      if (t !== '' && i < widths.length) page.drawText(fit(font, t, widths[i]! - 4), { x: xs[i]!, y, size: SIZE, font });
-    });
-    y -= LINE;
+  function* lines(): Iterable<string[]> {
+    for (const row of rows) {
+      const cells = rowCells(model, row, { ...o, columns: [...cols] });
+      const shown = cells.map((c) => shownText(c) ?? '');
+      const depth = depthOf(row);
+      if (depth > 0 && shown.length > 0) {
+        const primary = cols.findIndex((c) => c.primary);
+        const at = primary >= 0 ? primary : 0;
+        shown[at] = ' '.repeat(depth * 3) + shown[at];
+      }
+      yield shown;
+    }
   }
-  return Buffer.from(await doc.save());
+  return tableDocument(name, { titles: cols.map((c) => c.title), weights: cols.map((c) => Math.max(40, c.width ?? 150)), lines: lines() }, paperSize);
+}
+
+/**
+ * A table as a PDF document, laid out as a sheet's (the PDF of Send Report via Email): columns
+ * share the width by the length of their longest text (between 6 and 40 characters' worth).
+ */
+export async function tablePdf(name: string, titles: readonly string[], lines: ReadonlyArray<readonly string[]>, paperSize = 'LETTER'): Promise<Buffer> {
+  const weights = titles.map((t, i) => Math.min(40, Math.max(6, t.length, ...lines.slice(0, 500).map((l) => (l[i] ?? '').length))));
+  return tableDocument(name, { titles, weights, lines }, paperSize);
+}
+
+async function tableDocument(name: string, table: PdfTable, paperSize: string): Promise<Buffer> {
+  const [w, h] = PAPER[paperSize] ?? PAPER.LETTER!;
+  const doc = new PDFDocument({ size: [w, h], layout: 'landscape', margin: MARGIN, info: { Title: name, Producer: 'sheetd' }, autoFirstPage: true });
+  const font = fontFile();
+  if (font !== null) doc.registerFont('body', font);
+  const text = font !== null ? (s: string) => s : latin;
+  doc.font(font !== null ? 'body' : 'Helvetica');
+  const chunks: Buffer[] = [];
+  doc.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const pageWidth = doc.page.width - 2 * MARGIN;
+  const total = table.weights.reduce((a, b) => a + b, 0) || 1;
+  const widths = table.weights.map((x) => (x / total) * pageWidth);
+
+  const fit = (s: string, width: number): string => {
+    if (doc.widthOfString(s) <= width) return s;
+    let lo = 0;
+    let hi = s.length;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (doc.widthOfString(s.slice(0, mid) + '…') <= width) lo = mid;
+      else hi = mid - 1;
+    }
+    return s.slice(0, lo) + '…';
+  };
+
+  const line = (cells: readonly string[], y: number, bold: boolean) => {
+    let x = MARGIN;
+    if (bold) doc.rect(MARGIN, y, pageWidth, ROW_HEIGHT).fill('#e8ecf1').fillColor('#000');
+    for (let i = 0; i < cells.length && i < widths.length; i++) {
+      const cw = widths[i]!;
+      doc.fontSize(FONT_SIZE).fillColor('#000').text(fit(cells[i]!, cw - 6), x + 3, y + 4, { lineBreak: false, width: cw - 6 });
+      x += cw;
+    }
+    doc.moveTo(MARGIN, y + ROW_HEIGHT).lineTo(MARGIN + pageWidth, y + ROW_HEIGHT).lineWidth(0.3).stroke('#b0b8c4');
+  };
+
+  const header = () => {
+    doc.fontSize(14).fillColor('#000').text(text(name), MARGIN, MARGIN, { lineBreak: false, width: pageWidth });
+    const y = MARGIN + 24;
+    line(table.titles.map(text), y, true);
+    return y + ROW_HEIGHT;
+  };
+
+  let y = header();
+  const bottom = doc.page.height - MARGIN;
+  for (const cells of table.lines) {
+    if (y + ROW_HEIGHT > bottom) {
+      doc.addPage();
+      y = header();
+    }
+    line(cells.map(text), y, false);
+    y += ROW_HEIGHT;
+  }
+  doc.end();
+  return done;
 }

@@ -3,7 +3,8 @@ import {
   createReport, deleteReport, deleteReportShare, getReportShare, listReports, listReportShares, readReport, readReportDefinition,
   shareReport, updateReportDefinition, updateReportShare, type ReportData, type ReportRowRef,
 } from '../../services/reports.ts';
-import { emailReport, type ReportFile, type ReportMailFormat, type ReportPaperSize } from '../../services/reportMail.ts';
+import { emailReport, type ReportFile } from '../../services/reportMail.ts';
+import type { SheetFormat } from '../../services/emails.ts';
 import type { RowThreads } from '../present/sheetData.ts';
 import { bool, int, one, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
@@ -11,11 +12,12 @@ import { parseTimestamp, success } from '../present.ts';
 import { share } from '../present/shares.ts';
 import { reportBody, reportCells, reportDefinition, reportSummary, type ReportCellsOptions } from '../present/reports.ts';
 import { shownText, tableCsv } from '../present/csv.ts';
-import { tablePdf } from '../present/pdf.ts';
+import { PAPER_SIZES, tablePdf } from '../present/pdf.ts';
 import { XLSX_TYPES, tableXlsx } from '../present/xlsx.ts';
 import { preferredExport } from '../negotiate.ts';
 import { dispositionOf } from '../download.ts';
 import { shareIdParam } from './shares.ts';
+import { permalink } from '../present/permalinks.ts';
 import { threadsFor } from './threads.ts';
 
 /** Rows of Get Report per request: default 100, at most 10,000 (spec 8). */
@@ -102,15 +104,14 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     const id = pathId(req.params.reportId);
     // the report as the caller sees it now: an Excel workbook, or a PDF of its table (sheetd
     // draws no Gantt chart: PDF_GANTT is the same table)
-    const render = async (format: ReportMailFormat, paperSize: ReportPaperSize): Promise<ReportFile> => {
+    const render = async (format: SheetFormat, paperSize: string | undefined): Promise<ReportFile> => {
       const data = await readReport(db(), req.actor, id);
       const { titles, lines } = tableOf(data, { ro: req.ro, users: data.users, permalinkBase: config().publicUrl });
-      const base = data.report.name.replace(/[\\/]/g, '_');
-      if (format === 'EXCEL') return { bytes: await tableXlsx(data.report.name, titles, lines), filename: `${base}.xlsx`, contentType: XLSX_TYPES[1]! };
-      const texts = lines.map((l) => l.map((c) => shownText(c.shown) ?? ''));
-      return { bytes: await tablePdf(data.report.name, titles, texts, paperSize), filename: `${base}.pdf`, contentType: 'application/pdf' };
+      const name = data.report.name;
+      if (format === 'EXCEL') return { bytes: await tableXlsx(name, titles, lines), fileName: `${name}.xlsx`, contentType: XLSX_TYPES[1]! };
+      return { bytes: await tablePdf(name, titles, lines.map((l) => l.map((c) => shownText(c.shown) ?? '')), paperSize), fileName: `${name}.pdf`, contentType: 'application/pdf' };
     };
-    await emailReport(store(), app.ctx.blobs, req.actor, id, req.body, render);
+    await emailReport(store(), app.ctx.blobs, req.actor, id, req.body, render, PAPER_SIZES);
     return success();
   });
 
@@ -123,7 +124,8 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     return paginate(all.map((v) => share(v, req.ro)), paging(q));
   });
   app.post(shares, { config: { scope: 'SHARE_SHEETS', body: 'required' } }, async (req: IdReq) => {
-    const { single, created } = await shareReport(store(), req.actor, pathId(req.params.reportId), req.body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(req.query as Query, 'sendEmail') });
+    const id = pathId(req.params.reportId);
+    const { single, created } = await shareReport(store(), req.actor, id, req.body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(req.query as Query, 'sendEmail'), link: permalink(config(), 'reports', id) });
     const out = created.map((v) => share(v, req.ro));
     return success(single ? out[0] : out);
   });
