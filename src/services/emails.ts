@@ -11,6 +11,7 @@ import type { Queryable, Store } from '../store/db.ts';
 import { listAttachments, listDiscussions, type AttachmentRow } from '../store/attachments.ts';
 import type { MailPayload } from '../mail/index.ts';
 import type { Actor } from './context.ts';
+import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { readSheet, type RowState, type SheetModel } from './sheetModel.ts';
 import type { SheetRow } from '../store/sheets.ts';
 import type { AccessLevel } from './access.ts';
@@ -78,7 +79,7 @@ export function parseEmail(b: Obj): EmailInput {
 }
 
 /** Every address the recipients name, groups expanded to their members, each once. */
-async function addresses(db: Queryable, actor: Actor, sendTo: EmailInput['sendTo']): Promise<string[]> {
+export async function addresses(db: Queryable, actor: Actor, sendTo: EmailInput['sendTo']): Promise<string[]> {
   const out = new Map<string, string>();
   for (const r of sendTo) {
     if ('email' in r) {
@@ -92,14 +93,14 @@ async function addresses(db: Queryable, actor: Actor, sendTo: EmailInput['sendTo
   return [...out.values()];
 }
 
-function senderName(actor: Actor): string {
+export function senderName(actor: Actor): string {
   const u = actor.user;
   const name = [u.first_name, u.last_name].filter((x) => x).join(' ');
   return name === '' ? u.email : name;
 }
 
 /** A message to each recipient (and the sender with ccMe), replies going to the sender. */
-function payload(actor: Actor, to: string[], e: EmailInput, subject: string, text: string, html: string | undefined): MailPayload {
+export function payload(actor: Actor, to: string[], e: EmailInput, subject: string, text: string, html: string | undefined): MailPayload {
   return {
     to,
     ...(e.ccMe ? { cc: [actor.user.email] } : {}),
@@ -121,32 +122,58 @@ export type SheetFileRenderer = (model: SheetModel, sheet: SheetRow, level: Acce
  */
 export async function sendSheetByEmail(store: Store, blobs: BlobStore, actor: Actor, sheetId: number, body: unknown, render: SheetFileRenderer, paperSizes: readonly string[]): Promise<void> {
   const b = asObject(body, 'a SheetEmail object');
+  const { email, format, paperSize } = parseFileEmail(b, paperSizes);
+  const db = store.db;
+  const { sheet, level, model } = await readSheet(db, actor, sheetId);
+  const to = await addresses(db, actor, email.sendTo);
+  const file = await render(model, sheet, level, format, paperSize);
+  const event: ChangeEvent = { objectType: 'SHEET', action: 'SEND_AS_ATTACHMENT', objectId: sheet.id, sheetId: sheet.id, workspaceId: sheet.workspace_id, details: { format, recipientCount: to.length } };
+  await mailFile(store, blobs, actor, to, email, { kind: 'sheet', name: sheet.name }, file, event);
+}
+
+/** The Email part plus `format` and `formatDetails.paperSize` of SheetEmail and ReportEmail. */
+export function parseFileEmail(b: Obj, paperSizes: readonly string[]): { email: EmailInput; format: SheetFormat; paperSize: string | undefined } {
   const email = parseEmail(b);
   const format = b.format;
   if (format === undefined || format === null) throw apiError(1012, 'format');
   if (!(SHEET_FORMATS as readonly unknown[]).includes(format)) throw apiError(1031, describe(format), 'format');
   let paperSize: string | undefined;
   if (b.formatDetails !== undefined && b.formatDetails !== null) {
-    const d = asObject(b.formatDetails, 'a FormatDetails object');
-    const p = d.paperSize;
+    const p = asObject(b.formatDetails, 'a FormatDetails object').paperSize;
     if (p !== undefined && p !== null) {
       if (typeof p !== 'string' || !paperSizes.includes(p)) throw apiError(1053, describe(p));
       paperSize = p;
     }
   }
-  const db = store.db;
-  const { sheet, level, model } = await readSheet(db, actor, sheetId);
-  const to = await addresses(db, actor, email.sendTo);
-  const file = await render(model, sheet, level, format as SheetFormat, paperSize);
+  return { email, format: format as SheetFormat, paperSize };
+}
+
+/**
+ * A sheet's or a report's file sent to each recipient: the file is written to the blob store
+ * for a `mail` job queued in the transaction that records the event, and removed once sent.
+ */
+export async function mailFile(
+  store: Store,
+  blobs: BlobStore,
+  actor: Actor,
+  to: string[],
+  email: EmailInput,
+  what: { kind: 'sheet' | 'report'; name: string },
+  file: { fileName: string; contentType: string; bytes: Buffer },
+  event: ChangeEvent,
+): Promise<void> {
   const key = newBlobKey();
-  await blobs.put(key, Readable.from(file.bytes), { contentType: file.contentType, maxBytes: Number.MAX_SAFE_INTEGER });
+  await blobs.put(key, Readable.from([file.bytes]), { contentType: file.contentType, maxBytes: Number.MAX_SAFE_INTEGER });
   try {
     const who = senderName(actor);
-    const text = [`${who} (${actor.user.email}) sent you the sheet "${sheet.name}".`, email.message ?? '', `The sheet is attached as ${file.fileName}.`].filter((x) => x !== '').join('\n\n');
-    const p = payload(actor, to, email, `${who} sent you "${sheet.name}"`, text, undefined);
+    const text = [`${who} (${actor.user.email}) sent you the ${what.kind} "${what.name}".`, email.message ?? '', `The ${what.kind} is attached as ${file.fileName}.`].filter((x) => x !== '').join('\n\n');
+    const p = payload(actor, to, email, `${who} sent you "${what.name}"`, text, undefined);
     p.attachments = [{ filename: file.fileName, contentType: file.contentType, blobKey: key }];
     p.deleteBlobs = [key];
-    await db.transaction().execute((tx) => enqueue(tx, 'mail', p));
+    await store.db.transaction().execute(async (tx) => {
+      await enqueue(tx, 'mail', p);
+      await recordEvents(tx, authorOf(actor), [event]);
+    });
   } catch (e) {
     await blobs.delete(key);
     throw e;
@@ -255,12 +282,15 @@ export async function sendRowsByEmail(store: Store, actor: Actor, sheetId: numbe
   const n = rows.length;
   const p = payload(actor, to, email, `${who} sent you ${n === 1 ? 'a row' : `${n} rows`} from "${sheet.name}"`, text, html);
   if (files.length > 0) p.attachments = files;
-  await db.transaction().execute((tx) => enqueue(tx, 'mail', p));
+  await db.transaction().execute(async (tx) => {
+    await enqueue(tx, 'mail', p);
+    await recordEvents(tx, authorOf(actor), [{ objectType: 'SHEET', action: 'SEND_ROW', objectId: sheet.id, sheetId: sheet.id, workspaceId: sheet.workspace_id, details: { rowIds: rows.map((r) => r.id), recipientCount: to.length } }]);
+  });
 }
 
 /** What a share notice names: the shared sheet or workspace and where to open it. */
 export interface SharedThing {
-  kind: 'sheet' | 'workspace';
+  kind: 'sheet' | 'workspace' | 'report';
   name: string;
   link?: string;
 }

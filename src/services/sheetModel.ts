@@ -454,10 +454,15 @@ let lastMeta: { keys: readonly string[]; ats: readonly number[]; bys: ReadonlyAr
 /** A sheet and its model for reading, after the caller's access was checked. */
 export async function readSheet(db: Queryable, actor: Actor, sheetId: number): Promise<{ sheet: SheetRow; level: AccessLevel; model: SheetModel }> {
   const { sheet, level } = await sheetFor(db, actor, sheetId, 'VIEWER');
+  return { sheet, level, model: await modelForRead(db, sheet) };
+}
+
+/** The model of a sheet whose access was already checked, with its formula results current. */
+export async function modelForRead(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
   const model = await readModel(db, sheet);
   for (const h of hooks.read) await h(db, model);
   currentFormulas(model);
-  return { sheet, level, model };
+  return model;
 }
 
 export { findSheet, recordToColumn };

@@ -10,6 +10,7 @@ import type { OrgTables } from './orgSchema.ts';
 import type { JobTables } from './jobSchema.ts';
 import type { AttachmentTables } from './attachmentSchema.ts';
 import type { WebhookTables } from './webhookSchema.ts';
+import type { ReportTables } from './reportSchema.ts';
 
 export interface OrgTable {
   id: number;
@@ -183,4 +184,4 @@ export interface ImageTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, WebhookTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, WebhookTables, ReportTables {}

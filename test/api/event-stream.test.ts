@@ -60,6 +60,11 @@ const sharee = async () => {
 const discussion = async (sheetId: number) => ok(await api.post(`/sheets/${sheetId}/discussions`, { comment: { text: 'hello' } })).result as { id: number; comments: Array<{ id: number }> };
 const fileAttachment = async (sheetId: number) => ok(await upload(`/sheets/${sheetId}/attachments`, 'file one', 'a.txt', 'text/plain')).result.id as number;
 const filterBody = (colId: number) => ({ name: uniq('F'), filterType: 'SHARED', query: { operator: 'AND', criteria: [{ columnId: colId, operator: 'IS_NOT_BLANK' }] } });
+const reportOf = async () => {
+  const s = await sheet();
+  return ok(await api.post('/sheetd/reports', { name: uniq('es report '), scope: { sheets: [{ id: s.id }] }, columns: [{ title: 'Name', type: 'TEXT_NUMBER' }] })).result.id as number;
+};
+const mailTo = { sendTo: [{ email: 'es.mail@example.org' }] };
 const hookBody = (sheetId: number) => ({ name: 'es', callbackUrl: rx.url, scope: 'sheet', scopeObjectId: sheetId, events: ['*.*'], version: 1 });
 
 /** A recipe: prepares what the route needs, calls mark() right before the request, and makes it. */
@@ -104,6 +109,16 @@ const R: Record<string, Recipe> = {
   'POST /sheets/:sheetId/discussions/:discussionId/comments': { expect: ['COMMENT', 'CREATE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await m(); return api.post(`/sheets/${s.id}/discussions/${d.id}/comments`, { text: 'more' }); } },
   'PUT /sheets/:sheetId/comments/:commentId': { expect: ['COMMENT', 'UPDATE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await m(); return api.put(`/sheets/${s.id}/comments/${d.comments[0]!.id}`, { text: 'edited' }); } },
   'DELETE /sheets/:sheetId/comments/:commentId': { expect: ['COMMENT', 'DELETE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await api.post(`/sheets/${s.id}/discussions/${d.id}/comments`, { text: 'second' }); await m(); return api.del(`/sheets/${s.id}/comments/${d.comments[0]!.id}`); } },
+  'POST /sheets/:sheetId/emails': { expect: ['SHEET', 'SEND_AS_ATTACHMENT'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheets/${s.id}/emails`, { ...mailTo, format: 'PDF' }); } },
+  'POST /sheets/:sheetId/rows/emails': { expect: ['SHEET', 'SEND_ROW'], run: async (m) => { const s = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return api.post(`/sheets/${s.id}/rows/emails`, { ...mailTo, rowIds: [r] }); } },
+  // reports
+  'POST /sheetd/reports': { expect: ['REPORT', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post('/sheetd/reports', { name: uniq('es report '), scope: { sheets: [{ id: s.id }] }, columns: [{ title: 'Name', type: 'TEXT_NUMBER' }] }); } },
+  'PUT /sheetd/reports/:reportId': { expect: ['REPORT', 'RENAME'], run: async (m) => { const r = await reportOf(); await m(); return api.put(`/sheetd/reports/${r}`, { name: uniq('es renamed report ') }); } },
+  'DELETE /sheetd/reports/:reportId': { expect: ['REPORT', 'DELETE'], run: async (m) => { const r = await reportOf(); await m(); return api.del(`/sheetd/reports/${r}`); } },
+  'POST /reports/:reportId/emails': { expect: ['REPORT', 'SEND_AS_ATTACHMENT'], run: async (m) => { const r = await reportOf(); await m(); return api.post(`/reports/${r}/emails`, { ...mailTo, format: 'EXCEL' }); } },
+  'POST /reports/:reportId/shares': { expect: ['REPORT', 'ADD_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); await m(); return api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' }); } },
+  'PUT /reports/:reportId/shares/:shareId': { expect: ['REPORT', 'UPDATE_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); const sh = ok(await api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.put(`/reports/${r}/shares/${sh.id}`, { accessLevel: 'EDITOR' }); } },
+  'DELETE /reports/:reportId/shares/:shareId': { expect: ['REPORT', 'REMOVE_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); const sh = ok(await api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.del(`/reports/${r}/shares/${sh.id}`); } },
   // sharing
   'POST /sheets/:id/shares': { expect: ['SHEET', 'ADD_SHARE'], run: async (m) => { const s = await sheet(); const u = await sharee(); await m(); return api.post(`/sheets/${s.id}/shares`, { email: u, accessLevel: 'VIEWER' }); } },
   'PUT /sheets/:id/shares/:shareId': { expect: ['SHEET', 'UPDATE_SHARE'], run: async (m) => { const s = await sheet(); const u = await sharee(); const sh = ok(await api.post(`/sheets/${s.id}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.put(`/sheets/${s.id}/shares/${sh.id}`, { accessLevel: 'EDITOR' }); } },
@@ -172,8 +187,6 @@ const R: Record<string, Recipe> = {
 /** Mutating routes that change nothing a client could be told about. */
 const NO_CHANGE: Record<string, string> = {
   'POST /imageurls': 'hands out temporary URLs for images; nothing is stored that a reader sees',
-  'POST /sheets/:sheetId/emails': 'sends a copy of the sheet by mail; the sheet does not change',
-  'POST /sheets/:sheetId/rows/emails': 'sends copies of rows by mail; the sheet does not change',
 };
 
 describe('every mutating route records its change event', () => {

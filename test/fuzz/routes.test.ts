@@ -59,6 +59,8 @@ async function seed(n: number): Promise<void> {
   const wsShare = ok(await api.post(`/workspaces/${ws.id}/shares`, { email: otherEmail, accessLevel: 'EDITOR' }));
   const ref = ok(await api.post(`/sheets/${s.id}/crosssheetreferences`, { sourceSheetId: src.id, startColumnId: src.columns[0]!.id, endColumnId: src.columns[0]!.id }));
   const filter = ok(await api.post(`/sheetd/sheets/${s.id}/filters`, { name: `F${n}`, filterType: 'SHARED', query: { operator: 'AND', criteria: [{ columnId: s.col.Done!.id, operator: 'IS_CHECKED' }] } }));
+  const report = ok(await api.post('/sheetd/reports', { name: `Fuzz report ${n}`, scope: { sheets: [{ id: s.id }], workspaces: [{ id: ws.id }] }, columns: [{ sheetNameColumn: true }, { title: 'Name', primary: true }, { title: 'State', type: 'PICKLIST' }], filters: { criteria: [{ column: { title: 'Done', type: 'CHECKBOX' }, operator: 'IS_CHECKED' }] } }));
+  const reportShare = ok(await api.post(`/reports/${report.id}/shares`, { email: otherEmail, accessLevel: 'VIEWER' }));
   ok(await api.post('/favorites', { type: 'sheet', objectId: s.id }));
   const alt = await api.post(`/users/${other.id}/alternateemails`, [{ email: `fuzz.alt${n}@example.org` }]);
   assert.equal(alt.status, 200, alt.text);
@@ -73,7 +75,8 @@ async function seed(n: number): Promise<void> {
     id: [s.id, ws.id],
     rowId: rows.map((r) => r.id),
     columnId: s.columns.map((c) => c.id),
-    shareId: [share.id as unknown as string, wsShare.id as unknown as string],
+    shareId: [share.id as unknown as string, wsShare.id as unknown as string, reportShare.id as unknown as string],
+    reportId: [report.id],
     refId: [ref.id],
     filterId: [filter.id],
     userId: [other.id],
@@ -193,6 +196,16 @@ const FAMILIES: Record<string, fc.Arbitrary<unknown>> = {
   folders: fc.record({ name: scalar }, { requiredKeys: [] }),
   validateddomains: fc.record({ domain: scalar }, { requiredKeys: [] }),
 };
+const columnRef = fc.record({ title: v('Name', 'State', 'Done'), type: v('TEXT_NUMBER', 'PICKLIST', 'CHECKBOX'), primary: scalar, sheetNameColumn: scalar, systemColumnType: scalar }, { requiredKeys: [] });
+const criterion = fc.record({ column: fc.oneof(columnRef, scalar), operator: v('EQUAL', 'IS_CHECKED', 'CONTAINS'), values: json }, { requiredKeys: [] });
+FAMILIES.reports = fc.record({
+  name: scalar, destinationType: scalar, destinationId: idLike,
+  scope: fc.oneof(fc.record({ sheets: fc.oneof(fc.array(element(fc.record({ id: idLike })), { maxLength: 2 }), scalar), workspaces: fc.oneof(fc.array(idLike, { maxLength: 2 }), scalar) }, { requiredKeys: [] }), scalar),
+  columns: fc.oneof(fc.array(element(columnRef), { maxLength: 3 }), scalar),
+  filters: fc.oneof(fc.record({ operator: scalar, criteria: fc.oneof(fc.array(element(criterion), { maxLength: 2 }), scalar), nestedCriteria: json }, { requiredKeys: [] }), scalar),
+  sortingCriteria: fc.oneof(fc.array(element(fc.record({ column: fc.oneof(columnRef, scalar), sortingDirection: scalar }, { requiredKeys: [] })), { maxLength: 2 }), scalar),
+}, { requiredKeys: [] });
+FAMILIES.emails = fc.record({ sendTo: fc.oneof(fc.array(element(fc.record({ email: scalar, groupId: realId('groupId') }, { requiredKeys: [] })), { maxLength: 2 }), scalar), subject: scalar, message: scalar, ccMe: scalar, format: v('EXCEL', 'PDF', 'PDF_GANTT') }, { requiredKeys: [] });
 FAMILIES.move = FAMILIES.copy!;
 FAMILIES.workspaces = FAMILIES.folders!;
 FAMILIES.cellimages = fc.record({ altText: scalar }, { requiredKeys: [] });
@@ -221,7 +234,7 @@ const pathValue = (name: string) => fc.oneof(
   { weight: 1, arbitrary: fc.constant(null).chain(() => fc.constantFrom(...(ids[name] ?? [1]).filter((v): v is number => typeof v === 'number').flatMap((v) => [String(v + 1), String(v) + '0', `${v}.0`]).concat(['2']))) },
 );
 
-const QUERY_KEYS = ['include', 'exclude', 'includeAll', 'page', 'pageSize', 'level', 'numericDates', 'rowIds', 'columnIds', 'accessApiLevel', 'sendEmail', 'allowPartialSuccess', 'overrideValidation', 'ignoreRowsNotFound', 'since', 'to', 'modifiedSince', 'transferTo', 'transferSheets', 'removeFromSharing', 'email', 'userId', 'skipRemap', 'include_all', 'sharingInclude'];
+const QUERY_KEYS = ['include', 'exclude', 'includeAll', 'page', 'pageSize', 'level', 'numericDates', 'rowIds', 'columnIds', 'accessApiLevel', 'sendEmail', 'allowPartialSuccess', 'overrideValidation', 'ignoreRowsNotFound', 'since', 'to', 'modifiedSince', 'transferTo', 'transferSheets', 'removeFromSharing', 'email', 'userId', 'skipRemap', 'include_all', 'sharingInclude', 'query', 'scopes', 'location'];
 const queryValue = fc.oneof(
   fc.constantFrom('true', 'false', '0', '1', '-1', '1.5', '1e400', '9223372036854775808', '', 'abc', 'format,objectValue', 'all', 'attachments,discussions,filters,rowPermalink,writerInfo', '%00', '%ED%A0%80', 'a%00b', '2024-01-01T00:00:00Z', 'nobody%40example.org', '%'),
   fc.constant(null).chain(() => fc.constantFrom(...Object.values(ids).flat().map(String))),

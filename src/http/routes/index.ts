@@ -25,6 +25,8 @@ import { attachmentRoutes } from './attachments.ts';
 import { discussionRoutes } from './discussions.ts';
 import { commentRoutes } from './comments.ts';
 import { emailRoutes } from './emails.ts';
+import { reportRoutes } from './reports.ts';
+import { searchRoutes } from './search.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -52,5 +54,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(discussionRoutes);
   await app.register(commentRoutes);
   await app.register(emailRoutes);
+  await app.register(reportRoutes);
+  await app.register(searchRoutes);
   await app.register(sheetDataRoutes);
 }
