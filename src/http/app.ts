@@ -13,6 +13,7 @@ import { acceptable } from './negotiate.ts';
 import { installMetrics } from './metrics.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import { API_PREFIX, apiPlugin, jsonBodyOnly, knownRoutes, notFound } from './api.ts';
+import { webPlugin } from '../web/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -116,5 +117,6 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
 
   await app.register(apiPlugin, { prefix: API_PREFIX, known });
+  await app.register(webPlugin);
   return app;
 }

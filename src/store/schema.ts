@@ -9,6 +9,7 @@ import type { ContainerTables } from './containerSchema.ts';
 import type { OrgTables } from './orgSchema.ts';
 import type { JobTables } from './jobSchema.ts';
 import type { AttachmentTables } from './attachmentSchema.ts';
+import type { OAuthTables } from './oauthSchema.ts';
 
 export interface OrgTable {
   id: number;
@@ -56,6 +57,8 @@ export interface ApiTokenTable {
   expires_at: number | null;
   revoked_at: number | null;
   created_at: number;
+  /** The OAuth app (oauth_apps.id) a token was granted to; null for raw tokens. */
+  api_client_id: number | null;
 }
 
 export interface EventTable {
@@ -180,4 +183,4 @@ export interface ImageTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, OAuthTables {}
