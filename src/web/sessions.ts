@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { signIn, signOut } from '../services/sessions.ts';
+import { clock } from '../clock.ts';
 import { SESSION_COOKIE, page, safeNext } from './page.ts';
 
 /** Sign-in and sign-out. Failed attempts are limited per account and per client address. */
@@ -20,14 +21,14 @@ export async function sessionRoutes(web: FastifyInstance): Promise<void> {
     // failed attempts count, per account and per client address; once either is used up, even
     // the right password waits for the next minute
     const limits: Array<[string, number]> = [[`login:account:${email}`, config.loginRateLimitPerMinute], [`login:address:${req.ip}`, config.loginRateLimitPerAddress]];
-    const room = await Promise.all(limits.map(([key, limit]) => limiter.consume(key, 0, limit - 1)));
+    const room = await Promise.all(limits.map(([key, limit]) => limiter.consume(key, 0, limit - 1, clock.now())));
     if (room.some((r) => !r.allowed)) {
       reply.header('retry-after', String(Math.max(...room.map((r) => r.retryAfter))));
       return page(req, reply, 'login.eta', { title: 'Sign in', next, email, error: 'Too many failed sign-in attempts. Wait a minute and try again.' }, 429);
     }
     const session = email && password ? await signIn(store, email, password, config.sessionTtlMs) : null;
     if (!session) {
-      await Promise.all(limits.map(([key, limit]) => limiter.consume(key, 1, limit)));
+      await Promise.all(limits.map(([key, limit]) => limiter.consume(key, 1, limit, clock.now())));
       return page(req, reply, 'login.eta', { title: 'Sign in', next, email, error: 'The email address or password is not right.' }, 401);
     }
     reply.setCookie(SESSION_COOKIE, session.value, web.sessionCookie);
