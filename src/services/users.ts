@@ -342,3 +342,9 @@ export async function setProfileImage(store: Store, blobs: BlobStore, actor: Act
     throw e;
   }
 }
+
+/** The organization's members for the API access page: a system admin sees them all (first 500), others none. */
+export async function membersForAdmin(db: Queryable, viewer: UserRow): Promise<UserRow[]> {
+  if (!viewer.admin) return [];
+  return listOrgMembers(db, viewer.org_id, { offset: 0, limit: 500 });
+}

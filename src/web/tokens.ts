@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { createOwnToken, listOwnTokens, revokeOwnToken } from '../services/tokens.ts';
 import { listAuthorizedApps, revokeAppAccess } from '../services/oauth.ts';
+import { membersForAdmin } from '../services/users.ts';
+import type { UserRow } from '../services/context.ts';
 import { isApiError } from '../errors.ts';
 import { page, webAuthor } from './page.ts';
 
@@ -9,15 +11,16 @@ export async function tokenPages(web: FastifyInstance): Promise<void> {
   const { store } = web.ctx;
   const toLogin = '/login?next=%2Fsettings%2Fapi';
 
-  const show = async (userId: number) => ({
+  const show = async (user: UserRow) => ({
     title: 'API access',
-    tokens: await listOwnTokens(store.db, userId),
-    apps: await listAuthorizedApps(store.db, userId),
+    tokens: await listOwnTokens(store.db, user.id),
+    apps: await listAuthorizedApps(store.db, user.id),
+    members: await membersForAdmin(store.db, user),
   });
 
   web.get('/settings/api', async (req, reply) => {
     if (!req.webUser) return reply.redirect(toLogin, 303);
-    return page(req, reply, 'api-access.eta', await show(req.webUser.id));
+    return page(req, reply, 'api-access.eta', await show(req.webUser));
   });
 
   web.post('/settings/api/tokens', { preHandler: web.csrfProtection }, async (req, reply) => {
@@ -25,10 +28,10 @@ export async function tokenPages(web: FastifyInstance): Promise<void> {
     const name = (req.body as Record<string, unknown> | undefined)?.name;
     try {
       const tok = await createOwnToken(store, webAuthor(req.webUser), req.webUser.id, typeof name === 'string' ? name : '');
-      return page(req, reply, 'api-access.eta', { ...(await show(req.webUser.id)), created: tok.raw }, 201);
+      return page(req, reply, 'api-access.eta', { ...(await show(req.webUser)), created: tok.raw }, 201);
     } catch (e) {
       if (!isApiError(e)) throw e;
-      return page(req, reply, 'api-access.eta', { ...(await show(req.webUser.id)), error: e.message }, e.statusCode);
+      return page(req, reply, 'api-access.eta', { ...(await show(req.webUser)), error: e.message }, e.statusCode);
     }
   });
 

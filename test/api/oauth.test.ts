@@ -523,6 +523,15 @@ describe('pages: apps and API access', () => {
     assert.ok(!(await b.get('/settings/api')).text.includes('Report Robot'));
   });
 
+  test('a system admin also sees the organization\'s users on the API access page; others do not', async () => {
+    assert.equal((await cli(['user', 'add', '--email', 'root@example.test', '--admin', '--password-stdin'], `${PASSWORD}\n`)).code, 0);
+    const adminPage = await (await signedIn('root@example.test')).get('/settings/api');
+    assert.match(adminPage.text, /Users of your organization/);
+    assert.match(adminPage.text, /alice@example\.test/);
+    const userPage = await (await signedIn(users.bob)).get('/settings/api');
+    assert.doesNotMatch(userPage.text, /Users of your organization/);
+  });
+
   test('sheetd app regenerate-secret prints a new secret; the old one stops working', async () => {
     const r = await cli(['app', 'create', '--name', 'Regen', '--redirect-url', 'https://regen.example.test/cb']);
     assert.equal(r.code, 0, r.stderr);
