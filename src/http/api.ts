@@ -10,6 +10,7 @@ import { readOptions } from './query.ts';
 import { assertRequestText } from './text.ts';
 import { registerRoutes } from './routes/index.ts';
 import { clock } from '../clock.ts';
+import { openApiRoute } from './openapi/index.ts';
 
 export const API_PREFIX = '/2.0';
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
@@ -73,6 +74,7 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
     if (req.routeOptions.config.body === 'required' && req.body === undefined) throw apiError(1024);
   });
 
+  openApiRoute(api);
   await api.register(registerRoutes);
 }
 

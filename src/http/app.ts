@@ -11,9 +11,11 @@ import { errorHandler, sendError, toApiError } from './errors.ts';
 import { edgeOptions, installEdge } from './edge.ts';
 import { acceptable } from './negotiate.ts';
 import { installMetrics } from './metrics.ts';
+import { checkHealth } from '../services/metrics.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import { API_PREFIX, apiPlugin, jsonBodyOnly, knownRoutes, notFound } from './api.ts';
 import { webPlugin } from '../web/index.ts';
+import { installOpenApi } from './openapi/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -110,12 +112,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       reply.header('cache-control', 'no-store');
     });
     ops.get('/health', { config: { public: true } }, async () => {
-      await ctx.store.db.selectFrom('orgs').select('id').limit(1).execute();
+      await checkHealth(ctx.store);
       return { status: 'ok' };
     });
     ops.get('/metrics', { config: { public: true, produces: ['text/plain', 'application/openmetrics-text'] } }, metrics);
   });
 
+  // the OpenAPI document's collector sees every route registered after it
+  await installOpenApi(app, config);
   await app.register(apiPlugin, { prefix: API_PREFIX, known });
   await app.register(webPlugin);
   return app;
