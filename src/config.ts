@@ -17,6 +17,11 @@ export interface Config {
   tlsKey: string | undefined;
   /** Requests per minute per access token. */
   rateLimitPerMinute: number;
+  /** Sign-in attempts per minute for one account, and from one client address. */
+  loginRateLimitPerMinute: number;
+  loginRateLimitPerAddress: number;
+  /** How long a sign-in to the pages lasts. */
+  sessionTtlMs: number;
   /** How long a write waits for another write to the same sheet before answering 4004 (PostgreSQL). */
   lockTimeoutMs: number;
   /** Largest JSON request body accepted, in bytes. */
@@ -97,6 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tlsCert,
     tlsKey,
     rateLimitPerMinute: int(env.SHEETD_RATE_LIMIT, 300, 'SHEETD_RATE_LIMIT'),
+    loginRateLimitPerMinute: positive(env.SHEETD_LOGIN_RATE_LIMIT, 10, 'SHEETD_LOGIN_RATE_LIMIT'),
+    loginRateLimitPerAddress: positive(env.SHEETD_LOGIN_RATE_LIMIT_ADDRESS, 50, 'SHEETD_LOGIN_RATE_LIMIT_ADDRESS'),
+    sessionTtlMs: positive(env.SHEETD_SESSION_HOURS, 12, 'SHEETD_SESSION_HOURS') * 3_600_000,
     lockTimeoutMs: int(env.SHEETD_LOCK_TIMEOUT_MS, 10_000, 'SHEETD_LOCK_TIMEOUT_MS'),
     bodyLimit: int(env.SHEETD_BODY_LIMIT, 10 * 1024 * 1024, 'SHEETD_BODY_LIMIT'),
     logLevel: env.SHEETD_LOG_LEVEL || env.LOG_LEVEL || 'info',

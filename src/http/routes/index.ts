@@ -24,12 +24,14 @@ import { webhookRoutes } from './webhooks.ts';
 import { attachmentRoutes } from './attachments.ts';
 import { discussionRoutes } from './discussions.ts';
 import { commentRoutes } from './comments.ts';
+import { oauthRoutes } from './oauth.ts';
 import { emailRoutes } from './emails.ts';
 import { reportRoutes } from './reports.ts';
 import { searchRoutes } from './search.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
+  await app.register(oauthRoutes);
   await app.register(userRoutes);
   await app.register(eventRoutes);
   await app.register(groupRoutes);
