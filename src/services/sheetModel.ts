@@ -51,6 +51,8 @@ export interface SheetModel {
   formulas?: FormulaEngine | null;
   /** The data of `{Reference Name}` for the formulas (services/crossSheet.ts sets it before use). */
   crossSheet?: (name: string) => CrossSheetData;
+  /** The data of a sheet summary field `[Title]#` for the formulas (services/summary.ts sets it). */
+  summaryFields?: (title: string) => CrossSheetData;
   /** Rows whose computed values a reader changed in memory and the database does not hold yet. */
   unsaved?: Set<number>;
 }

@@ -24,6 +24,7 @@ import { webhookRoutes } from './webhooks.ts';
 import { attachmentRoutes } from './attachments.ts';
 import { discussionRoutes } from './discussions.ts';
 import { commentRoutes } from './comments.ts';
+import { summaryRoutes } from './summary.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -50,5 +51,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(attachmentRoutes);
   await app.register(discussionRoutes);
   await app.register(commentRoutes);
+  await app.register(summaryRoutes);
   await app.register(sheetDataRoutes);
 }
