@@ -60,6 +60,7 @@ async function seed(n: number): Promise<void> {
   const ref = ok(await api.post(`/sheets/${s.id}/crosssheetreferences`, { sourceSheetId: src.id, startColumnId: src.columns[0]!.id, endColumnId: src.columns[0]!.id }));
   const filter = ok(await api.post(`/sheetd/sheets/${s.id}/filters`, { name: `F${n}`, filterType: 'SHARED', query: { operator: 'AND', criteria: [{ columnId: s.col.Done!.id, operator: 'IS_CHECKED' }] } }));
   ok(await api.post('/favorites', { type: 'sheet', objectId: s.id }));
+  const fields = ok(await api.post(`/sheets/${s.id}/summary/fields`, [{ title: 'Total', formula: '=SUM([Name]:[Name])' }, { title: 'Owner', type: 'CONTACT_LIST' }])) as unknown as Array<{ id: number }>;
   const alt = await api.post(`/users/${other.id}/alternateemails`, [{ email: `fuzz.alt${n}@example.org` }]);
   assert.equal(alt.status, 200, alt.text);
   const altId = (alt.body.data as Array<{ id: number }>)[0]!.id;
@@ -82,6 +83,7 @@ async function seed(n: number): Promise<void> {
     favoriteId: [s.id, folder.id],
     workspaceId: [ws.id],
     token: ['x'],
+    fieldId: fields.map((f) => f.id),
   };
 }
 
