@@ -12,6 +12,7 @@ const suites: Array<[string, string, string]> = [
   ['formula', 'formula.ts', 'benchFormula'],
   ['sheet', 'sheet.ts', 'benchSheet'],
   ['memory', 'memory.ts', 'benchMemory'],
+  ['import', 'import.ts', 'benchImport'],
 ];
 const wanted = process.argv.slice(2);
 

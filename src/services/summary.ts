@@ -24,7 +24,7 @@ import { findUsersByIds } from '../store/users.ts';
 import type { StoredContact } from '../engine/contacts.ts';
 import { atLeast, type AccessLevel } from './access.ts';
 import type { Actor } from './context.ts';
-import { applyChanges } from './formulas.ts';
+import { applyChanges, keepUnsaved } from './formulas.ts';
 import { newImageId, storeImage } from './images.ts';
 import { onSheetWrite, readSheet, writeSheet, type SheetModel, type WriteContext } from './sheetModel.ts';
 import { queueBlobDeletion } from './attachments.ts';
@@ -182,9 +182,21 @@ function computeFields(m: SheetModel, fields: SummaryField[], now: number): Summ
   return changed;
 }
 
-/** Lets the model's cell formulas read `[Title]#` (set before its formulas run). */
-function attach(m: SheetModel, fields: readonly SummaryField[]): void {
+/**
+ * Lets the model's cell formulas read `[Title]#` (set before its formulas run). Should an engine
+ * have computed them before (without the fields), they are computed again: the rows that
+ * changed are returned.
+ */
+function attach(m: SheetModel, fields: readonly SummaryField[]): Set<number> {
+  const first = m.summaryFields === undefined;
   m.summaryFields = (title) => summaryData(fields, title);
+  const touched = new Set<number>();
+  if (!first || !m.formulas) return touched;
+  for (const name of m.formulas.crossSheetReferences()) {
+    if (summaryRefTitle(name) === undefined) continue;
+    for (const id of applyChanges(m, m.formulas.crossSheetChanged(name))) touched.add(id);
+  }
+  return touched;
 }
 
 /**
@@ -195,7 +207,7 @@ function attach(m: SheetModel, fields: readonly SummaryField[]): void {
 async function afterSheetWrite(ctx: WriteContext): Promise<void> {
   const m = ctx.model;
   const fields = await fieldsOf(ctx.tx, m);
-  attach(m, fields);
+  for (const id of attach(m, fields)) ctx.dirtyRows.add(id);
   // fields this write changed, added, renamed or deleted: the cells reading them follow
   let titles = written.get(ctx) ?? new Set<string>();
   for (let round = 0; round < 4; round++) {
@@ -229,8 +241,10 @@ function markWritten(ctx: WriteContext, ...titles: string[]): void {
 }
 
 onSheetWrite({
-  opened: async (ctx) => attach(ctx.model, await fieldsOf(ctx.tx, ctx.model)),
-  read: async (db, m) => attach(m, await fieldsOf(db, m)),
+  opened: async (ctx) => {
+    for (const id of attach(ctx.model, await fieldsOf(ctx.tx, ctx.model))) ctx.dirtyRows.add(id);
+  },
+  read: async (db, m) => keepUnsaved(m, attach(m, await fieldsOf(db, m))),
   written: afterSheetWrite,
   committed: async (_store, _actor, sheets) => {
     // this process's write kept the cached fields current: they stay valid for the new version

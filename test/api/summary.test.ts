@@ -1,5 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
 import { client } from '../helpers/http.ts';
 import { assertError, cellOf, makeSheet, makeUser } from '../helpers/sheets.ts';
@@ -274,5 +278,38 @@ describe('sheet summary', () => {
 
     assertError(await s0.api.call('POST', `/sheets/${sh.id}/summary/fields/${field.id}/images`, { raw: Buffer.from('not an image'), headers: { 'content-type': 'application/octet-stream' } }), 400, 1091);
     assertError(await s0.api.call('POST', `/sheets/${sh.id}/summary/fields/999/images`, { raw: png, headers: { 'content-type': 'image/png' } }), 404, 1006);
+  });
+});
+
+describe('sheet summary through the official SDK', () => {
+  test('add, get, get fields, update, add image, delete', async () => {
+    const sh = await budgetSheet('sdk');
+    const c = smartsheet.createClient({ accessToken: s0.t.adminToken, baseUrl: s0.t.base + '/', logLevel: 'error' });
+    const added = await c.sheets.addSummaryFields({ sheetId: sh.id, body: [{ type: 'TEXT_NUMBER', objectValue: 'Sally Smart', index: 0, title: 'Author' }, { title: 'Sum', formula: '=SUM([Cost]:[Cost])' }] });
+    assert.equal(added.message, 'SUCCESS');
+    assert.equal(added.result[1].objectValue, 42);
+    const summary = await c.sheets.getSummary({ sheetId: sh.id, queryParameters: { include: 'writerInfo' } });
+    assert.deepEqual(summary.fields.map((f: Field) => f.title), ['Author', 'Sum']);
+    assert.equal(summary.fields[0].createdBy.email, 'admin@example.com');
+    const paged = await c.sheets.getSummaryFields({ sheetId: sh.id, queryParameters: { pageSize: 1, page: 2 } });
+    assert.equal(paged.totalCount, 2);
+    assert.equal(paged.data[0].title, 'Sum');
+    const upd = await c.sheets.updateSummaryFields({ sheetId: sh.id, body: [{ id: added.result[0].id, objectValue: 'Accepted' }] });
+    assert.equal(upd.result[0].objectValue, 'Accepted');
+
+    const dir = await mkdtemp(join(tmpdir(), 'sheetd-summary-sdk-'));
+    try {
+      const path = join(dir, 'logo.png');
+      await writeFile(path, pngBytes(4, 5, 1));
+      const img = await c.sheets.addSummaryFieldImage({ sheetId: sh.id, fieldId: added.result[0].id, path, fileName: 'logo.png', queryParameters: { altText: 'Logo' } });
+      assert.equal(img.message, 'SUCCESS');
+      assert.deepEqual({ ...img.result.image, id: 'x' }, { id: 'x', width: 4, height: 5, altText: 'Logo' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+
+    const del = await c.sheets.deleteSummaryFields({ sheetId: sh.id, queryParameters: { ids: `${added.result[0].id},${added.result[1].id}` } });
+    assert.deepEqual([...del.result].sort(), [added.result[0].id, added.result[1].id].sort());
+    assert.deepEqual((await c.sheets.getSummary({ sheetId: sh.id })).fields, []);
   });
 });
