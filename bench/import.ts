@@ -55,7 +55,7 @@ export async function benchImport(): Promise<void> {
       const res = await fetch(`${server.url}/2.0/sheets/import?sheetName=bench&headerRowIndex=0`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': type, 'content-length': String(size) },
-        body: fs.createReadStream(file) as unknown as BodyInit,
+        body: fs.createReadStream(file) as unknown as ReadableStream,
         duplex: 'half',
       } as RequestInit);
       const text = await res.text();
