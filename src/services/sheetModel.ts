@@ -80,7 +80,8 @@ export function indexColumns(columns: ColumnDef[]): Map<number, ColumnDef> {
   return new Map(columns.map((c) => [c.id, c]));
 }
 
-async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
+/** The model as stored, read afresh (not cached: readModel caches). */
+export async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
   const columns = await listColumns(db, sheet.id);
   const records = await db.selectFrom('rows').selectAll().where('sheet_id', '=', sheet.id).orderBy('sort_key').execute();
   const rows = new Map<number, RowState>();

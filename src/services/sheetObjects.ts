@@ -16,6 +16,7 @@ import { sheetFor, sheetAccessLevel } from './permissions.ts';
 import { asObject, bodyId } from '../engine/input.ts';
 import { createSheetFromColumns, requireName, type SheetContainer } from './sheets.ts';
 import { copyCellImages } from './images.ts';
+import { copySummary } from './summary.ts';
 import { queueBlobDeletion } from './attachments.ts';
 import { copyThreads } from './discussions.ts';
 import { blobKeysOfSheets } from '../store/attachments.ts';
@@ -140,6 +141,7 @@ export async function copySheetRecords(
     for (let i = 0; i < records.length; i += 400) await db.insertInto('rows').values(records.slice(i, i + 400)).execute();
     await copyCellImages(db, src.id, id, rows.map((r) => r.cells));
   }
+  await copySummary(db, src.id, sheet, ctx.colMap, ctx.include.has('data') ? ctx.rowMap : new Map(), ctx.actor, ctx.now);
   if (ctx.include.has('attachments') || ctx.include.has('discussions')) {
     const rowMap = new Map<number, number>();
     if (ctx.include.has('data')) for (const r of await db.selectFrom('rows').select('id').where('sheet_id', '=', src.id).execute()) rowMap.set(r.id, ctx.rowMap.get(r.id)!);

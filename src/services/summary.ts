@@ -3,10 +3,10 @@ import type { BlobStore } from '../blobs/index.ts';
 import type { StoredCell } from '../engine/cells.ts';
 import { convertCell } from '../engine/convert.ts';
 import {
-  err, evaluate, inputToScalar, parseFormula, summaryRefTitle, toFormulaResult,
+  err, evaluate, inputToScalar, parseFormula, render, summaryRefTitle, toFormulaResult,
   type ColumnId, type CrossSheetData, type ErrorValue, type EvalContext, type RangeValue, type RowId, type Scalar,
 } from '../engine/formula/index.ts';
-import { fromIdentityForm, resultToStored, sheetSchema, storedToRaw, toIdentityForm } from '../engine/formulaBridge.ts';
+import { fromIdentityForm, IDENTITY_SCHEMA, resultToStored, sheetSchema, storedToRaw, toIdentityForm } from '../engine/formulaBridge.ts';
 import { asObject, bodyId, isObject, type Obj } from '../engine/input.ts';
 import {
   applyDefinition, DEFINITION_ATTRIBUTES, fieldColumn, MAX_SUMMARY_FIELDS, readDefinition, uniqueTitle,
@@ -25,8 +25,9 @@ import type { StoredContact } from '../engine/contacts.ts';
 import { atLeast, type AccessLevel } from './access.ts';
 import type { Actor } from './context.ts';
 import { applyChanges, keepUnsaved } from './formulas.ts';
-import { newImageId, storeImage } from './images.ts';
-import { onSheetWrite, readSheet, writeSheet, type SheetModel, type WriteContext } from './sheetModel.ts';
+import { copyCellImages, newImageId, storeImage } from './images.ts';
+import { loadModel, onSheetWrite, readSheet, writeSheet, type SheetModel, type WriteContext } from './sheetModel.ts';
+import type { SheetRow } from '../store/sheets.ts';
 import { queueBlobDeletion } from './attachments.ts';
 
 /**
@@ -581,3 +582,41 @@ export async function addSummaryFieldImage(store: Store, blobs: BlobStore, actor
   }
 }
 
+
+// ---------------------------------------------------------------------------------------
+// Copies
+
+/** A stored (identity form) formula with its columns and rows mapped to a copy's (#REF where the copy has none). */
+function remapFormula(fx: string, colMap: ReadonlyMap<number, number>, rowMap: ReadonlyMap<number, number>): string {
+  const f = parseFormula(fx, IDENTITY_SCHEMA);
+  if (!f.ok) return fx;
+  return render(f, {
+    ...IDENTITY_SCHEMA,
+    columnTitle: (id) => {
+      const n = colMap.get(id);
+      return n === undefined ? undefined : `c${n}`;
+    },
+    rowNumber: (id) => rowMap.get(id),
+  });
+}
+
+/**
+ * A sheet copy (Copy Sheet, Create Sheet from a template or sheet) takes the summary along:
+ * the fields with new ids, their values, formulas pointing at the copy's columns (and rows,
+ * when the rows were copied; #REF otherwise) and images (shared with the source like cell images).
+ */
+export async function copySummary(db: Queryable, fromSheetId: number, to: SheetRow, colMap: ReadonlyMap<number, number>, rowMap: ReadonlyMap<number, number>, actor: Actor, now: number): Promise<void> {
+  const records = await listSummaryFields(db, fromSheetId);
+  if (records.length === 0) return;
+  const copies = records.map((r) => {
+    const f = fromRecord(r);
+    f.def.id = newId();
+    if (f.cell.fx !== undefined) f.cell.fx = remapFormula(f.cell.fx, colMap, rowMap);
+    if (f.cell.h?.sheetId === fromSheetId) f.cell.h = { ...f.cell.h, sheetId: to.id };
+    return { ...f, createdAt: now, createdBy: actor.user.id, modifiedAt: now, modifiedBy: actor.user.id };
+  });
+  // the formulas read the copy as it is now (its rows, or none)
+  if (copies.some((f) => f.cell.fx !== undefined)) computeFields(await loadModel(db, to), copies, now);
+  await insertSummaryFields(db, copies.map((f) => toRecord(to.id, f)));
+  await copyCellImages(db, fromSheetId, to.id, copies.filter((f) => f.cell.img !== undefined).map((f) => JSON.stringify({ [f.def.id]: f.cell })));
+}

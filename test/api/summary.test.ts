@@ -281,6 +281,48 @@ describe('sheet summary', () => {
   });
 });
 
+describe('sheet summary in copies', () => {
+  test('Copy Sheet takes the fields along: values, formulas on the copy\'s columns and rows, images', async () => {
+    const sh = await budgetSheet('copy');
+    const add = await s0.api.post(`/sheets/${sh.id}/summary/fields`, [
+      { title: 'Total', formula: '=SUM([Cost]:[Cost])' },
+      { title: 'First', formula: '=[Cost]1' },
+      { title: 'Pic', objectValue: 'x' },
+    ]);
+    assert.equal(add.status, 200, JSON.stringify(add.body));
+    const up = await s0.api.call('POST', `/sheets/${sh.id}/summary/fields/${add.body.result[2].id}/images`, { raw: pngBytes(2, 2, 3), headers: { 'content-type': 'image/png' } });
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    for (const [include, first] of [['data', 10], ['', '#REF']] as const) {
+      const copy = await s0.api.post(`/sheets/${sh.id}/copy${include ? `?include=${include}` : ''}`, { destinationType: 'home', newName: `Copy ${include}` });
+      assert.equal(copy.status, 200, JSON.stringify(copy.body));
+      const newId = copy.body.result.id as number;
+      const fields = await fieldsOf(newId);
+      assert.deepEqual(fields.map((f) => f.title), ['Total', 'First', 'Pic']);
+      assert.ok(fields.every((f, i) => f.id !== add.body.result[i].id));
+      assert.equal(fields[0]!.formula, '=SUM([Cost]:[Cost])');
+      assert.equal(fields[1]!.objectValue, first);
+      assert.equal(fields[2]!.image.id, up.body.result.image.id);
+      const urls = await s0.api.post('/imageurls', [{ imageId: fields[2]!.image.id }]);
+      assert.ok(urls.body.imageUrls[0].url, JSON.stringify(urls.body));
+      // the copy's formulas read the copy: a write there recomputes them
+      const copied = (await s0.api.get(`/sheets/${newId}`)).body;
+      const cost = copied.columns.find((c: { title: string }) => c.title === 'Cost').id as number;
+      if (include === 'data') {
+        assert.equal(fields[1]!.formula, '=[Cost]1');
+        const w = await s0.api.put(`/sheets/${newId}/rows`, [{ id: copied.rows[0].id, cells: [{ columnId: cost, value: 100 }] }]);
+        assert.equal(w.status, 200, JSON.stringify(w.body));
+        const after = await fieldsOf(newId);
+        assert.equal(after[0]!.objectValue, 132);
+        assert.equal(after[1]!.objectValue, 100);
+      } else {
+        assert.equal(fields[1]!.formula, '=#REF');
+      }
+    }
+    // the source is unchanged
+    assert.equal((await fieldsOf(sh.id))[0]!.objectValue, 42);
+  });
+});
+
 describe('sheet summary through the official SDK', () => {
   test('add, get, get fields, update, add image, delete', async () => {
     const sh = await budgetSheet('sdk');
