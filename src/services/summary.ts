@@ -443,13 +443,17 @@ export async function updateSummaryFields(store: Store, actor: Actor, sheetId: n
     const indexes = new Set<number>();
     const changed: SummaryField[] = [];
     const moves: Array<[SummaryField, number]> = [];
+    const replaced: Array<[number, SummaryField]> = [];
     for (const b of list) {
       if (b.id === undefined || b.id === null) throw apiError(1012, 'id');
       const id = bodyId(b.id, 'id');
       if (ids.has(id)) throw apiError(1200);
       ids.add(id);
-      const f = fields.find((x) => x.def.id === id);
-      if (!f) throw apiError(1006);
+      const at = fields.findIndex((x) => x.def.id === id);
+      if (at < 0) throw apiError(1006);
+      // changed on a copy: readers holding the model see the fields as stored until this commits
+      const f = structuredClone(fields[at]!);
+      replaced.push([at, f]);
       const w = readDefinition(b);
       if (f.def.locked === true && !isAdmin) throw apiError(1192);
       if (!isAdmin && DEFINITION_ATTRIBUTES.some((k) => b[k] !== undefined)) throw apiError(1004);
@@ -483,6 +487,7 @@ export async function updateSummaryFields(store: Store, actor: Actor, sheetId: n
       changed.push(f);
     }
     markWritten(ctx, ...changed.map((f) => f.def.title));
+    for (const [at, f] of replaced) fields[at] = f;
     for (const f of changed) await updateSummaryField(ctx.tx, toRecord(sheetId, f));
     if (moves.length > 0) {
       const ordered = fields.filter((f) => !moves.some(([m]) => m === f));

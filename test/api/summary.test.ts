@@ -244,6 +244,18 @@ describe('sheet summary', () => {
     assert.deepEqual((await fieldsOf(sh.id)).map((f) => f.objectValue), ['edited', 'admin']);
   });
 
+  test('MULTI_PICKLIST fields follow the level parameter like columns', async () => {
+    const sh = await budgetSheet('level');
+    const add = await s0.api.post(`/sheets/${sh.id}/summary/fields?level=2`, [{ title: 'Tags', type: 'MULTI_PICKLIST', options: ['a', 'b'], objectValue: { objectType: 'MULTI_PICKLIST', values: ['a', 'b'] } }]);
+    assert.equal(add.status, 200, JSON.stringify(add.body));
+    const new_ = (await fieldsOf(sh.id, '?level=2'))[0]!;
+    assert.equal(new_.type, 'MULTI_PICKLIST');
+    assert.deepEqual(new_.objectValue, { objectType: 'MULTI_PICKLIST', values: ['a', 'b'] });
+    const old = (await fieldsOf(sh.id))[0]!;
+    assert.equal(old.type, 'TEXT_NUMBER');
+    assert.equal(old.objectValue, 'a, b');
+  });
+
   test('formats: include=format shows them', async () => {
     const sh = await budgetSheet('fmt');
     const fmt = ',,1,,,,,,,,,,,,,,';

@@ -1,3 +1,4 @@
+import { typeAtLevel } from '../../engine/columns.ts';
 import { presentCell } from '../../engine/display.ts';
 import { isDefaultFormat } from '../../engine/format.ts';
 import { fieldColumn } from '../../engine/summary.ts';
@@ -22,7 +23,7 @@ export function presentField(s: SummaryRead, f: SummaryField, ro: ReadOptions, p
     includeFormat: true,
     permalinkOf: (kind, id) => permalink({ publicUrl: permalinkBase }, kind, id),
   });
-  const out: Record<string, unknown> = { id: d.id, index: d.index, title: d.title, type: d.type };
+  const out: Record<string, unknown> = { id: d.id, index: d.index, title: d.title, type: typeAtLevel(column, ro.level) };
   if (d.options !== undefined) out.options = d.options;
   if (d.symbol !== undefined) out.symbol = d.symbol;
   if (d.contactOptions !== undefined) out.contactOptions = d.contactOptions;
