@@ -99,8 +99,22 @@ export interface FieldDefinitionWrite {
   index?: number;
 }
 
-/** Attributes that change the definition (only sheet admins change them). */
-export const DEFINITION_ATTRIBUTES = ['title', 'type', 'options', 'symbol', 'contactOptions', 'validation', 'locked', 'index'] as const;
+/**
+ * Whether a write changes the definition (title, type, options, symbol, contact options,
+ * validation, locked, index): only sheet admins do. Attributes sent back as they are (a field
+ * read, its value changed, written back) change nothing.
+ */
+export function changesDefinition(f: SummaryFieldDef, w: FieldDefinitionWrite): boolean {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return (w.title !== undefined && w.title !== f.title)
+    || (w.type !== undefined && w.type !== f.type)
+    || (w.index !== undefined && w.index !== f.index)
+    || (w.locked !== undefined && w.locked !== (f.locked === true))
+    || (w.validation !== undefined && w.validation !== (f.validation === true))
+    || (w.options !== undefined && !same(w.options?.length ? w.options : null, f.options))
+    || (w.symbol !== undefined && !same(w.symbol, f.symbol))
+    || (w.contactOptions !== undefined && !same(w.contactOptions?.length ? w.contactOptions : null, f.contactOptions));
+}
 
 /**
  * Reads the definition attributes of one written field: types (1191), empty title (1207),

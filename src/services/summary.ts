@@ -9,7 +9,7 @@ import {
 import { fromIdentityForm, IDENTITY_SCHEMA, resultToStored, sheetSchema, storedToRaw, toIdentityForm } from '../engine/formulaBridge.ts';
 import { asObject, bodyId, isObject, type Obj } from '../engine/input.ts';
 import {
-  applyDefinition, DEFINITION_ATTRIBUTES, fieldColumn, MAX_SUMMARY_FIELDS, readDefinition, uniqueTitle,
+  applyDefinition, changesDefinition, fieldColumn, MAX_SUMMARY_FIELDS, readDefinition, uniqueTitle,
   type SummaryFieldDef,
 } from '../engine/summary.ts';
 import { parseCellWrite } from '../engine/values.ts';
@@ -456,7 +456,7 @@ export async function updateSummaryFields(store: Store, actor: Actor, sheetId: n
       replaced.push([at, f]);
       const w = readDefinition(b);
       if (f.def.locked === true && !isAdmin) throw apiError(1192);
-      if (!isAdmin && DEFINITION_ATTRIBUTES.some((k) => b[k] !== undefined)) throw apiError(1004);
+      if (!isAdmin && changesDefinition(f.def, w)) throw apiError(1004);
       if (w.title !== undefined) {
         const key = w.title.toLowerCase();
         if (titles.has(key)) throw apiError(1208);

@@ -236,6 +236,11 @@ describe('sheet summary', () => {
     const ok = await ed.put(`/sheets/${sh.id}/summary/fields`, [{ id: open!.id, objectValue: 'edited' }]);
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assertError(await ed.put(`/sheets/${sh.id}/summary/fields`, [{ id: shut!.id, objectValue: 'no' }]), 403, 1192);
+    // a field read and written back with a new value changes no definition
+    const back = await ed.put(`/sheets/${sh.id}/summary/fields`, [{ ...seen[0], objectValue: 'again' }]);
+    assert.equal(back.status, 200, JSON.stringify(back.body));
+    const again = await ed.put(`/sheets/${sh.id}/summary/fields`, [{ id: open!.id, objectValue: 'edited' }]);
+    assert.equal(again.status, 200);
     assertError(await ed.put(`/sheets/${sh.id}/summary/fields`, [{ id: open!.id, title: 'Renamed' }]), 403, 1004);
     assertError(await ed.post(`/sheets/${sh.id}/summary/fields`, [{ title: 'New' }]), 403, 1004);
     assertError(await ed.del(`/sheets/${sh.id}/summary/fields?ids=${open!.id}`), 403, 1004);
