@@ -29,6 +29,7 @@ import { copyCellImages, newImageId, storeImage } from './images.ts';
 import { loadModel, onSheetWrite, readSheet, writeSheet, type SheetModel, type WriteContext } from './sheetModel.ts';
 import type { SheetRow } from '../store/sheets.ts';
 import { queueBlobDeletion } from './attachments.ts';
+import { loadCellTargets, type CellTargets } from './cellTargets.ts';
 
 /**
  * Sheet summary fields. A field is a column-like definition with one cell (engine/summary.ts):
@@ -339,7 +340,7 @@ async function reindex(db: Queryable, list: SummaryField[], fresh: ReadonlySet<n
 }
 
 /** The content of a field after a write of value, objectValue, formula, hyperlink or format. */
-function writeContent(ctx: WriteContext, f: SummaryField, b: Obj, o: SummaryWriteOptions, isAdmin: boolean): void {
+function writeContent(ctx: WriteContext, f: SummaryField, b: Obj, o: SummaryWriteOptions, isAdmin: boolean, targets: CellTargets): void {
   const input: Obj = {};
   for (const k of ['value', 'objectValue', 'formula', 'hyperlink', 'strict', 'overrideValidation']) if (b[k] !== undefined) input[k] = b[k];
   if (Object.keys(input).length === 0) return;
@@ -353,6 +354,8 @@ function writeContent(ctx: WriteContext, f: SummaryField, b: Obj, o: SummaryWrit
     level: o.level,
     isSheetAdmin: isAdmin,
     sheetId: ctx.model.sheetId,
+    // a sheet hyperlink names a sheet the caller can see (1114); its name is the value
+    hyperlinkTarget: targets.context.hyperlinkTarget,
   });
   const cell = parsed.cell ?? {};
   if (cell.fx !== undefined && cell.fx !== f.cell.fx) {
@@ -381,6 +384,7 @@ export async function addSummaryFields(store: Store, actor: Actor, sheetId: numb
   const out = await writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
     const fields = await fieldsOf(ctx.tx, ctx.model);
     if (fields.length + list.length > MAX_SUMMARY_FIELDS) throw apiError(1199);
+    const targets = await loadCellTargets(ctx, actor, [{ cells: list }]);
     const seen = new Set<string>();
     const indexes = new Set<number>();
     const added: SummaryField[] = [];
@@ -406,7 +410,7 @@ export async function addSummaryFields(store: Store, actor: Actor, sheetId: numb
       const f: SummaryField = { def, cell: {}, createdAt: ctx.now, createdBy: actor.user.id, modifiedAt: ctx.now, modifiedBy: actor.user.id };
       writeFormat(f, w.format);
       delete f.def.format;
-      writeContent(ctx, f, b, o, true);
+      writeContent(ctx, f, b, o, true, targets);
       added.push(f);
     }
     // each new field goes to its index (or the end), in request order
@@ -438,6 +442,7 @@ export async function updateSummaryFields(store: Store, actor: Actor, sheetId: n
   const out = await writeSheet(store, actor, sheetId, 'EDITOR', async (ctx) => {
     const fields = await fieldsOf(ctx.tx, ctx.model);
     const isAdmin = atLeast(ctx.level, 'ADMIN');
+    const targets = await loadCellTargets(ctx, actor, [{ cells: list }]);
     const ids = new Set<number>();
     const titles = new Set<string>();
     const indexes = new Set<number>();
@@ -481,7 +486,7 @@ export async function updateSummaryFields(store: Store, actor: Actor, sheetId: n
       }
       f.def = { ...def, index: before.index };
       writeFormat(f, w.format);
-      writeContent(ctx, f, b, o, isAdmin);
+      writeContent(ctx, f, b, o, isAdmin, targets);
       f.modifiedAt = ctx.now;
       f.modifiedBy = actor.user.id;
       changed.push(f);

@@ -261,6 +261,22 @@ describe('sheet summary', () => {
     assert.equal(old.objectValue, 'a, b');
   });
 
+  test('hyperlinks: a URL, or a sheet the caller can see (1114 otherwise), whose name is the value', async () => {
+    const sh = await budgetSheet('links');
+    const other = await budgetSheet('links target');
+    const add = await s0.api.post(`/sheets/${sh.id}/summary/fields`, [
+      { title: 'Site', hyperlink: { url: 'https://example.com/x' } },
+      { title: 'Other', hyperlink: { sheetId: other.id } },
+    ]);
+    assert.equal(add.status, 200, JSON.stringify(add.body));
+    assert.deepEqual(add.body.result[0].hyperlink, { url: 'https://example.com/x' });
+    assert.equal(add.body.result[0].objectValue, 'https://example.com/x');
+    assert.equal(add.body.result[1].hyperlink.sheetId, other.id);
+    assert.match(add.body.result[1].hyperlink.url, /\/sheets\//);
+    assert.equal(add.body.result[1].objectValue, 'Budget links target');
+    assertError(await s0.api.post(`/sheets/${sh.id}/summary/fields`, [{ title: 'Nowhere', hyperlink: { sheetId: 424242 } }]), 404, 1114);
+  });
+
   test('formats: include=format shows them', async () => {
     const sh = await budgetSheet('fmt');
     const fmt = ',,1,,,,,,,,,,,,,,';
