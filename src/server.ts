@@ -14,6 +14,7 @@ import { deleteBlobsHandler } from './services/blobs.ts';
 import { DELETE_BLOBS_JOB } from './services/attachments.ts';
 import { registerThreadHooks } from './services/discussions.ts';
 import { startInvalidation } from './jobs/invalidation.ts';
+import { forgetOlder, onSheetWrite } from './services/sheetModel.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -65,7 +66,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     .register(DELETE_BLOBS_JOB, deleteBlobsHandler(store.db, blobs))
     .register('mail', mailJobHandler(createMailer(config.mail, config.dataDir), blobs) as JobHandler, { leaseMs: 120_000 });
   const worker = startWorker(store, { handlers, pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger });
-  const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, logger);
+  const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, { forgetOlder, onSheetWrite }, logger);
   const port = (app.server.address() as { port: number }).port;
   const scheme = address.startsWith('https') ? 'https' : 'http';
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -24,10 +24,10 @@ export async function domainCommand(argv: string[]): Promise<void> {
     const domain = args[0]!;
     try {
       if (sub === 'add') {
-        const row = await store.db.transaction().execute((tx) => addDomain(tx, author, domain));
+        const row = await addDomain(store, author, domain);
         process.stdout.write(`${row.domain}\n`);
       } else {
-        await store.db.transaction().execute((tx) => removeDomain(tx, author, domain));
+        await removeDomain(store, author, domain);
       }
     } catch (e) {
       const code = (e as { errorCode?: number }).errorCode;

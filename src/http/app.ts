@@ -1,23 +1,20 @@
 import fs from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
-import FindMyWay from 'find-my-way';
 import type { BlobStore } from '../blobs/index.ts';
 import type { Config } from '../config.ts';
 import type { Store } from '../store/db.ts';
-import { apiError, apiErrorWith } from '../errors.ts';
-import { authenticate } from '../services/auth.ts';
-import { hasScope, type Scope } from '../services/scopes.ts';
+import { apiError } from '../errors.ts';
+import type { Scope } from '../services/scopes.ts';
 import type { Actor, ReadOptions } from '../services/context.ts';
 import { errorHandler, sendError, toApiError } from './errors.ts';
 import { edgeOptions, installEdge } from './edge.ts';
 import { acceptable } from './negotiate.ts';
 import { installMetrics } from './metrics.ts';
-import { readOptions } from './query.ts';
-import { assertRequestText } from './text.ts';
-import { assertJsonText } from '../engine/input.ts';
+import { checkHealth } from '../services/metrics.ts';
 import type { RateLimiter } from './ratelimit.ts';
-import { registerRoutes } from './routes/index.ts';
+import { API_PREFIX, apiPlugin, jsonBodyOnly, knownRoutes, notFound } from './api.ts';
+import { installOpenApi } from './openapi/index.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -55,9 +52,6 @@ declare module 'fastify' {
   }
 }
 
-const API_PREFIX = '/2.0';
-const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
-
 export interface BuildOptions {
   /** A pino logger to use, or false for none. */
   logger?: FastifyServerOptions['loggerInstance'] | false;
@@ -87,8 +81,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.decorateRequest('actor', null as unknown as Actor);
   app.decorateRequest('ro', null as unknown as ReadOptions);
 
-  // Every registered path, to tell "wrong verb" (405) from "no such URL" (404).
-  const known = FindMyWay({ ignoreTrailingSlash: false });
+  // Every registered path (the API's and the root's), for the fuzz suite and for 405 answers.
+  const known = knownRoutes();
   const routeTable: FastifyInstance['routeTable'] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
@@ -104,68 +98,27 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }
   });
 
-  // JSON is the only body type of the API (uploads register their own parsers on their routes).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
-    const text = body as string;
-    if (text.trim() === '') return done(null, undefined);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (e) {
-      return done(apiError(1008, (e as Error).message), undefined);
-    }
-    try {
-      assertJsonText(text, parsed);
-    } catch (e) {
-      return done(e as Error, undefined);
-    }
-    done(null, parsed);
-  });
-
   await app.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] });
 
+  // The root: operational endpoints, and whatever no plugin claims (other API versions, typos).
+  jsonBodyOnly(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req, reply) => notFound(req, reply, known, config.retiredVersions));
-
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.is404) return;
-    const cfg = req.routeOptions.config;
-    if (!acceptable(req.headers.accept, cfg.produces)) throw apiError(1052);
-    reply.header('cache-control', 'no-store');
-    if (cfg.public) return;
-    const assume = req.headers['assume-user'];
-    req.actor = await authenticate(ctx.store.db, req.headers.authorization, Array.isArray(assume) ? assume[0] : assume);
-    if (cfg.scope && !hasScope(req.actor.scopes, cfg.scope)) throw apiError(1004);
-    const decision = await ctx.limiter.consume(String(req.actor.tokenId), cfg.cost ?? 1, config.rateLimitPerMinute);
-    if (!decision.allowed) throw apiErrorWith(4003, { headers: { 'retry-after': String(decision.retryAfter) } });
+  const metrics = installMetrics(app, ctx.store);
+  await app.register(async (ops) => {
+    ops.addHook('onRequest', async (req, reply) => {
+      if (!acceptable(req.headers.accept, req.routeOptions.config.produces)) throw apiError(1052);
+      reply.header('cache-control', 'no-store');
+    });
+    ops.get('/health', { config: { public: true } }, async () => {
+      await checkHealth(ctx.store);
+      return { status: 'ok' };
+    });
+    ops.get('/metrics', { config: { public: true, produces: ['text/plain', 'application/openmetrics-text'] } }, metrics);
   });
 
-  app.addHook('preHandler', async (req) => {
-    assertRequestText(req.params, req.query);
-    req.ro = readOptions(req.query as Record<string, string>);
-    if (req.routeOptions.config.body === 'required' && req.body === undefined) throw apiError(1024);
-  });
-
-  installMetrics(app, ctx.store);
-
-  app.get('/health', { config: { public: true } }, async () => {
-    await ctx.store.db.selectFrom('orgs').select('id').limit(1).execute();
-    return { status: 'ok' };
-  });
-
-  await app.register(registerRoutes, { prefix: API_PREFIX });
+  // the OpenAPI document's collector sees every route registered after it
+  await installOpenApi(app, config);
+  await app.register(apiPlugin, { prefix: API_PREFIX, known });
   return app;
-}
-
-function notFound(req: FastifyRequest, reply: FastifyReply, known: ReturnType<typeof FindMyWay>, retired: string[]): FastifyReply {
-  const path = req.url.split('?')[0] ?? '/';
-  const v = /^\/(\d+(?:\.\d+)*)(?:\/|$)/.exec(path);
-  if (v && v[1] !== '2.0') return sendError(reply, apiError(retired.includes(v[1]!) ? 4005 : 1007));
-  const allowed = METHODS.filter((m) => m !== req.method && known.find(m, path) !== null);
-  if (allowed.length > 0) {
-    const allow = allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
-    return sendError(reply, apiErrorWith(1010, { headers: { allow: allow.join(', ') } }));
-  }
-  return sendError(reply, apiError(1006));
 }

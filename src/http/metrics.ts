@@ -1,14 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Store } from '../store/db.ts';
 import { operationalGauges } from '../services/metrics.ts';
 
 /**
- * Prometheus metrics at GET /metrics (prom-client): requests and their latency by route, the
+ * Prometheus metrics (prom-client): requests and their latency by route, the
  * job queue and the database pool, and the process's own figures. A registry per app, so that
- * several servers in one process (tests) count apart.
+ * several servers in one process (tests) count apart. The counting hook goes on the instance
+ * given (the root, so every request counts); the returned handler serves GET /metrics.
  */
-export function installMetrics(app: FastifyInstance, store: Store): void {
+export function installMetrics(app: FastifyInstance, store: Store): (req: FastifyRequest, reply: FastifyReply) => Promise<string> {
   const register = new Registry();
   collectDefaultMetrics({ register, prefix: 'sheetd_' });
   // the route pattern, not the URL: ids would make a series per object
@@ -30,11 +31,11 @@ export function installMetrics(app: FastifyInstance, store: Store): void {
     duration.observe(labels, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', { config: { public: true, produces: ['text/plain', 'application/openmetrics-text'] } }, async (_req, reply) => {
+  return async (_req, reply) => {
     const g = await operationalGauges(store);
     for (const [state, n] of Object.entries(g.jobs)) jobs.set({ state }, n);
     if (g.pool) for (const [state, n] of Object.entries(g.pool)) pool.set({ state }, n);
     reply.type(register.contentType);
     return register.metrics();
-  });
+  };
 }

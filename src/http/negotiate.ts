@@ -36,7 +36,7 @@ export function acceptable(accept: string | undefined, extra: string[] | undefin
 export function preferredExport(accept: string | undefined, excelTypes: readonly string[]): string | undefined {
   let best: { type: string; q: number } | undefined;
   for (const { name: type, q } of qualityList(accept)) {
-    if (type !== 'text/csv' && type !== 'application/json' && !excelTypes.includes(type)) continue;
+    if (type !== 'text/csv' && type !== 'application/pdf' && type !== 'application/json' && !excelTypes.includes(type)) continue;
     if (best === undefined || q > best.q) best = { type, q };
   }
   if (best === undefined || !(best.q > 0) || best.type === 'application/json') return undefined;

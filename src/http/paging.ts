@@ -1,4 +1,6 @@
-import type { Paging, TokenPaging } from './query.ts';
+import { pageWindow, type Paging, type TokenPaging } from '../paging.ts';
+
+export { pageWindow };
 
 /** IndexResult of spec 2.1. */
 export interface IndexResult<T> {
@@ -7,14 +9,6 @@ export interface IndexResult<T> {
   totalPages: number;
   totalCount: number;
   data: T[];
-}
-
-/** Which slice of a result of `total` items a request asks for: a page past the end is the last page. */
-export function pageWindow(total: number, p: Paging): { pageNumber: number; offset: number; limit: number | null; totalPages: number } {
-  if (p.pageSize === null) return { pageNumber: 1, offset: 0, limit: null, totalPages: total === 0 ? 0 : 1 };
-  const totalPages = Math.ceil(total / p.pageSize);
-  const pageNumber = totalPages === 0 ? 1 : Math.min(p.page, totalPages);
-  return { pageNumber, offset: (pageNumber - 1) * p.pageSize, limit: p.pageSize, totalPages };
 }
 
 export function indexResult<T>(total: number, p: Paging, data: T[]): IndexResult<T> {

@@ -1,5 +1,6 @@
 import { apiError } from '../errors.ts';
 import type { ReadOptions } from '../services/context.ts';
+import { DEFAULT_PAGE_SIZE, type Paging, type TokenPaging } from '../paging.ts';
 
 /**
  * Parsing of the query parameters every endpoint may carry (spec 4.1), read as the public
@@ -80,25 +81,13 @@ export function readOptions(q: Query): ReadOptions {
   };
 }
 
-export interface Paging {
-  page: number;
-  /** null when includeAll=true (no limit) */
-  pageSize: number | null;
-}
-
-export const DEFAULT_PAGE_SIZE = 100;
+export { DEFAULT_PAGE_SIZE, type Paging, type TokenPaging };
 
 export function paging(q: Query, defaultPageSize = DEFAULT_PAGE_SIZE): Paging {
   if (bool(q, 'includeAll')) return { page: 1, pageSize: null };
   const page = int(q, 'page', { min: 1 }) ?? 1;
   const pageSize = int(q, 'pageSize', { min: 1 }) ?? defaultPageSize;
   return { page, pageSize };
-}
-
-/** Token paging (maxItems, lastKey): where the page starts and how many items it holds at most. */
-export interface TokenPaging {
-  from: number;
-  max: number;
 }
 
 /** maxItems is 1 to 1000 (default 100); lastKey is a token this server handed out (base-36 offset). */

@@ -1,7 +1,6 @@
 import { Redis } from 'ioredis';
 import type pino from 'pino';
 import { randomString } from '../ids.ts';
-import { forgetOlder, onSheetWrite } from '../services/sheetModel.ts';
 
 /**
  * Cross-process cache invalidation through Redis pub/sub (when REDIS_URL is set).
@@ -17,6 +16,15 @@ import { forgetOlder, onSheetWrite } from '../services/sheetModel.ts';
  */
 export interface Invalidation {
   close(): Promise<void>;
+}
+
+/**
+ * The sheet cache this process keeps (services/sheetModel.ts), handed in by server.ts: jobs sit
+ * below services and do not import them.
+ */
+export interface SheetCache {
+  forgetOlder(sheetId: number, version: number): void;
+  onSheetWrite(h: { committed: (store: unknown, actor: unknown, sheets: ReadonlyArray<{ changed: boolean; sheet: { id: number; version: number } }>) => Promise<void> }): void;
 }
 
 interface Bus {
@@ -35,7 +43,7 @@ function parse(message: string): { origin: string; sheetId: number; version: num
   return origin && Number.isSafeInteger(id) && Number.isSafeInteger(v) ? { origin, sheetId: id, version: v } : null;
 }
 
-export function startInvalidation(redisUrl: string | undefined, prefix: string, logger?: pino.Logger | false): Invalidation {
+export function startInvalidation(redisUrl: string | undefined, prefix: string, cache: SheetCache, logger?: pino.Logger | false): Invalidation {
   if (!redisUrl) return { close: async () => {} };
   const channel = `${prefix}sheets`;
   const origin = randomString(12);
@@ -47,13 +55,13 @@ export function startInvalidation(redisUrl: string | undefined, prefix: string, 
   sub.subscribe(channel).catch(warn);
   sub.on('message', (_ch: string, message: string) => {
     const m = parse(message);
-    if (m && m.origin !== origin) forgetOlder(m.sheetId, m.version);
+    if (m && m.origin !== origin) cache.forgetOlder(m.sheetId, m.version);
   });
   const bus: Bus = { origin, publish: (message) => void pub.publish(channel, message).catch(warn) };
   buses.add(bus);
   if (!hooked) {
     hooked = true;
-    onSheetWrite({
+    cache.onSheetWrite({
       committed: async (_store, _actor, sheets) => {
         for (const b of buses) for (const s of sheets) if (s.changed) b.publish(`${b.origin} ${s.sheet.id} ${s.sheet.version}`);
       },

@@ -101,6 +101,10 @@ function outboxMailer(outbox: string, from: string): Mailer {
  */
 export interface MailPayload extends MailContent {
   attachments?: Array<{ filename: string; contentType?: string; blobKey: string }>;
+  /** Each address of `to` gets its own copy (recipients do not see each other); cc gets one. */
+  separately?: boolean;
+  /** Blobs made only for this message (an emailed sheet's file): removed once it is sent. */
+  deleteBlobs?: string[];
 }
 
 /** The message of a mail job, its attachments streamed from the blob store. */
@@ -110,19 +114,30 @@ export async function messageFromPayload(p: MailPayload, blobs: BlobStore): Prom
     const blob = await blobs.get(a.blobKey);
     attachments.push({ filename: a.filename, contentType: a.contentType ?? blob.contentType, content: blob.stream });
   }
-  const { attachments: _named, ...rest } = p;
+  const { attachments: _named, separately: _s, deleteBlobs: _d, ...rest } = p;
   return { ...rest, ...(attachments.length > 0 ? { attachments } : {}) };
 }
 
 /** The handler of `mail` jobs: `handlers.register('mail', mailJobHandler(mailer, blobs))`. */
 export function mailJobHandler(mailer: Mailer, blobs: BlobStore): (payload: MailPayload) => Promise<void> {
   return async (payload) => {
-    const message = await messageFromPayload(payload, blobs);
-    try {
-      await mailer.send(message);
-    } finally {
-      // a send that failed early leaves attachment streams unread: let go of their files
-      for (const a of message.attachments ?? []) if (!Buffer.isBuffer(a.content)) a.content.destroy();
-    }
+    const { separately, deleteBlobs, ...content } = payload;
+    // one message per recipient, or one for all; a retry after a partial failure sends again
+    // (jobs run at least once)
+    const copies: MailPayload[] = separately
+      ? [...content.to.map((to) => ({ ...content, to: [to], cc: undefined })), ...(content.cc?.length ? [{ ...content, to: content.cc, cc: undefined }] : [])]
+      : [content];
+    for (const copy of copies) await sendOne(mailer, blobs, copy);
+    for (const key of deleteBlobs ?? []) await blobs.delete(key);
   };
+}
+
+async function sendOne(mailer: Mailer, blobs: BlobStore, payload: MailPayload): Promise<void> {
+  const message = await messageFromPayload(payload, blobs);
+  try {
+    await mailer.send(message);
+  } finally {
+    // a send that failed early leaves attachment streams unread: let go of their files
+    for (const a of message.attachments ?? []) if (!Buffer.isBuffer(a.content)) a.content.destroy();
+  }
 }

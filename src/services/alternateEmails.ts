@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/db.ts';
+import type { Queryable, Store } from '../store/db.ts';
 import {
   deleteAlternateEmail, findAlternateByAddress, findAlternateEmail, insertAlternateEmails, listAlternateEmails,
   updateAlternateEmail, type AlternateEmailRow,
@@ -8,7 +8,8 @@ import { newId } from '../ids.ts';
 import { apiError, apiErrorWith } from '../errors.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { isValidatedDomain } from './domains.ts';
-import { isValidEmail, memberOr404, requireSystemAdmin } from './users.ts';
+import { isValidEmail, memberOr404, requireSystemAdmin } from './members.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor, UserRow } from './context.ts';
 
 /** Most alternate addresses one user may have (1330). */
@@ -52,7 +53,11 @@ function bulkError(index: number, reason: string): never {
  * too). All or nothing. An address in a validated domain is confirmed at once; any other waits
  * unconfirmed, and no address can be added while one waits (1360).
  */
-export async function addAlternateEmails(db: Queryable, actor: Actor, userId: number, body: unknown, now = Date.now()): Promise<AlternateEmailRow[]> {
+export function addAlternateEmails(store: Store, ...a: AfterDb<typeof addAlternateEmailsIn>) {
+  return store.db.transaction().execute((tx) => addAlternateEmailsIn(tx, ...a));
+}
+
+async function addAlternateEmailsIn(db: Queryable, actor: Actor, userId: number, body: unknown, now = Date.now()): Promise<AlternateEmailRow[]> {
   requireSystemAdmin(actor);
   const user = await memberOr404(db, actor, userId);
   const items = Array.isArray(body) ? body : [body];
@@ -89,7 +94,11 @@ export async function addAlternateEmails(db: Queryable, actor: Actor, userId: nu
 }
 
 /** Delete Alternate Email: system admins, or the user themselves. */
-export async function removeAlternateEmail(db: Queryable, actor: Actor, userId: number, id: number, now = Date.now()): Promise<void> {
+export function removeAlternateEmail(store: Store, ...a: AfterDb<typeof removeAlternateEmailIn>) {
+  return store.db.transaction().execute((tx) => removeAlternateEmailIn(tx, ...a));
+}
+
+async function removeAlternateEmailIn(db: Queryable, actor: Actor, userId: number, id: number, now = Date.now()): Promise<void> {
   const user = await readableUser(db, actor, userId);
   const alt = await findAlternateEmail(db, user.id, id);
   if (!alt) throw apiError(1006);
@@ -103,7 +112,11 @@ export async function removeAlternateEmail(db: Queryable, actor: Actor, userId: 
  * domain (1158). The two addresses swap: the alternate keeps its id and now holds the former
  * primary address, confirmed.
  */
-export async function makePrimary(db: Queryable, actor: Actor, userId: number, id: number, now = Date.now()): Promise<AlternateEmailRow> {
+export function makePrimary(store: Store, ...a: AfterDb<typeof makePrimaryIn>) {
+  return store.db.transaction().execute((tx) => makePrimaryIn(tx, ...a));
+}
+
+async function makePrimaryIn(db: Queryable, actor: Actor, userId: number, id: number, now = Date.now()): Promise<AlternateEmailRow> {
   requireSystemAdmin(actor);
   const user = await memberOr404(db, actor, userId);
   const alt = await findAlternateEmail(db, user.id, id);

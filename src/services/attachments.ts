@@ -9,9 +9,10 @@ import { enqueue } from '../store/jobs.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import {
   attachmentIdsOf, deleteAttachments, findAttachment, findComment, findDiscussion, insertAttachment, listAttachments,
-  listDiscussionAttachments, listVersions, promoteNewest, type AttachmentRow, type CommentRow,
+  listDiscussionAttachments, listVersions, promoteNewest, threadCounts, type AttachmentRow, type CommentRow,
 } from '../store/attachments.ts';
 import { atLeast, type AccessLevel } from './access.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { peek } from './images.ts';
@@ -222,7 +223,11 @@ export async function removeAttachments(db: Queryable, actor: Actor, rows: Attac
  * Delete Attachment: this version (EDITOR; a comment's attachment only by the comment's author
  * or an admin). When it was the current version, the newest older one takes its place.
  */
-export async function deleteAttachment(db: Queryable, actor: Actor, sheetId: number, attachmentId: number, allVersions: boolean): Promise<void> {
+export function deleteAttachment(store: Store, ...a: AfterDb<typeof deleteAttachmentIn>) {
+  return store.db.transaction().execute((tx) => deleteAttachmentIn(tx, ...a));
+}
+
+async function deleteAttachmentIn(db: Queryable, actor: Actor, sheetId: number, attachmentId: number, allVersions: boolean): Promise<void> {
   const { level } = await sheetFor(db, actor, sheetId, 'COMMENTER');
   const a = await findAttachment(db, sheetId, attachmentId);
   if (!a) throw apiError(1006);
@@ -325,4 +330,14 @@ export async function fileForToken(db: Queryable, blobs: BlobStore, token: strin
     if (e instanceof BlobNotFound) throw apiError(1006);
     throw e;
   }
+}
+
+/** Attachments and comments per row of a sheet (filters on HAS_ATTACHMENTS / HAS_COMMENTS). */
+export async function rowThreadCounts(db: Queryable, sheetId: number) {
+  return threadCounts(db, sheetId);
+}
+
+/** The current attachments of a sheet, its rows and discussions (include=attachments). */
+export async function sheetAttachments(db: Queryable, sheetId: number): Promise<AttachmentRow[]> {
+  return listAttachments(db, sheetId);
 }

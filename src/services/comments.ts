@@ -2,6 +2,7 @@ import { apiError } from '../errors.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import { deleteComments, findComment, findDiscussion, listComments, listDiscussionAttachments, updateCommentText, type AttachmentRow, type CommentRow } from '../store/attachments.ts';
 import { removeAttachmentsOf, requireAuthor, type StoredFile } from './attachments.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor } from './context.ts';
 import { commentEvent, commentText, removeDiscussions, writeComment } from './discussions.ts';
 import { authorOf, recordEvents } from './events.ts';
@@ -36,7 +37,11 @@ export async function readComment(db: Queryable, actor: Actor, sheetId: number, 
 }
 
 /** Edit Comment: its author only, not even an admin (1081). */
-export async function editComment(db: Queryable, actor: Actor, sheetId: number, commentId: number, body: unknown): Promise<CommentData> {
+export function editComment(store: Store, ...a: AfterDb<typeof editCommentIn>) {
+  return store.db.transaction().execute((tx) => editCommentIn(tx, ...a));
+}
+
+async function editCommentIn(db: Queryable, actor: Actor, sheetId: number, commentId: number, body: unknown): Promise<CommentData> {
   const text = commentText(body);
   await sheetFor(db, actor, sheetId, 'COMMENTER');
   const c = await findComment(db, sheetId, commentId);
@@ -49,7 +54,11 @@ export async function editComment(db: Queryable, actor: Actor, sheetId: number, 
 }
 
 /** Delete Comment: its author or a sheet admin; the last comment of a discussion takes the discussion along. */
-export async function deleteComment(db: Queryable, actor: Actor, sheetId: number, commentId: number): Promise<void> {
+export function deleteComment(store: Store, ...a: AfterDb<typeof deleteCommentIn>) {
+  return store.db.transaction().execute((tx) => deleteCommentIn(tx, ...a));
+}
+
+async function deleteCommentIn(db: Queryable, actor: Actor, sheetId: number, commentId: number): Promise<void> {
   const { level } = await sheetFor(db, actor, sheetId, 'COMMENTER');
   const c = await findComment(db, sheetId, commentId);
   if (!c) throw apiError(1006);

@@ -7,6 +7,7 @@ import {
 } from '../store/attachments.ts';
 import type { AccessLevel } from './access.ts';
 import { attachIn, removeAttachmentsOf, requireAuthor, type StoredFile } from './attachments.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { sheetFor } from './permissions.ts';
@@ -119,7 +120,11 @@ export async function removeDiscussions(db: Queryable, actor: Actor, sheetId: nu
 }
 
 /** Delete Discussion: its author or a sheet admin (1081 for other commenters). */
-export async function deleteDiscussion(db: Queryable, actor: Actor, sheetId: number, discussionId: number): Promise<void> {
+export function deleteDiscussion(store: Store, ...a: AfterDb<typeof deleteDiscussionIn>) {
+  return store.db.transaction().execute((tx) => deleteDiscussionIn(tx, ...a));
+}
+
+async function deleteDiscussionIn(db: Queryable, actor: Actor, sheetId: number, discussionId: number): Promise<void> {
   const { level } = await sheetFor(db, actor, sheetId, 'COMMENTER');
   const d = await findDiscussion(db, sheetId, discussionId);
   if (!d) throw apiError(1006);
@@ -196,4 +201,9 @@ export async function copyThreads(
     }
   }
   await recordEvents(tx, authorOf(actor), events, now);
+}
+
+/** The discussions of a sheet and its rows (include=discussions). */
+export async function sheetDiscussions(db: Queryable, sheetId: number): Promise<DiscussionRow[]> {
+  return listDiscussions(db, sheetId);
 }

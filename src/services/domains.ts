@@ -1,8 +1,9 @@
-import type { Queryable } from '../store/db.ts';
+import type { Queryable, Store } from '../store/db.ts';
 import { deleteDomain, findDomain, insertDomain, listDomains, type ValidatedDomainRow } from '../store/domains.ts';
 import { confirmAlternatesInDomain } from '../store/alternateEmails.ts';
 import { apiError } from '../errors.ts';
 import { recordEvents, type EventAuthor } from './events.ts';
+import type { AfterDb } from './transactions.ts';
 
 /**
  * The email domains an organization has validated (proven it owns). Make Alternate Email
@@ -33,7 +34,11 @@ export async function readDomains(db: Queryable, orgId: number): Promise<Validat
 }
 
 /** Adds a validated domain; 1031 for a malformed name, 1129 when it is already validated. */
-export async function addDomain(db: Queryable, author: EventAuthor, raw: unknown, now = Date.now()): Promise<ValidatedDomainRow> {
+export function addDomain(store: Store, ...a: AfterDb<typeof addDomainIn>) {
+  return store.db.transaction().execute((tx) => addDomainIn(tx, ...a));
+}
+
+async function addDomainIn(db: Queryable, author: EventAuthor, raw: unknown, now = Date.now()): Promise<ValidatedDomainRow> {
   const domain = normalizeDomain(raw);
   if (domain === null) throw apiError(1031, String(raw), 'domain');
   if (await findDomain(db, author.orgId, domain)) throw apiError(1129);
@@ -45,7 +50,11 @@ export async function addDomain(db: Queryable, author: EventAuthor, raw: unknown
 }
 
 /** Removes a validated domain; 1006 when it is not in the list. */
-export async function removeDomain(db: Queryable, author: EventAuthor, raw: string, now = Date.now()): Promise<void> {
+export function removeDomain(store: Store, ...a: AfterDb<typeof removeDomainIn>) {
+  return store.db.transaction().execute((tx) => removeDomainIn(tx, ...a));
+}
+
+async function removeDomainIn(db: Queryable, author: EventAuthor, raw: string, now = Date.now()): Promise<void> {
   const domain = normalizeDomain(raw);
   if (domain === null || (await deleteDomain(db, author.orgId, domain)) === 0) throw apiError(1006);
   await recordEvents(db, author, [{ objectType: 'ACCOUNT', action: 'REMOVE_VALIDATED_DOMAIN', objectId: author.orgId, details: { domain } }], now);

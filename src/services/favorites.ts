@@ -1,9 +1,10 @@
-import type { Queryable } from '../store/db.ts';
+import type { Queryable, Store } from '../store/db.ts';
 import { deleteFavorites, findFavorite, insertFavorite, listFavorites, type FavoriteRow } from '../store/favorites.ts';
 import { findFolder, findWorkspace } from '../store/containers.ts';
 import { findSheet } from '../store/sheets.ts';
 import { apiError } from '../errors.ts';
 import { asObject, bodyId, objectList } from '../engine/input.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { sheetAccessLevel } from './permissions.ts';
@@ -56,7 +57,11 @@ function parseFavorite(item: unknown): { type: FavoriteType; objectId: number } 
 }
 
 /** Add Favorites: one (1129 when it exists) or an array (existing ones are skipped and left out). */
-export async function addFavorites(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<{ single: boolean; added: FavoriteRow[] }> {
+export function addFavorites(store: Store, ...a: AfterDb<typeof addFavoritesIn>) {
+  return store.db.transaction().execute((tx) => addFavoritesIn(tx, ...a));
+}
+
+async function addFavoritesIn(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<{ single: boolean; added: FavoriteRow[] }> {
   const { list, single } = objectList(body, 'a Favorite object');
   const items = list.map(parseFavorite);
   const added: FavoriteRow[] = [];
@@ -78,7 +83,11 @@ export async function addFavorites(db: Queryable, actor: Actor, body: unknown, n
 }
 
 /** Delete Favorites: the listed ones of a type (those that are not favorites are ignored). */
-export async function removeFavorites(db: Queryable, actor: Actor, type: FavoriteType, ids: number[], opts: { single: boolean }, now = Date.now()): Promise<void> {
+export function removeFavorites(store: Store, ...a: AfterDb<typeof removeFavoritesIn>) {
+  return store.db.transaction().execute((tx) => removeFavoritesIn(tx, ...a));
+}
+
+async function removeFavoritesIn(db: Queryable, actor: Actor, type: FavoriteType, ids: number[], opts: { single: boolean }, now = Date.now()): Promise<void> {
   if (opts.single && !(await findFavorite(db, actor.user.id, type, ids[0]!))) throw apiError(1006);
   const n = await deleteFavorites(db, actor.user.id, type, ids);
   if (n > 0) await recordEvents(db, authorOf(actor), ids.map((id) => ({ objectType: 'FAVORITE', action: 'DELETE', objectId: id, details: { type } })), now);

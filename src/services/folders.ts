@@ -1,10 +1,11 @@
-import type { Queryable } from '../store/db.ts';
+import type { Queryable, Store } from '../store/db.ts';
 import type { SheetRow } from '../store/sheets.ts';
 import { childFolders, descendantFolders, insertFolder, type FolderRow } from '../store/containers.ts';
 import { deleteFavoritesOf } from '../store/favorites.ts';
 import { apiError, apiErrorWith, isApiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { AccessLevel } from './access.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents, type EventAuthor } from './events.ts';
 import { asObject } from '../engine/input.ts';
@@ -69,7 +70,11 @@ function folderName(body: unknown): string {
 }
 
 /** Create Folder in the caller's home, in a folder, or at the top of a workspace. */
-export async function createFolder(db: Queryable, actor: Actor, where: { type: 'home' | 'folder' | 'workspace'; id: number | null }, body: unknown, now = Date.now()): Promise<FolderRow> {
+export function createFolder(store: Store, ...a: AfterDb<typeof createFolderIn>) {
+  return store.db.transaction().execute((tx) => createFolderIn(tx, ...a));
+}
+
+async function createFolderIn(db: Queryable, actor: Actor, where: { type: 'home' | 'folder' | 'workspace'; id: number | null }, body: unknown, now = Date.now()): Promise<FolderRow> {
   const container = await containerForCreate(db, actor, where);
   const name = folderName(body);
   const p = placement(container);
@@ -89,7 +94,11 @@ export async function createFolder(db: Queryable, actor: Actor, where: { type: '
 }
 
 /** Update Folder (rename): the home's owner, or ADMIN on the workspace. */
-export async function renameFolder(db: Queryable, actor: Actor, folderId: number, body: unknown, now = Date.now()): Promise<FolderRow> {
+export function renameFolder(store: Store, ...a: AfterDb<typeof renameFolderIn>) {
+  return store.db.transaction().execute((tx) => renameFolderIn(tx, ...a));
+}
+
+async function renameFolderIn(db: Queryable, actor: Actor, folderId: number, body: unknown, now = Date.now()): Promise<FolderRow> {
   const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
   const b = asObject(body, 'a Folder object');
   if (b.id !== undefined && b.id !== folderId) throw apiError(1029);
@@ -114,13 +123,21 @@ export async function deleteFolderRecords(db: Queryable, author: EventAuthor, fo
 }
 
 /** Delete Folder with everything in it; returns the ids of the sheets deleted. */
-export async function deleteFolder(db: Queryable, actor: Actor, folderId: number): Promise<number[]> {
+export function deleteFolder(store: Store, ...a: AfterDb<typeof deleteFolderIn>) {
+  return store.db.transaction().execute((tx) => deleteFolderIn(tx, ...a));
+}
+
+async function deleteFolderIn(db: Queryable, actor: Actor, folderId: number): Promise<number[]> {
   const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
   return deleteFolderRecords(db, authorOf(actor), [folder, ...(await descendantFolders(db, folder.id))]);
 }
 
 /** Move Folder to home, another folder or a workspace; 1258 under itself or a descendant. */
-export async function moveFolder(db: Queryable, actor: Actor, folderId: number, body: unknown, now = Date.now()): Promise<FolderRow> {
+export function moveFolder(store: Store, ...a: AfterDb<typeof moveFolderIn>) {
+  return store.db.transaction().execute((tx) => moveFolderIn(tx, ...a));
+}
+
+async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body: unknown, now = Date.now()): Promise<FolderRow> {
   const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
   const d = parseDestination(body, { copy: false });
   const below = await descendantFolders(db, folder.id);
@@ -186,7 +203,11 @@ export function copyFailed(e: unknown, topType: 'folder' | 'workspace', topId: n
 }
 
 /** Copy Folder (include options, skipRemap) to a ContainerDestination. */
-export async function copyFolder(db: Queryable, actor: Actor, folderId: number, body: unknown, include: Iterable<string>, skipRemap: Iterable<string>): Promise<FolderRow> {
+export function copyFolder(store: Store, ...a: AfterDb<typeof copyFolderIn>) {
+  return store.db.transaction().execute((tx) => copyFolderIn(tx, ...a));
+}
+
+async function copyFolderIn(db: Queryable, actor: Actor, folderId: number, body: unknown, include: Iterable<string>, skipRemap: Iterable<string>): Promise<FolderRow> {
   const { folder } = await folderFor(db, actor, folderId, 'VIEWER');
   const d = parseDestination(body, { copy: true });
   const container = await containerForCreate(db, actor, d);
@@ -204,4 +225,10 @@ export async function copyFolder(db: Queryable, actor: Actor, folderId: number, 
   } catch (e) {
     throw copyFailed(e, 'folder', folder.id);
   }
+}
+
+/** The folders directly in a folder the caller can see (GET /folders/{id}/folders). */
+export async function readSubfolders(db: Queryable, actor: Actor, folderId: number): Promise<FolderRow[]> {
+  const { folder } = await folderFor(db, actor, folderId, 'VIEWER');
+  return childFolders(db, { parentId: folder.id });
 }

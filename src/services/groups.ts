@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/db.ts';
+import type { Queryable, Store } from '../store/db.ts';
 import {
   countGroups, deleteGroup, deleteMember, findGroup, findGroupByName, groupMembers, insertGroup, insertMembers, listGroups,
   memberIds, updateGroup, type GroupWithOwner,
@@ -10,9 +10,9 @@ import { asObject, bodyId, objectArray, objectList } from '../engine/input.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { assertPrimaryEmail } from './alternateEmails.ts';
 import { isValidEmail } from './users.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor, UserRow } from './context.ts';
-import { pageWindow } from '../http/paging.ts';
-import type { Paging } from '../http/query.ts';
+import { pageWindow, type Paging } from '../paging.ts';
 
 export type GroupMemberRow = Awaited<ReturnType<typeof groupMembers>>[number];
 
@@ -103,7 +103,11 @@ export async function readGroup(db: Queryable, actor: Actor, id: number): Promis
 }
 
 /** Add Group: name (unique in the organization, 1103), description, members; the caller owns it. */
-export async function createGroup(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<GroupDetail> {
+export function createGroup(store: Store, ...a: AfterDb<typeof createGroupIn>) {
+  return store.db.transaction().execute((tx) => createGroupIn(tx, ...a));
+}
+
+async function createGroupIn(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<GroupDetail> {
   requireGroupAdmin(actor);
   const b = asObject(body, 'a Group object');
   if (b.name === undefined || b.name === null) throw apiError(1012, 'name');
@@ -121,7 +125,11 @@ export async function createGroup(db: Queryable, actor: Actor, body: unknown, no
 }
 
 /** Update Group: name, description, ownerId (a group admin of the organization, 1107). */
-export async function changeGroup(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<GroupWithOwner> {
+export function changeGroup(store: Store, ...a: AfterDb<typeof changeGroupIn>) {
+  return store.db.transaction().execute((tx) => changeGroupIn(tx, ...a));
+}
+
+async function changeGroupIn(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<GroupWithOwner> {
   const g = await manageableGroup(db, actor, id);
   const b = asObject(body, 'a Group object');
   const allowed = new Set(['name', 'description', 'ownerId', 'id', 'owner']);
@@ -161,7 +169,11 @@ export async function changeGroup(db: Queryable, actor: Actor, id: number, body:
 export type GroupDeletionHook = (db: Queryable, actor: Actor, groupId: number) => Promise<void>;
 export const groupDeletionHooks: GroupDeletionHook[] = [];
 
-export async function removeGroup(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
+export function removeGroup(store: Store, ...a: AfterDb<typeof removeGroupIn>) {
+  return store.db.transaction().execute((tx) => removeGroupIn(tx, ...a));
+}
+
+async function removeGroupIn(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
   const g = await manageableGroup(db, actor, id);
   for (const hook of groupDeletionHooks) await hook(db, actor, g.id);
   await deleteGroup(db, g.id);
@@ -172,7 +184,11 @@ export async function removeGroup(db: Queryable, actor: Actor, id: number, now =
  * Add Group Members: one GroupMember (1129 when already a member) or an array (members already
  * in the group are skipped and left out of the answer).
  */
-export async function addMembers(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<{ single: boolean; added: UserRow[] }> {
+export function addMembers(store: Store, ...a: AfterDb<typeof addMembersIn>) {
+  return store.db.transaction().execute((tx) => addMembersIn(tx, ...a));
+}
+
+async function addMembersIn(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<{ single: boolean; added: UserRow[] }> {
   const g = await manageableGroup(db, actor, id);
   const { list, single } = objectList(body, 'a GroupMember object');
   const users = await resolveMembers(db, actor, list);
@@ -187,7 +203,11 @@ export async function addMembers(db: Queryable, actor: Actor, id: number, body: 
   return { single, added };
 }
 
-export async function removeMember(db: Queryable, actor: Actor, id: number, userId: number, now = Date.now()): Promise<void> {
+export function removeMember(store: Store, ...a: AfterDb<typeof removeMemberIn>) {
+  return store.db.transaction().execute((tx) => removeMemberIn(tx, ...a));
+}
+
+async function removeMemberIn(db: Queryable, actor: Actor, id: number, userId: number, now = Date.now()): Promise<void> {
   const g = await manageableGroup(db, actor, id);
   if ((await deleteMember(db, g.id, userId)) === 0) throw apiError(1006);
   await updateGroup(db, g.id, { modified_at: now });

@@ -18,7 +18,7 @@ import type { SheetRow } from '../store/sheets.ts';
 import type { Insertable } from 'kysely';
 import type { Actor } from './context.ts';
 import { containerForCreate, type ResolvedContainer } from './containers.ts';
-import { createSheetFromColumns, requireName, type SheetContainer } from './sheets.ts';
+import { createSheetFromColumnsIn, requireName, type SheetContainer } from './sheets.ts';
 
 /** Largest file imported (spec 8: upload file size). */
 export const IMPORT_MAX_BYTES = 30 * 1024 * 1024;
@@ -162,7 +162,7 @@ export async function importSheet(store: Store, actor: Actor, where: { type: 'ho
     return await store.db.transaction().execute(async (tx) => {
       const container = await containerForCreate(tx, actor, where);
       const now = Date.now();
-      const { sheet, columns: created } = await createSheetFromColumns(tx, actor, sheetContainerOf(container), { name, columns }, { level: r.level }, now);
+      const { sheet, columns: created } = await createSheetFromColumnsIn(tx, actor, sheetContainerOf(container), { name, columns }, { level: r.level }, now);
       let batch: Insertable<RowTable>[] = [];
       let n = 0;
       const flush = async () => {

@@ -1,5 +1,6 @@
+import { enqueueShareNotice, shareNote } from './emails.ts';
 import { sql } from 'kysely';
-import type { Queryable } from '../store/db.ts';
+import type { Queryable, Store } from '../store/db.ts';
 import type { SheetRow } from '../store/sheets.ts';
 import type { WorkspaceRow } from '../store/containers.ts';
 import { findWorkspace } from '../store/containers.ts';
@@ -8,6 +9,7 @@ import { findUserByEmail, findUserById } from '../store/users.ts';
 import { apiError } from '../errors.ts';
 import { asObject, bodyId, objectList } from '../engine/input.ts';
 import { atLeast, isAccessLevel, rank, type AccessLevel } from './access.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor, UserRow } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { sheetFor } from './permissions.ts';
@@ -153,6 +155,8 @@ interface ShareInput {
   email?: string;
   groupId?: number;
   accessLevel: AccessLevel;
+  /** the notice's subject, message and ccMe (sent with sendEmail=true) */
+  note: ReturnType<typeof shareNote>;
 }
 
 function parseLevel(v: unknown, accessApiLevel: number): AccessLevel {
@@ -170,11 +174,12 @@ function parseShareInput(item: unknown, accessApiLevel: number): ShareInput {
   if (hasEmail && hasGroup) throw apiError(1178, 'email and groupId');
   const accessLevel = parseLevel(b.accessLevel, accessApiLevel);
   if (accessLevel === 'OWNER') throw apiError(1026);
+  const note = shareNote(b);
   if (hasEmail) {
     if (!isValidEmail(b.email)) throw apiError(1156);
-    return { email: b.email.trim().toLowerCase(), accessLevel };
+    return { email: b.email.trim().toLowerCase(), accessLevel, note };
   }
-  return { groupId: bodyId(b.groupId, 'groupId'), accessLevel };
+  return { groupId: bodyId(b.groupId, 'groupId'), accessLevel, note };
 }
 
 /** What a sharer may grant: up to its own level (ADMIN at most; OWNER only by transfer). */
@@ -186,13 +191,17 @@ function mayGrant(sharer: AccessLevel, level: AccessLevel): boolean {
  * Share Sheet / Share Workspace with one Share object (1025 when it exists) or an array (the
  * ones that exist are skipped and left out of the answer). At most 1,000 per call (1066).
  */
-export async function createShares(
+export function createShares(store: Store, ...a: AfterDb<typeof createSharesIn>) {
+  return store.db.transaction().execute((tx) => createSharesIn(tx, ...a));
+}
+
+async function createSharesIn(
   db: Queryable,
   actor: Actor,
   type: ShareObjectType,
   id: number,
   body: unknown,
-  opts: { accessApiLevel: number; sendEmail: boolean },
+  opts: { accessApiLevel: number; sendEmail: boolean; link?: string },
   now = Date.now(),
 ): Promise<{ single: boolean; created: ShareView[] }> {
   const t = await shareTarget(db, actor, type, id, SHARE_LEVEL);
@@ -204,6 +213,7 @@ export async function createShares(
   const existing = await listShares(db, t.type, t.id);
   const owner = await findUserById(db, t.ownerId);
   const rows: ShareRow[] = [];
+  const notes: Array<ShareInput['note']> = [];
   const keys = new Set<string>();
   for (const r of existing) {
     if (r.group_id !== null) keys.add(`g:${r.group_id}`);
@@ -239,8 +249,15 @@ export async function createShares(
       row = { id: newShareId(), org_id: actor.org.id, object_type: t.type, object_id: t.id, user_id: u?.id ?? null, email, group_id: null, access_level: i.accessLevel, created_by: actor.user.id, created_at: now, modified_at: now };
     }
     rows.push(row);
+    notes.push(i.note);
   }
   await insertShares(db, rows);
+  if (opts.sendEmail) {
+    const thing = { kind: t.type, name: t.name, ...(opts.link !== undefined ? { link: opts.link } : {}) };
+    for (const [k, r] of rows.entries()) {
+      await enqueueShareNotice(db, actor, thing, r.group_id !== null ? { groupId: r.group_id } : { email: r.email! }, notes[k]!, r.access_level);
+    }
+  }
   await recordEvents(
     db,
     authorOf(actor),
@@ -278,7 +295,11 @@ function isOwn(actor: Actor, r: ShareRow): boolean {
  * accessLevel OWNER transfers ownership (the owner only, to a user of the organization): the
  * old owner keeps ADMIN.
  */
-export async function updateShare(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, body: unknown, accessApiLevel: number, now = Date.now()): Promise<ShareView> {
+export function updateShare(store: Store, ...a: AfterDb<typeof updateShareIn>) {
+  return store.db.transaction().execute((tx) => updateShareIn(tx, ...a));
+}
+
+async function updateShareIn(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, body: unknown, accessApiLevel: number, now = Date.now()): Promise<ShareView> {
   const t = await shareTarget(db, actor, type, id, SHARE_LEVEL);
   const level = parseLevel(asObject(body, 'a Share object').accessLevel, accessApiLevel);
   const row = await storedShare(db, t, shareId);
@@ -312,7 +333,11 @@ async function transferOwnership(db: Queryable, actor: Actor, t: Target, row: Sh
 }
 
 /** Delete Share: SHARE_LEVEL and at least the share's level; one's own share may be removed. */
-export async function deleteShare(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, now = Date.now()): Promise<void> {
+export function deleteShare(store: Store, ...a: AfterDb<typeof deleteShareIn>) {
+  return store.db.transaction().execute((tx) => deleteShareIn(tx, ...a));
+}
+
+async function deleteShareIn(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, now = Date.now()): Promise<void> {
   const t = await shareTarget(db, actor, type, id, 'VIEWER');
   const row = await storedShare(db, t, shareId);
   if (!isOwn(actor, row)) {

@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Queryable } from '../store/db.ts';
+import type { Queryable, Store } from '../store/db.ts';
 import type { RowTable } from '../store/schema.ts';
 import { findSheet, insertColumns, insertSheet, listColumns, listRows, type SheetRow } from '../store/sheets.ts';
 import { deleteSharesOf, insertShares, listShares } from '../store/shares.ts';
@@ -8,13 +8,13 @@ import type { StoredCell, StoredRowCells } from '../engine/cells.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 import { apiError } from '../errors.ts';
 import { newId, randomString } from '../ids.ts';
-import { parseTimestamp } from '../http/present.ts';
 import { atLeast, type AccessLevel } from './access.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor, ReadOptions } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './events.ts';
 import { sheetFor, sheetAccessLevel } from './permissions.ts';
 import { asObject, bodyId } from '../engine/input.ts';
-import { createSheetFromColumns, requireName, type SheetContainer } from './sheets.ts';
+import { createSheetFromColumnsIn, requireName, type SheetContainer } from './sheets.ts';
 import { copyCellImages } from './images.ts';
 import { copySummary } from './summary.ts';
 import { queueBlobDeletion } from './attachments.ts';
@@ -205,6 +205,10 @@ function sheetContainerOf(c: ResolvedContainer): SheetContainer {
  * Create Sheet in home, a folder or a workspace: from columns, or from a template or sheet the
  * caller can see (fromId, with include options). 1054 when the body has neither.
  */
+export function createSheetObject(store: Store, ...a: AfterDb<typeof createSheetIn>) {
+  return store.db.transaction().execute((tx) => createSheetIn(tx, ...a));
+}
+
 export async function createSheetIn(
   db: Queryable,
   actor: Actor,
@@ -215,7 +219,7 @@ export async function createSheetIn(
   const container = await containerForCreate(db, actor, where);
   const b = asObject(body, 'a Sheet object');
   if (b.fromId === undefined || b.fromId === null) {
-    return createSheetFromColumns(db, actor, sheetContainerOf(container), b, { level: ro.level });
+    return createSheetFromColumnsIn(db, actor, sheetContainerOf(container), b, { level: ro.level });
   }
   const name = requireName(b);
   const src = await findSheet(db, bodyId(b.fromId, 'fromId'));
@@ -227,8 +231,7 @@ export async function createSheetIn(
 }
 
 /** List Sheets: every sheet the caller can see, optionally modified since a time. */
-export async function listVisibleSheets(db: Queryable, actor: Actor, q: { modifiedSince?: string }, ro: ReadOptions): Promise<Array<{ sheet: SheetRow; level: AccessLevel }>> {
-  const since = q.modifiedSince === undefined || q.modifiedSince === '' ? undefined : parseTimestamp(q.modifiedSince, ro.numericDates, 'modifiedSince');
+export async function listVisibleSheets(db: Queryable, actor: Actor, since: number | undefined): Promise<Array<{ sheet: SheetRow; level: AccessLevel }>> {
   const all = [...(await accessibleSheets(db, actor)).values()];
   return since === undefined ? all : all.filter((x) => x.sheet.modified_at >= since);
 }
@@ -289,7 +292,11 @@ function validUserSettings(v: unknown): { criticalPathEnabled?: boolean; display
  * Update Sheet: name and projectSettings need ADMIN; userSettings (the caller's own view) any
  * access. The sheet's version moves on with a rename or project settings change.
  */
-export async function updateSheetObject(db: Queryable, actor: Actor, sheetId: number, body: unknown, now = Date.now()): Promise<{ sheet: SheetRow; level: AccessLevel }> {
+export function updateSheetObject(store: Store, ...a: AfterDb<typeof updateSheetObjectIn>) {
+  return store.db.transaction().execute((tx) => updateSheetObjectIn(tx, ...a));
+}
+
+async function updateSheetObjectIn(db: Queryable, actor: Actor, sheetId: number, body: unknown, now = Date.now()): Promise<{ sheet: SheetRow; level: AccessLevel }> {
   const { sheet, level } = await sheetFor(db, actor, sheetId, 'VIEWER');
   const b = asObject(body, 'a Sheet object');
   if (b.id !== undefined && b.id !== sheetId) throw apiError(1029);
@@ -317,13 +324,21 @@ export async function updateSheetObject(db: Queryable, actor: Actor, sheetId: nu
 }
 
 /** Delete Sheet: the owner only. */
-export async function deleteSheetObject(db: Queryable, actor: Actor, sheetId: number): Promise<void> {
+export function deleteSheetObject(store: Store, ...a: AfterDb<typeof deleteSheetObjectIn>) {
+  return store.db.transaction().execute((tx) => deleteSheetObjectIn(tx, ...a));
+}
+
+async function deleteSheetObjectIn(db: Queryable, actor: Actor, sheetId: number): Promise<void> {
   const { sheet } = await sheetFor(db, actor, sheetId, 'OWNER');
   await deleteSheetRecords(db, authorOf(actor), [sheet]);
 }
 
 /** Copy Sheet to a ContainerDestination (any access to the source; create rights at the destination). */
-export async function copySheetObject(db: Queryable, actor: Actor, sheetId: number, body: unknown, include: Iterable<string>): Promise<SheetRow> {
+export function copySheetObject(store: Store, ...a: AfterDb<typeof copySheetObjectIn>) {
+  return store.db.transaction().execute((tx) => copySheetObjectIn(tx, ...a));
+}
+
+async function copySheetObjectIn(db: Queryable, actor: Actor, sheetId: number, body: unknown, include: Iterable<string>): Promise<SheetRow> {
   const { sheet } = await sheetFor(db, actor, sheetId, 'VIEWER');
   const d = parseDestination(body, { copy: true });
   const container = await containerForCreate(db, actor, d);
@@ -334,7 +349,11 @@ export async function copySheetObject(db: Queryable, actor: Actor, sheetId: numb
 }
 
 /** Move Sheet (ADMIN on the sheet, create rights at the destination); its shares stay. */
-export async function moveSheetObject(db: Queryable, actor: Actor, sheetId: number, body: unknown, now = Date.now()): Promise<{ sheet: SheetRow; level: AccessLevel }> {
+export function moveSheetObject(store: Store, ...a: AfterDb<typeof moveSheetObjectIn>) {
+  return store.db.transaction().execute((tx) => moveSheetObjectIn(tx, ...a));
+}
+
+async function moveSheetObjectIn(db: Queryable, actor: Actor, sheetId: number, body: unknown, now = Date.now()): Promise<{ sheet: SheetRow; level: AccessLevel }> {
   const { sheet } = await sheetFor(db, actor, sheetId, 'ADMIN');
   const d = parseDestination(body, { copy: false });
   const container = await containerForCreate(db, actor, d);

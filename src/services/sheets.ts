@@ -1,9 +1,10 @@
-import type { Queryable } from '../store/db.ts';
+import type { Queryable, Store } from '../store/db.ts';
 import { insertColumns, insertSheet, type SheetRow } from '../store/sheets.ts';
 import { validateNewSheetColumns, type ColumnDef, type ColumnInput } from '../engine/columns.ts';
 import { apiError } from '../errors.ts';
 import { asObject } from '../engine/input.ts';
 import { newId } from '../ids.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
 
@@ -26,7 +27,11 @@ export function requireName(b: Record<string, unknown>, attr = 'name'): string {
  * /workspaces/{id}/sheets). The caller's right to create in the container is checked by the
  * container's service before this is called.
  */
-export async function createSheetFromColumns(
+export function createSheetFromColumns(store: Store, ...a: AfterDb<typeof createSheetFromColumnsIn>) {
+  return store.db.transaction().execute((tx) => createSheetFromColumnsIn(tx, ...a));
+}
+
+export async function createSheetFromColumnsIn(
   db: Queryable,
   actor: Actor,
   container: SheetContainer,

@@ -4,19 +4,22 @@ import type { BlobStore } from '../blobs/index.ts';
 import { newImageId, storeImage } from './images.ts';
 import { queueBlobDeletion } from './attachments.ts';
 import {
-  findOrgMember, findUserByEmail, findUserById, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
+  findUserByEmail, findUserById, findUsersByIds, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
   countOrgMembers, listOrgMembers, listOrgSheets,
 } from '../store/users.ts';
-import { groupsOwnedBy, removeUserFromAllGroups, updateGroup } from '../store/groups.ts';
+import { groupsOfUser, groupsOwnedBy, removeUserFromAllGroups, updateGroup } from '../store/groups.ts';
 import { listAlternateEmails, type AlternateEmailRow } from '../store/alternateEmails.ts';
 import { newId } from '../ids.ts';
 import { apiError } from '../errors.ts';
 import { asObject } from '../engine/input.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './events.ts';
 import { assertPrimaryEmail } from './alternateEmails.ts';
+import { isValidEmail, memberOr404, requireSystemAdmin } from './members.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor, UserRow } from './context.ts';
-import { pageWindow } from '../http/paging.ts';
-import type { Paging } from '../http/query.ts';
+
+export { isValidEmail, memberOr404, requireSystemAdmin };
+import { pageWindow, type Paging } from '../paging.ts';
 
 export interface NewUser {
   email: string;
@@ -26,13 +29,6 @@ export interface NewUser {
   licensedSheetCreator?: boolean;
   groupAdmin?: boolean;
   resourceViewer?: boolean;
-}
-
-// A pragmatic address check: one @, a dotted domain, no spaces.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export function isValidEmail(email: unknown): email is string {
-  return typeof email === 'string' && email.length <= 254 && EMAIL.test(email);
 }
 
 // Control characters and angle brackets (markup) are refused in names (1329).
@@ -72,11 +68,6 @@ export async function createUser(db: Queryable, author: EventAuthor, orgId: numb
   return row;
 }
 
-/** Only system admins manage users (the assumed user under Assume-User is never one). */
-export function requireSystemAdmin(actor: Actor): void {
-  if (!actor.user.admin) throw apiError(1004);
-}
-
 
 function optName(b: Record<string, unknown>, k: 'firstName' | 'lastName'): string | null | undefined {
   const v = b[k];
@@ -106,7 +97,11 @@ function checkRoles(r: { admin: boolean; licensed: boolean; groupAdmin: boolean;
  * the same id, so the sheets the account kept are theirs again; one who owns sheets must come
  * back licensed (1140).
  */
-export async function addUser(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<UserRow> {
+export function addUser(store: Store, ...a: AfterDb<typeof addUserIn>) {
+  return store.db.transaction().execute((tx) => addUserIn(tx, ...a));
+}
+
+async function addUserIn(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<UserRow> {
   requireSystemAdmin(actor);
   const b = asObject(body, 'a User object');
   if (b.email === undefined || b.email === null || b.email === '') throw apiError(1012, 'email');
@@ -143,13 +138,6 @@ export async function addUser(db: Queryable, actor: Actor, body: unknown, now = 
   }, now);
 }
 
-/** A member of the caller's organization by id: 1020 when there is none. */
-export async function memberOr404(db: Queryable, actor: Actor, id: number): Promise<UserRow> {
-  const u = await findOrgMember(db, actor.org.id, id);
-  if (!u) throw apiError(1020);
-  return u;
-}
-
 export interface UserDetail {
   user: UserRow;
   sheetCount: number;
@@ -175,7 +163,11 @@ export async function listUsers(db: Queryable, actor: Actor, emails: string[], p
  * groupAdmin, resourceViewer; an admin cannot drop their own admin role (1049), a user who owns
  * sheets stays licensed (1076), a group admin who owns groups stays one (1269).
  */
-export async function updateUser(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<UserRow> {
+export function updateUser(store: Store, ...a: AfterDb<typeof updateUserIn>) {
+  return store.db.transaction().execute((tx) => updateUserIn(tx, ...a));
+}
+
+async function updateUserIn(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<UserRow> {
   requireSystemAdmin(actor);
   const b = asObject(body, 'a User object');
   const user = await memberOr404(db, actor, id);
@@ -229,7 +221,11 @@ export const removalHooks: RemovalHook[] = [];
  * own unless transferSheets=true moves them to transferTo, and adding the address again brings
  * the same account back. Groups it owns go to transferTo (required then: 1121; a group admin: 1107).
  */
-export async function removeUser(db: Queryable, actor: Actor, id: number, opts: RemoveOptions, now = Date.now()): Promise<void> {
+export function removeUser(store: Store, ...a: AfterDb<typeof removeUserIn>) {
+  return store.db.transaction().execute((tx) => removeUserIn(tx, ...a));
+}
+
+async function removeUserIn(db: Queryable, actor: Actor, id: number, opts: RemoveOptions, now = Date.now()): Promise<void> {
   requireSystemAdmin(actor);
   const user = await findUserById(db, id);
   if (!user) throw apiError(1020);
@@ -271,7 +267,11 @@ export async function removeUser(db: Queryable, actor: Actor, id: number, opts: 
 }
 
 /** Deactivate User: an active member other than the caller (1335, 1336, 1188). */
-export async function deactivateUser(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
+export function deactivateUser(store: Store, ...a: AfterDb<typeof deactivateUserIn>) {
+  return store.db.transaction().execute((tx) => deactivateUserIn(tx, ...a));
+}
+
+async function deactivateUserIn(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
   requireSystemAdmin(actor);
   const user = await findUserById(db, id);
   if (!user) throw apiError(1020);
@@ -283,7 +283,11 @@ export async function deactivateUser(db: Queryable, actor: Actor, id: number, no
 }
 
 /** Reactivate User: a deactivated member becomes active again with its roles (1354, 1355). */
-export async function reactivateUser(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
+export function reactivateUser(store: Store, ...a: AfterDb<typeof reactivateUserIn>) {
+  return store.db.transaction().execute((tx) => reactivateUserIn(tx, ...a));
+}
+
+async function reactivateUserIn(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
   requireSystemAdmin(actor);
   const user = await findUserById(db, id);
   if (!user) throw apiError(1020);
@@ -341,4 +345,18 @@ export async function setProfileImage(store: Store, blobs: BlobStore, actor: Act
     await blobs.delete(blobKey);
     throw e;
   }
+}
+
+/** Names and addresses of users by id (the people shown beside attachments, comments, history, owners). */
+export async function usersByIds(db: Queryable, ids: number[]) {
+  return findUsersByIds(db, ids);
+}
+
+/** What Get Current User shows besides the caller's own row. */
+export async function readCurrentUser(db: Queryable, actor: Actor, withGroups: boolean) {
+  const me = actor.user;
+  const alternateEmails = await listAlternateEmails(db, me.id);
+  const profileImage = await profileImageOf(db, me.id);
+  const groups = withGroups ? await groupsOfUser(db, me.id) : undefined;
+  return { alternateEmails, profileImage, groups };
 }

@@ -1,10 +1,11 @@
-import type { Queryable } from '../store/db.ts';
+import type { Queryable, Store } from '../store/db.ts';
 import { childFolders, insertWorkspace, workspaceFolders, type WorkspaceRow } from '../store/containers.ts';
 import { deleteFavoritesOf } from '../store/favorites.ts';
 import { deleteSharesOf, insertShares, listShares } from '../store/shares.ts';
 import { apiError, apiErrorWith } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { AccessLevel } from './access.ts';
+import type { AfterDb } from './transactions.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { asObject } from '../engine/input.ts';
@@ -18,7 +19,11 @@ export async function listWorkspaces(db: Queryable, actor: Actor): Promise<Array
 }
 
 /** Create Workspace: any licensed member may; the creator owns it. */
-export async function createWorkspace(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<WorkspaceRow> {
+export function createWorkspace(store: Store, ...a: AfterDb<typeof createWorkspaceIn>) {
+  return store.db.transaction().execute((tx) => createWorkspaceIn(tx, ...a));
+}
+
+async function createWorkspaceIn(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<WorkspaceRow> {
   const name = requireName(asObject(body, 'a Workspace object'));
   const ws: WorkspaceRow = { id: newId(), org_id: actor.org.id, owner_id: actor.user.id, name, created_at: now, modified_at: now };
   await insertWorkspace(db, ws);
@@ -27,7 +32,11 @@ export async function createWorkspace(db: Queryable, actor: Actor, body: unknown
 }
 
 /** Update Workspace (rename): ADMIN. */
-export async function renameWorkspace(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<{ ws: WorkspaceRow; level: AccessLevel }> {
+export function renameWorkspace(store: Store, ...a: AfterDb<typeof renameWorkspaceIn>) {
+  return store.db.transaction().execute((tx) => renameWorkspaceIn(tx, ...a));
+}
+
+async function renameWorkspaceIn(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<{ ws: WorkspaceRow; level: AccessLevel }> {
   const { ws, level } = await workspaceFor(db, actor, id, 'ADMIN');
   const b = asObject(body, 'a Workspace object');
   if (b.id !== undefined && b.id !== id) throw apiError(1029);
@@ -39,7 +48,11 @@ export async function renameWorkspace(db: Queryable, actor: Actor, id: number, b
 
 /** Delete Workspace with its folders, sheets and shares: the owner only. */
 /** Delete Workspace with everything in it; returns the ids of the sheets deleted. */
-export async function deleteWorkspace(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<number[]> {
+export function deleteWorkspace(store: Store, ...a: AfterDb<typeof deleteWorkspaceIn>) {
+  return store.db.transaction().execute((tx) => deleteWorkspaceIn(tx, ...a));
+}
+
+async function deleteWorkspaceIn(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<number[]> {
   const { ws } = await workspaceFor(db, actor, id, 'OWNER');
   const author = authorOf(actor);
   const deleted = await deleteFolderRecords(db, author, await workspaceFolders(db, ws.id), now);
@@ -57,7 +70,11 @@ export async function deleteWorkspace(db: Queryable, actor: Actor, id: number, n
  * folders and sheets (include options as for folders; include=shares also copies the
  * workspace's shares).
  */
-export async function copyWorkspace(db: Queryable, actor: Actor, id: number, body: unknown, include: Iterable<string>, skipRemap: Iterable<string>, now = Date.now()): Promise<WorkspaceRow> {
+export function copyWorkspace(store: Store, ...a: AfterDb<typeof copyWorkspaceIn>) {
+  return store.db.transaction().execute((tx) => copyWorkspaceIn(tx, ...a));
+}
+
+async function copyWorkspaceIn(db: Queryable, actor: Actor, id: number, body: unknown, include: Iterable<string>, skipRemap: Iterable<string>, now = Date.now()): Promise<WorkspaceRow> {
   const { ws } = await workspaceFor(db, actor, id, 'VIEWER');
   const b = asObject(body, 'a ContainerDestination object');
   if (b.destinationType !== undefined && b.destinationType !== null) parseDestination(b, { copy: true });
@@ -85,4 +102,10 @@ export async function copyWorkspace(db: Queryable, actor: Actor, id: number, bod
   } catch (e) {
     throw copyFailed(e, 'workspace', ws.id);
   }
+}
+
+/** The folders at the top of a workspace the caller can see (GET /workspaces/{id}/folders). */
+export async function readWorkspaceFolders(db: Queryable, actor: Actor, id: number) {
+  const { ws } = await workspaceFor(db, actor, id, 'VIEWER');
+  return childFolders(db, { workspaceTop: ws.id });
 }

@@ -47,6 +47,11 @@ export function looseDataDirMode(dir: string): number | null {
   return (mode & 0o077) !== 0 ? mode : null;
 }
 
+/** A trivial read: answers when the database does (GET /health). */
+export async function ping(db: Queryable): Promise<void> {
+  await db.selectFrom('orgs').select('id').limit(1).execute();
+}
+
 /** Opens the database the configuration names and applies pending migrations. */
 export async function openStore(opts: {
   databaseUrl?: string | undefined;

@@ -40,3 +40,16 @@ export async function listColumns(db: Queryable, sheetId: number): Promise<Colum
 export async function listRows(db: Queryable, sheetId: number): Promise<RowRecord[]> {
   return db.selectFrom('rows').selectAll().where('sheet_id', '=', sheetId).orderBy('sort_key').execute();
 }
+
+/** Sheets of an organization shared to anyone, outside workspaces, that a user does not own (Home). */
+export async function sharedSheetsOutsideWorkspaces(db: Queryable, orgId: number, userId: number): Promise<SheetRow[]> {
+  return db
+    .selectFrom('sheets')
+    .innerJoin('shares', (j) => j.onRef('shares.object_id', '=', 'sheets.id').on('shares.object_type', '=', 'sheet'))
+    .selectAll('sheets')
+    .where('sheets.org_id', '=', orgId)
+    .where('sheets.owner_id', '<>', userId)
+    .where('sheets.workspace_id', 'is', null)
+    .distinct()
+    .execute();
+}

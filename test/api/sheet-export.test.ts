@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
 import { unzipSync, strFromU8 } from 'fflate';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { assertError, makeSheet } from '../helpers/sheets.ts';
 
 /** The cells of the first worksheet of an .xlsx file, as [ref, kind, value] (shared strings resolved). */
@@ -56,7 +60,7 @@ describe('Get Sheet as CSV', () => {
     assert.equal(some.text, 'Name\r\nplain\r\n');
     const json = await s0.api.get(`/sheets/${s.id}`, { headers: { accept: 'text/csv;q=0.5, application/json' } });
     assert.equal(json.body.id, s.id);
-    assertError(await s0.api.get(`/sheets/${s.id}`, { headers: { accept: 'application/pdf' } }), 406, 1052);
+    assertError(await s0.api.get(`/sheets/${s.id}`, { headers: { accept: 'image/png' } }), 406, 1052);
   });
 
   test('Accept: application/vnd.ms-excel gives a workbook: titles, numbers, dates and checkboxes keep their kind', async () => {
@@ -83,5 +87,51 @@ describe('Get Sheet as CSV', () => {
     assert.equal(String(csv).split('\r\n')[1], 'plain,1500.5,2026-02-03,,true');
     // (SDK 5's getSheetAsExcel decodes the binary body as UTF-8 text on its side, so it cannot
     // read a workbook from any server; the workbook is tested over plain HTTP above)
+  });
+});
+
+describe('Get Sheet as PDF', () => {
+  /** The text of a PDF by poppler's pdftotext, where the machine has it (CI installs poppler-utils). */
+  function pdfText(bytes: Buffer): string | undefined {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-pdf-')), 'sheet.pdf');
+    fs.writeFileSync(file, bytes);
+    try {
+      return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+    } catch {
+      return undefined;
+    } finally {
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  }
+  const pages = (b: Buffer) => (b.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
+  const mediaBox = (b: Buffer) => /\/MediaBox \[([^\]]*)\]/.exec(b.toString('latin1'))?.[1]?.trim();
+
+  test('Accept: application/pdf gives landscape pages of the paper size asked for, named after the sheet, with its rows', async () => {
+    const s = await makeSheet(s0.api, 'Plan für Q3', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Hours', type: 'TEXT_NUMBER' }, { title: 'Secret', type: 'TEXT_NUMBER', hidden: true }]);
+    const rows = Array.from({ length: 60 }, (_, i) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: `task ${i}` }, { columnId: s.col.Hours!.id, value: i * 2 }, { columnId: s.col.Secret!.id, value: `hidden ${i}` }] }));
+    assert.equal((await s0.api.post(`/sheets/${s.id}/rows`, rows)).status, 200);
+    const get = async (query: string) => {
+      const res = await fetch(`${s0.t.base}/sheets/${s.id}${query}`, { headers: { authorization: `Bearer ${s0.t.adminToken}`, accept: 'application/pdf' } });
+      return { res, body: Buffer.from(await res.arrayBuffer()) };
+    };
+    const letter = await get('');
+    assert.equal(letter.res.status, 200);
+    assert.equal(letter.res.headers.get('content-type'), 'application/pdf');
+    assert.equal(letter.res.headers.get('content-disposition'), `attachment; filename="Plan f_r Q3.pdf"; filename*=UTF-8''Plan%20f%C3%BCr%20Q3.pdf`);
+    assert.equal(letter.body.subarray(0, 5).toString(), '%PDF-');
+    assert.equal(mediaBox(letter.body), '0 0 792 612', 'LETTER, landscape, by default');
+    assert.equal(pages(letter.body), 2, '60 rows do not fit one letter page');
+    const a0 = await get('?paperSize=A0');
+    assert.equal(mediaBox(a0.body), '0 0 3370.39 2383.94');
+    assert.equal(pages(a0.body), 1, 'they fit one A0 page');
+    const text = pdfText(letter.body);
+    if (text !== undefined) {
+      assert.match(text, /Plan für Q3/);
+      assert.match(text, /Task\s+Hours/);
+      assert.match(text, /task 0\s+0/);
+      assert.match(text, /task 59\s+118/);
+      assert.doesNotMatch(text, /hidden 1|Secret/, 'hidden columns are left out');
+    }
+    assertError(await s0.api.get(`/sheets/${s.id}?paperSize=B5`, { headers: { accept: 'application/pdf' } }), 400, 1053);
   });
 });

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../store/db.ts';
 import type { AttachmentRow, CommentRow, DiscussionRow } from '../../store/attachments.ts';
-import { findUsersByIds } from '../../store/users.ts';
+import { usersByIds } from '../../services/users.ts';
 import { ATTACHMENT_URL_TTL_MS } from '../../services/attachments.ts';
 import { presentAccessLevel, type AccessLevel } from '../../services/access.ts';
 import { fullName } from './users.ts';
@@ -15,7 +15,7 @@ export type People = (id: number | null) => MiniUser | undefined;
 /** Name and email of the given users (creators of attachments, discussions and comments). */
 export async function peopleOf(db: Queryable, ids: Iterable<number | null>): Promise<People> {
   const want = [...new Set([...ids].filter((id): id is number => id !== null))];
-  const users = want.length === 0 ? [] : await findUsersByIds(db, want);
+  const users = want.length === 0 ? [] : await usersByIds(db, want);
   const byId = new Map(users.map((u) => [u.id, { name: fullName(u), email: u.email }]));
   return (id) => (id === null ? undefined : byId.get(id));
 }

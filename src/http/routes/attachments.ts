@@ -111,11 +111,11 @@ export async function attachmentRoutes(app: FastifyInstance): Promise<void> {
 
   const write = { config: { scope: 'WRITE_SHEETS' as const } };
   app.delete('/sheets/:sheetId/attachments/:attachmentId', write, async (req: FastifyRequest<{ Params: P }>) => {
-    await store().db.transaction().execute((tx) => deleteAttachment(tx, req.actor, pathId(req.params.sheetId), pathId(req.params.attachmentId), false));
+    await deleteAttachment(store(), req.actor, pathId(req.params.sheetId), pathId(req.params.attachmentId), false);
     return success();
   });
   app.delete('/sheets/:sheetId/attachments/:attachmentId/versions', write, async (req: FastifyRequest<{ Params: P }>) => {
-    await store().db.transaction().execute((tx) => deleteAttachment(tx, req.actor, pathId(req.params.sheetId), pathId(req.params.attachmentId), true));
+    await deleteAttachment(store(), req.actor, pathId(req.params.sheetId), pathId(req.params.attachmentId), true);
     return success();
   });
   app.get('/sheets/:sheetId/attachments/:attachmentId/versions', read, async (req: FastifyRequest<{ Params: P }>) => {

@@ -1,9 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { apiError } from '../../errors.ts';
 import { presentCell } from '../../engine/display.ts';
-import type { StoredCell } from '../../engine/cells.ts';
-import { readSheet } from '../../services/sheetModel.ts';
-import { findUsersByIds } from '../../store/users.ts';
+import { readCellHistory } from '../../services/cellHistory.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { ts } from '../present.ts';
@@ -22,26 +19,7 @@ export async function cellHistoryRoutes(app: FastifyInstance): Promise<void> {
     const sheetId = pathId(req.params.sheetId);
     const rowId = pathId(req.params.rowId);
     const columnId = pathId(req.params.columnId);
-    const { model } = await readSheet(db(), req.actor, sheetId);
-    const row = model.rows.get(rowId);
-    const column = model.columnsById.get(columnId);
-    if (!row || !column) throw apiError(1006);
-    const past = await db()
-      .selectFrom('cell_history')
-      .selectAll()
-      .where('sheet_id', '=', sheetId)
-      .where('row_id', '=', rowId)
-      .where('column_id', '=', columnId)
-      .orderBy('seq', 'desc')
-      .execute();
-    const entries: Array<{ cell: StoredCell | undefined; at: number; by: number | null }> = [];
-    const meta = row.meta[String(columnId)];
-    if (meta) entries.push({ cell: row.cells[String(columnId)], at: meta[0], by: meta[1] });
-    for (const h of past) {
-      const cell = JSON.parse(h.cell) as StoredCell;
-      entries.push({ cell: Object.keys(cell).length === 0 ? undefined : cell, at: h.modified_at, by: h.modified_by });
-    }
-    const users = await findUsersByIds(db(), [...new Set(entries.map((e) => e.by).filter((b): b is number => b !== null))]);
+    const { model, column, entries, users } = await readCellHistory(db(), req.actor, sheetId, rowId, columnId);
     const byId = new Map(users.map((u) => [u.id, { email: u.email, name: fullName(u) }]));
     const ro = req.ro;
     const all = entries.map((e) => {

@@ -8,6 +8,7 @@ type P = Record<string, string>;
 
 export async function commentRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
+  const store = () => app.ctx.store;
   const present = async (req: FastifyRequest, c: CommentData) => {
     const people = await peopleOf(db(), [c.comment.created_by, ...c.attachments.map((a) => a.created_by)]);
     return presentComment(c.comment, { numericDates: req.ro.numericDates, people }, c.attachments);
@@ -17,11 +18,11 @@ export async function commentRoutes(app: FastifyInstance): Promise<void> {
     return present(req, await readComment(db(), req.actor, pathId(req.params.sheetId), pathId(req.params.commentId)));
   });
   app.put('/sheets/:sheetId/comments/:commentId', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: FastifyRequest<{ Params: P }>) => {
-    const c = await db().transaction().execute((tx) => editComment(tx, req.actor, pathId(req.params.sheetId), pathId(req.params.commentId), req.body));
+    const c = await editComment(store(), req.actor, pathId(req.params.sheetId), pathId(req.params.commentId), req.body);
     return success(await present(req, c));
   });
   app.delete('/sheets/:sheetId/comments/:commentId', { config: { scope: 'WRITE_SHEETS' } }, async (req: FastifyRequest<{ Params: P }>) => {
-    await db().transaction().execute((tx) => deleteComment(tx, req.actor, pathId(req.params.sheetId), pathId(req.params.commentId)));
+    await deleteComment(store(), req.actor, pathId(req.params.sheetId), pathId(req.params.commentId));
     return success();
   });
 }

@@ -66,7 +66,7 @@ export async function discussionRoutes(app: FastifyInstance): Promise<void> {
     return (await presentDiscussions(store().db, [item], ro, level))[0];
   });
   app.delete('/sheets/:sheetId/discussions/:discussionId', post, async (req: FastifyRequest<{ Params: P }>) => {
-    await store().db.transaction().execute((tx) => deleteDiscussion(tx, req.actor, pathId(req.params.sheetId), pathId(req.params.discussionId)));
+    await deleteDiscussion(store(), req.actor, pathId(req.params.sheetId), pathId(req.params.discussionId));
     return success();
   });
 

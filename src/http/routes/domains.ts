@@ -15,6 +15,7 @@ import { apiError } from '../../errors.ts';
  */
 export async function domainRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
+  const store = () => app.ctx.store;
   const present = (d: ValidatedDomainRow, nd: boolean) => ({ domain: d.domain, createdAt: ts(d.created_at, nd) });
 
   app.get('/validateddomains', { config: { scope: 'READ_USERS' } }, async (req) => {
@@ -29,14 +30,14 @@ export async function domainRoutes(app: FastifyInstance): Promise<void> {
     if (typeof b !== 'object' || b === null || Array.isArray(b)) throw apiError(1008, 'expected an object with domain');
     const raw = (b as Record<string, unknown>).domain;
     if (raw === undefined || raw === null || raw === '') throw apiError(1012, 'domain');
-    const row = await db().transaction().execute((t) => addDomain(t, authorOf(req.actor), raw));
+    const row = await addDomain(store(), authorOf(req.actor), raw);
     return success(present(row, req.ro.numericDates));
   });
 
   app.delete('/validateddomains/:domain', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
     requireSystemAdmin(req.actor);
     const domain = (req.params as { domain: string }).domain;
-    await db().transaction().execute((t) => removeDomain(t, authorOf(req.actor), domain));
+    await removeDomain(store(), authorOf(req.actor), domain);
     return success();
   });
 }

@@ -14,6 +14,7 @@ function favorite(f: FavoriteRow, name?: string | null) {
 
 export async function favoriteRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
+  const store = () => app.ctx.store;
 
   app.get('/favorites', { config: { scope: 'READ_SHEETS' } }, async (req) => {
     const all = await readFavorites(db(), req.actor);
@@ -27,7 +28,7 @@ export async function favoriteRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post('/favorites', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req) => {
-    const { single, added } = await db().transaction().execute((tx) => addFavorites(tx, req.actor, req.body));
+    const { single, added } = await addFavorites(store(), req.actor, req.body);
     const out = added.map((f) => favorite(f));
     return success(single ? out[0] : out);
   });
@@ -36,14 +37,14 @@ export async function favoriteRoutes(app: FastifyInstance): Promise<void> {
     const type = favoriteTypeParam(req.params.favoriteType);
     const ids = idList(req.query as Query, 'objectIds');
     if (ids.length === 0) throw apiError(1009, 'objectIds');
-    await db().transaction().execute((tx) => removeFavorites(tx, req.actor, type, ids, { single: false }));
+    await removeFavorites(store(), req.actor, type, ids, { single: false });
     return success();
   });
 
   app.delete('/favorites/:favoriteType/:favoriteId', { config: { scope: 'ADMIN_WORKSPACES' } }, async (req: FastifyRequest<{ Params: { favoriteType: string; favoriteId: string } }>) => {
     const type = favoriteTypeParam(req.params.favoriteType);
     const id = pathId(req.params.favoriteId);
-    await db().transaction().execute((tx) => removeFavorites(tx, req.actor, type, [id], { single: true }));
+    await removeFavorites(store(), req.actor, type, [id], { single: true });
     return success();
   });
 

@@ -4,9 +4,8 @@ import { enumList, list, paging, pathId, tokenPaging, type Query, type TokenPagi
 import { paginate, tokenSlice } from '../paging.ts';
 import { success } from '../present.ts';
 import { childReference, contents, folderMetadata, folderSummary, pathTree } from '../present/containers.ts';
-import { childFolders } from '../../store/containers.ts';
 import { folderFor } from '../../services/containers.ts';
-import { CHILD_TYPES, childrenOf, copyFolder, createFolder, deleteFolder, loadTree, moveFolder, renameFolder, type Child, type ChildType } from '../../services/folders.ts';
+import { CHILD_TYPES, childrenOf, copyFolder, createFolder, deleteFolder, loadTree, moveFolder, readSubfolders, renameFolder, type Child, type ChildType } from '../../services/folders.ts';
 import { folderPath } from '../../services/paths.ts';
 import { favoriteKeys } from '../../services/favorites.ts';
 import type { Config } from '../../config.ts';
@@ -28,6 +27,7 @@ export function childrenPage(config: Config, children: Child[], p: TokenPaging, 
 
 export async function folderRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
+  const store = () => app.ctx.store;
   const config = () => app.ctx.config;
 
   // Get Folder: its sheets, folders (abbreviated), reports and dashboards.
@@ -56,39 +56,38 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
 
   app.put('/folders/:folderId', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: FolderReq) => {
     const id = pathId(req.params.folderId);
-    const folder = await db().transaction().execute((tx) => renameFolder(tx, req.actor, id, req.body));
+    const folder = await renameFolder(store(), req.actor, id, req.body);
     return success(folderSummary(config(), folder));
   });
 
   app.delete('/folders/:folderId', { config: { scope: 'ADMIN_WORKSPACES' } }, async (req: FolderReq) => {
     const id = pathId(req.params.folderId);
-    const deleted = await db().transaction().execute((tx) => deleteFolder(tx, req.actor, id));
+    const deleted = await deleteFolder(store(), req.actor, id);
     await followDeleted(app.ctx.store, req.actor, deleted);
     return success();
   });
 
   app.get('/folders/:folderId/folders', { config: { scope: 'READ_SHEETS' } }, async (req: FolderReq) => {
-    const { folder } = await folderFor(db(), req.actor, pathId(req.params.folderId), 'VIEWER');
-    const sub = await childFolders(db(), { parentId: folder.id });
+    const sub = await readSubfolders(db(), req.actor, pathId(req.params.folderId));
     return paginate(sub.map((f) => folderSummary(config(), f)), paging(req.query as Query));
   });
 
   app.post('/folders/:folderId/folders', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: FolderReq) => {
     const id = pathId(req.params.folderId);
-    const folder = await db().transaction().execute((tx) => createFolder(tx, req.actor, { type: 'folder', id }, req.body));
+    const folder = await createFolder(store(), req.actor, { type: 'folder', id }, req.body);
     return success(folderSummary(config(), folder));
   });
 
   app.post('/folders/:folderId/copy', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: FolderReq) => {
     const id = pathId(req.params.folderId);
     const q = req.query as Query;
-    const folder = await db().transaction().execute((tx) => copyFolder(tx, req.actor, id, req.body, req.ro.include, list(q, 'skipRemap')));
+    const folder = await copyFolder(store(), req.actor, id, req.body, req.ro.include, list(q, 'skipRemap'));
     return success(folderSummary(config(), folder));
   });
 
   app.post('/folders/:folderId/move', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: FolderReq) => {
     const id = pathId(req.params.folderId);
-    const folder = await db().transaction().execute((tx) => moveFolder(tx, req.actor, id, req.body));
+    const folder = await moveFolder(store(), req.actor, id, req.body);
     return success(folderSummary(config(), folder));
   });
 }

@@ -3,12 +3,11 @@ import { group, groupDetail, groupMember } from '../present/groups.ts';
 import { one, paging, pathId, type Query } from '../query.ts';
 import { indexResult } from '../paging.ts';
 import { parseTimestamp, success } from '../present.ts';
-import type { Tx } from '../../store/db.ts';
 import { addMembers, changeGroup, createGroup, readGroup, readGroups, removeGroup, removeMember } from '../../services/groups.ts';
 
 export async function groupRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
-  const tx = <T>(fn: (t: Tx) => Promise<T>) => db().transaction().execute(fn);
+  const store = () => app.ctx.store;
   const groupId = (params: unknown) => pathId((params as { groupId: string }).groupId);
 
   app.get('/groups', { config: { scope: 'READ_USERS' } }, async (req) => {
@@ -21,7 +20,7 @@ export async function groupRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post('/groups', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
-    const d = await tx((t) => createGroup(t, req.actor, req.body));
+    const d = await createGroup(store(), req.actor, req.body);
     return success(groupDetail(d.group, d.members, req.ro));
   });
 
@@ -32,19 +31,19 @@ export async function groupRoutes(app: FastifyInstance): Promise<void> {
 
   app.put('/groups/:groupId', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
     const id = groupId(req.params);
-    const g = await tx((t) => changeGroup(t, req.actor, id, req.body));
+    const g = await changeGroup(store(), req.actor, id, req.body);
     return success(group(g, req.ro));
   });
 
   app.delete('/groups/:groupId', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
     const id = groupId(req.params);
-    await tx((t) => removeGroup(t, req.actor, id));
+    await removeGroup(store(), req.actor, id);
     return success();
   });
 
   app.post('/groups/:groupId/members', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
     const id = groupId(req.params);
-    const r = await tx((t) => addMembers(t, req.actor, id, req.body));
+    const r = await addMembers(store(), req.actor, id, req.body);
     const members = r.added.map((u) => groupMember(u));
     return r.single ? success(members[0]) : success(members);
   });
@@ -52,7 +51,7 @@ export async function groupRoutes(app: FastifyInstance): Promise<void> {
   app.delete('/groups/:groupId/members/:userId', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
     const id = groupId(req.params);
     const userId = pathId((req.params as { userId: string }).userId);
-    await tx((t) => removeMember(t, req.actor, id, userId));
+    await removeMember(store(), req.actor, id, userId);
     return success();
   });
 }

@@ -3,24 +3,22 @@ import { paging, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
 import { contents, folderSummary, workspaceSummary } from '../present/containers.ts';
-import { childFolders } from '../../store/containers.ts';
-import { createFolder, loadTree } from '../../services/folders.ts';
-import { favoriteKeys } from '../../services/favorites.ts';
-import { listWorkspaces } from '../../services/workspaces.ts';
-import { sheetLevels } from '../../services/containers.ts';
+import { createFolder } from '../../services/folders.ts';
+import { readHome, readHomeFolders } from '../../services/home.ts';
 
 /** The caller's home: its folders and sheets (GET /home/folders, POST /home/folders, GET /folders/personal). */
 export async function homeRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
+  const store = () => app.ctx.store;
   const config = () => app.ctx.config;
 
   app.get('/home/folders', { config: { scope: 'READ_SHEETS' } }, async (req) => {
-    const folders = await childFolders(db(), { homeOf: req.actor.user.id });
+    const folders = await readHomeFolders(db(), req.actor);
     return paginate(folders.map((f) => folderSummary(config(), f)), paging(req.query as Query));
   });
 
   app.post('/home/folders', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req) => {
-    const folder = await db().transaction().execute((tx) => createFolder(tx, req.actor, { type: 'home', id: null }, req.body));
+    const folder = await createFolder(store(), req.actor, { type: 'home', id: null }, req.body);
     return success(folderSummary(config(), folder));
   });
 
@@ -31,23 +29,9 @@ export async function homeRoutes(app: FastifyInstance): Promise<void> {
   app.get('/folders/personal', { config: { scope: 'READ_SHEETS' } }, async (req) => homeContents(req));
 
   async function homeContents(req: FastifyRequest) {
-    const d = db();
-    const tree = await loadTree(d, req.actor, { homeOf: req.actor.user.id }, Number.MAX_SAFE_INTEGER);
-    const shared = await d
-      .selectFrom('sheets')
-      .innerJoin('shares', (j) => j.onRef('shares.object_id', '=', 'sheets.id').on('shares.object_type', '=', 'sheet'))
-      .selectAll('sheets')
-      .where('sheets.org_id', '=', req.actor.org.id)
-      .where('sheets.owner_id', '<>', req.actor.user.id)
-      .where('sheets.workspace_id', 'is', null)
-      .distinct()
-      .execute();
-    const visible = await sheetLevels(d, req.actor, shared);
-    tree.sheets.push(...visible.filter((x) => !x.sheet.is_template));
-    tree.templates.push(...visible.filter((x) => !!x.sheet.is_template));
-    const favs = await favoriteKeys(d, req.actor);
+    const { tree, favs, workspaces } = await readHome(db(), req.actor);
     const out = contents(config(), tree, req.ro, favs);
-    out.workspaces = (await listWorkspaces(d, req.actor)).map((x) => workspaceSummary(config(), x.ws, x.level, req.ro, { favorite: favs.has(`workspace:${x.ws.id}`) }));
+    out.workspaces = workspaces.map((x) => workspaceSummary(config(), x.ws, x.level, req.ro, { favorite: favs.has(`workspace:${x.ws.id}`) }));
     return out;
   }
 }

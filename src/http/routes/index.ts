@@ -24,6 +24,7 @@ import { webhookRoutes } from './webhooks.ts';
 import { attachmentRoutes } from './attachments.ts';
 import { discussionRoutes } from './discussions.ts';
 import { commentRoutes } from './comments.ts';
+import { emailRoutes } from './emails.ts';
 import { summaryRoutes } from './summary.ts';
 import { importRoutes } from './imports.ts';
 /** Every resource family, mounted under /2.0. */
@@ -52,6 +53,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(attachmentRoutes);
   await app.register(discussionRoutes);
   await app.register(commentRoutes);
+  await app.register(emailRoutes);
   await app.register(summaryRoutes);
   await app.register(importRoutes);
   await app.register(sheetDataRoutes);

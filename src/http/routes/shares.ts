@@ -1,3 +1,4 @@
+import { permalink } from '../present/permalinks.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasScope, type Scope } from '../../services/scopes.ts';
 import type { ShareObjectType } from '../../store/shares.ts';
@@ -19,6 +20,7 @@ function shareIdParam(v: string): string {
 /** Shares of sheets and workspaces: the same operations under /sheets/{id} and /workspaces/{id}. */
 export async function shareRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
+  const store = () => app.ctx.store;
   const families: Array<{ base: string; type: ShareObjectType; write: Scope }> = [
     { base: '/sheets/:id/shares', type: 'sheet', write: 'SHARE_SHEETS' },
     { base: '/workspaces/:id/shares', type: 'workspace', write: 'ADMIN_WORKSPACES' },
@@ -34,7 +36,7 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     app.post(f.base, { config: { scope: f.write, body: 'required' } }, async (req: ObjReq) => {
       const id = pathId(req.params.id);
       const sendEmail = bool(req.query as Query, 'sendEmail');
-      const { single, created } = await db().transaction().execute((tx) => createShares(tx, req.actor, f.type, id, req.body, { accessApiLevel: req.ro.accessApiLevel, sendEmail }));
+      const { single, created } = await createShares(store(), req.actor, f.type, id, req.body, { accessApiLevel: req.ro.accessApiLevel, sendEmail, link: permalink(app.ctx.config, f.type === 'sheet' ? 'sheets' : 'workspaces', id) });
       const out = created.map((v) => share(v, req.ro));
       return success(single ? out[0] : out);
     });
@@ -47,14 +49,14 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     app.put(`${f.base}/:shareId`, { config: { scope: f.write, body: 'required' } }, async (req: ShareReq) => {
       const id = pathId(req.params.id);
       const shareId = shareIdParam(req.params.shareId);
-      const v = await db().transaction().execute((tx) => updateShare(tx, req.actor, f.type, id, shareId, req.body, req.ro.accessApiLevel));
+      const v = await updateShare(store(), req.actor, f.type, id, shareId, req.body, req.ro.accessApiLevel);
       return success(share(v, req.ro));
     });
 
     app.delete(`${f.base}/:shareId`, { config: { scope: f.write } }, async (req: ShareReq) => {
       const id = pathId(req.params.id);
       const shareId = shareIdParam(req.params.shareId);
-      await db().transaction().execute((tx) => deleteShare(tx, req.actor, f.type, id, shareId));
+      await deleteShare(store(), req.actor, f.type, id, shareId);
       return success();
     });
   }
@@ -96,7 +98,7 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     const q = req.query as Query;
     const a = writable(req);
     const body = Array.isArray(req.body) ? req.body : [req.body];
-    const { created } = await db().transaction().execute((tx) => createShares(tx, req.actor, a.type, a.id, body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(q, 'sendEmail') }));
+    const { created } = await createShares(store(), req.actor, a.type, a.id, body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(q, 'sendEmail'), link: permalink(app.ctx.config, a.type === 'sheet' ? 'sheets' : 'workspaces', a.id) });
     return success(created.map((v) => share(v, req.ro)));
   });
 
@@ -108,14 +110,14 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
   app.patch('/shares/:shareId', { config: { scope: null, body: 'required' } }, async (req: AssetReq) => {
     const a = writable(req);
     const shareId = shareIdParam(req.params.shareId);
-    const v = await db().transaction().execute((tx) => updateShare(tx, req.actor, a.type, a.id, shareId, req.body, req.ro.accessApiLevel));
+    const v = await updateShare(store(), req.actor, a.type, a.id, shareId, req.body, req.ro.accessApiLevel);
     return share(v, req.ro);
   });
 
   app.delete('/shares/:shareId', { config: { scope: null } }, async (req: AssetReq) => {
     const a = writable(req);
     const shareId = shareIdParam(req.params.shareId);
-    await db().transaction().execute((tx) => deleteShare(tx, req.actor, a.type, a.id, shareId));
+    await deleteShare(store(), req.actor, a.type, a.id, shareId);
     return success();
   });
 }

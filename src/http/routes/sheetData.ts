@@ -1,5 +1,5 @@
 import { threadsFor } from './threads.ts';
-import { threadCounts } from '../../store/attachments.ts';
+import { rowThreadCounts } from '../../services/attachments.ts';
 import { summaryOfModel } from '../../services/summary.ts';
 import { presentSummary } from '../present/summary.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -8,7 +8,7 @@ import { listRefs, presentRefs } from '../../services/crossSheet.ts';
 import { apiError } from '../../errors.ts';
 import { readSheet, type RowState, type SheetModel } from '../../services/sheetModel.ts';
 import { createSheetFromColumns } from '../../services/sheets.ts';
-import { findUsersByIds } from '../../store/users.ts';
+import { usersByIds } from '../../services/users.ts';
 import type { Queryable } from '../../store/db.ts';
 import type { StoredContact } from '../../engine/contacts.ts';
 import { idList, int, one, paging, pathId, type Query } from '../query.ts';
@@ -20,6 +20,7 @@ import { sheetCsv } from '../present/csv.ts';
 import { acceptsGzip, preferredExport } from '../negotiate.ts';
 import { dispositionOf } from '../download.ts';
 import { XLSX_TYPES, sheetXlsx } from '../present/xlsx.ts';
+import { PAPER_SIZES, sheetPdf } from '../present/pdf.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import { fullName } from '../present/users.ts';
 import { settingsOf, userSettingsFor } from '../../services/sheetObjects.ts';
@@ -33,7 +34,7 @@ async function rowViews(db: Queryable, actor: Actor, ro: ReadOptions, model: She
   // filters and rules may read who created or modified any row
   const users = view?.applied !== undefined || rules.length > 0 ? await userLookup(db, model.rows.values()) : undefined;
   const system = (r: RowState) => ({ createdAt: r.createdAt, modifiedAt: r.modifiedAt, createdBy: users?.(r.createdBy), modifiedBy: users?.(r.modifiedBy) });
-  const counts = view?.applied !== undefined && /"(HAS|NO)_(ATTACHMENTS|COMMENTS)"/.test(JSON.stringify(view.applied)) ? await threadCounts(db, model.sheetId) : undefined;
+  const counts = view?.applied !== undefined && /"(HAS|NO)_(ATTACHMENTS|COMMENTS)"/.test(JSON.stringify(view.applied)) ? await rowThreadCounts(db, model.sheetId) : undefined;
   const hidden = view === undefined ? undefined : view.applied === undefined ? new Set<number>() : hiddenRows(model, view.applied, actor, system, Date.now(), counts);
   return { view, rules, users, system, hidden };
 }
@@ -45,7 +46,7 @@ export async function userLookup(db: Queryable, rows: Iterable<RowState>): Promi
     if (r.createdBy !== null) ids.add(r.createdBy);
     if (r.modifiedBy !== null) ids.add(r.modifiedBy);
   }
-  const users = await findUsersByIds(db, [...ids]);
+  const users = await usersByIds(db, [...ids]);
   const byId = new Map<number, StoredContact>(users.map((u) => [u.id, { email: u.email, name: fullName(u) }]));
   return (id) => (id === null ? undefined : byId.get(id));
 }
@@ -71,6 +72,7 @@ function selectedRows(model: SheetModel, q: Query, numericDates: boolean): RowSt
 
 export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
+  const store = () => app.ctx.store;
   const base = () => app.ctx.config.publicUrl;
   const bodies = new SheetBodies(app.ctx.config.bodyMemory);
 
@@ -78,15 +80,17 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
   // columns only) for when those are not registered before this plugin.
   if (!app.hasRoute({ method: 'POST', url: `${app.prefix}/sheets` })) {
     app.post('/sheets', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req) => {
-      const { sheet, columns } = await db().transaction().execute((tx) => createSheetFromColumns(tx, req.actor, { type: 'home' }, req.body, { level: req.ro.level }));
+      const { sheet, columns } = await createSheetFromColumns(store(), req.actor, { type: 'home' }, req.body, { level: req.ro.level });
       return success({ ...sheetSummary(sheet, 'OWNER', req.ro, base()), columns: columns.map((c) => presentColumn(c, { level: req.ro.level })) });
     });
   }
 
   // Get Sheet: the whole sheet, or the rows asked for, with include/exclude.
-  app.get('/sheets/:sheetId', { config: { scope: 'READ_SHEETS', produces: ['text/csv', ...XLSX_TYPES] } }, async (req: FastifyRequest<{ Params: { sheetId: string } }>, reply) => {
+  app.get('/sheets/:sheetId', { config: { scope: 'READ_SHEETS', produces: ['text/csv', 'application/pdf', ...XLSX_TYPES] } }, async (req: FastifyRequest<{ Params: { sheetId: string } }>, reply) => {
     const q = req.query as Query;
     const sheetId = pathId(req.params.sheetId);
+    const paperSize = one(q, 'paperSize');
+    if (paperSize !== undefined && !PAPER_SIZES.includes(paperSize)) throw apiError(1053, paperSize);
     const ifVersionAfter = int(q, 'ifVersionAfter');
     const { sheet, level, model } = await readSheet(db(), req.actor, sheetId);
     if (ifVersionAfter !== undefined && sheet.version <= ifVersionAfter) {
@@ -113,6 +117,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     const exported = preferredExport(req.headers.accept, XLSX_TYPES);
     // a file named after the sheet, of the type asked for (Excel's two types name the same .xlsx)
     if (exported === 'text/csv') return reply.type('text/csv; charset=utf-8').header('content-disposition', dispositionOf(`${sheet.name}.csv`)).send(sheetCsv(model, rows, opts));
+    if (exported === 'application/pdf') return reply.type(exported).header('content-disposition', dispositionOf(`${sheet.name}.pdf`)).send(await sheetPdf(model, sheet.name, rows, opts, paperSize));
     if (exported !== undefined) return reply.type(exported).header('content-disposition', dispositionOf(`${sheet.name}.xlsx`)).send(await sheetXlsx(model, sheet.name, rows, opts));
     const { projectSettings } = settingsOf(sheet);
     const out: Record<string, unknown> = {
@@ -132,7 +137,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     // what follows the rows
     const tail: Record<string, unknown> = {};
     if (req.ro.include.has('ownerInfo')) {
-      const owner = await findUsersByIds(db(), [sheet.owner_id]);
+      const owner = await usersByIds(db(), [sheet.owner_id]);
       if (owner[0]) {
         tail.owner = owner[0].email;
         tail.ownerId = owner[0].id;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { followDeleted } from '../../services/follow.ts';
 import { one, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { parseTimestamp, success } from '../present.ts';
 import { sheetResult, sheetSummary } from '../present/sheets.ts';
 import { pathTree } from '../present/containers.ts';
 import { sheetPath } from '../../services/paths.ts';
@@ -12,7 +12,7 @@ import { sheetFor } from '../../services/permissions.ts';
 import { favoriteKeys } from '../../services/favorites.ts';
 import {
   copySheetObject,
-  createSheetIn,
+  createSheetObject,
   deleteSheetObject,
   listVisibleSheets,
   moveSheetObject,
@@ -26,18 +26,20 @@ type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;
 /** Sheets as objects: list, create (home, folder, workspace), update, delete, copy, move, version, path. */
 export async function sheetObjectRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
+  const store = () => app.ctx.store;
   const config = () => app.ctx.config;
 
   app.get('/sheets', { config: { scope: 'READ_SHEETS' } }, async (req) => {
     const q = req.query as Query;
     const since = one(q, 'modifiedSince');
-    const all = await listVisibleSheets(db(), req.actor, since === undefined ? {} : { modifiedSince: since }, req.ro);
+    const modifiedSince = since === undefined || since === '' ? undefined : parseTimestamp(since, req.ro.numericDates, 'modifiedSince');
+    const all = await listVisibleSheets(db(), req.actor, modifiedSince);
     const favs = await favoriteKeys(db(), req.actor);
     return paginate(all.map((x) => sheetSummary(config(), x.sheet, x.level, req.ro, { favorite: favs.has(`sheet:${x.sheet.id}`) })), paging(q));
   });
 
   async function create(actor: Actor, ro: ReadOptions, where: { type: 'home' | 'folder' | 'workspace'; id: number | null }, body: unknown) {
-    const { sheet, columns } = await db().transaction().execute((tx) => createSheetIn(tx, actor, where, body, ro));
+    const { sheet, columns } = await createSheetObject(store(), actor, where, body, ro);
     const out: Record<string, unknown> = sheetResult(config(), sheet, 'OWNER', ro);
     if (columns) out.columns = columns.map((c) => presentColumn(c, { level: ro.level }));
     return success(out);
@@ -51,7 +53,7 @@ export async function sheetObjectRoutes(app: FastifyInstance): Promise<void> {
 
   app.put('/sheets/:sheetId', { config: { scope: 'ADMIN_SHEETS', body: 'required' } }, async (req: SheetReq) => {
     const id = pathId(req.params.sheetId);
-    const { sheet, level } = await db().transaction().execute((tx) => updateSheetObject(tx, req.actor, id, req.body));
+    const { sheet, level } = await updateSheetObject(store(), req.actor, id, req.body);
     const out: Record<string, unknown> = { ...sheetResult(config(), sheet, level, req.ro), userSettings: userSettingsFor(sheet, req.actor.user.id) };
     const project = settingsOf(sheet).projectSettings;
     if (project) out.projectSettings = project;
@@ -60,20 +62,20 @@ export async function sheetObjectRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete('/sheets/:sheetId', { config: { scope: 'DELETE_SHEETS' } }, async (req: SheetReq) => {
     const id = pathId(req.params.sheetId);
-    await db().transaction().execute((tx) => deleteSheetObject(tx, req.actor, id));
+    await deleteSheetObject(store(), req.actor, id);
     await followDeleted(app.ctx.store, req.actor, [id]);
     return success();
   });
 
   app.post('/sheets/:sheetId/copy', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req: SheetReq) => {
     const id = pathId(req.params.sheetId);
-    const sheet = await db().transaction().execute((tx) => copySheetObject(tx, req.actor, id, req.body, req.ro.include));
+    const sheet = await copySheetObject(store(), req.actor, id, req.body, req.ro.include);
     return success(sheetResult(config(), sheet, 'OWNER', req.ro));
   });
 
   app.post('/sheets/:sheetId/move', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req: SheetReq) => {
     const id = pathId(req.params.sheetId);
-    const { sheet, level } = await db().transaction().execute((tx) => moveSheetObject(tx, req.actor, id, req.body));
+    const { sheet, level } = await moveSheetObject(store(), req.actor, id, req.body);
     return success(sheetResult(config(), sheet, level, req.ro));
   });
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../store/db.ts';
-import { listAttachments, listDiscussions } from '../../store/attachments.ts';
-import { discussionData } from '../../services/discussions.ts';
+import { sheetAttachments } from '../../services/attachments.ts';
+import { discussionData, sheetDiscussions } from '../../services/discussions.ts';
 import type { ReadOptions } from '../../services/context.ts';
 import type { AccessLevel } from '../../services/access.ts';
 import { peopleOf, presentAttachment } from '../present/attachments.ts';
@@ -20,14 +20,14 @@ export async function threadsFor(db: Queryable, sheetId: number, rowIds: number[
   if (!withAttachments && !withDiscussions) return { sheet, rows };
   const ofRow = (x: { parent_type: string; parent_id: number }) => x.parent_type === 'ROW' && (rowIds === 'all' || rowIds.includes(x.parent_id));
   if (withAttachments) {
-    const all = (await listAttachments(db, sheetId)).filter((a) => a.parent_type !== 'COMMENT');
+    const all = (await sheetAttachments(db, sheetId)).filter((a) => a.parent_type !== 'COMMENT');
     const people = await peopleOf(db, all.map((a) => a.created_by));
     const v = { numericDates: ro.numericDates, people };
     if (rowIds === 'all') sheet.attachments = all.filter((a) => a.parent_type === 'SHEET').map((a) => presentAttachment(a, v));
     for (const a of all.filter(ofRow)) push(rows.attachments as Map<number, unknown[]>, a.parent_id, presentAttachment(a, v));
   }
   if (withDiscussions) {
-    const all = await listDiscussions(db, sheetId);
+    const all = await sheetDiscussions(db, sheetId);
     const wanted = all.filter((d) => (d.parent_type === 'SHEET' && rowIds === 'all') || ofRow(d));
     const items = await discussionData(db, sheetId, wanted);
     const presented = await presentDiscussions(db, items, ro, level);

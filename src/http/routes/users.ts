@@ -2,12 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { alternateEmail, user, userProfile } from '../present/users.ts';
 import { bool, int, list, one, paging, pathId, type Query } from '../query.ts';
 import { indexResult, paginate, streamResult } from '../paging.ts';
-import type { Tx } from '../../store/db.ts';
 import { parseTimestamp, success, successData } from '../present.ts';
-import { groupsOfUser } from '../../store/groups.ts';
-import { listAlternateEmails } from '../../store/alternateEmails.ts';
 import {
-  addUser, deactivateUser, getUser, listUsers, orgSheets, profileImageOf, reactivateUser, removeUser, setProfileImage, updateUser,
+  addUser, deactivateUser, getUser, listUsers, orgSheets, profileImageOf, reactivateUser, readCurrentUser, removeUser, setProfileImage, updateUser,
 } from '../../services/users.ts';
 import { Readable } from 'node:stream';
 import { apiError } from '../../errors.ts';
@@ -21,18 +18,19 @@ const LAST_LOGIN_PAGE_MAX = 100;
 
 export async function userRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
-  const tx = <T>(fn: (t: Tx) => Promise<T>) => db().transaction().execute(fn);
+  const store = () => app.ctx.store;
 
   // Any valid token may call Get Current User, whatever its scopes (spec section 5).
   app.get('/users/me', { config: { scope: null } }, async (req) => {
     const { user: me, org } = req.actor;
     // sheetCount is a static 0 here, as the reference documents for this operation
+    const extras = await readCurrentUser(db(), req.actor, req.ro.include.has('groups'));
     const profile = userProfile(me, org, req.ro, {
-      showRoles: true, viewerIsAdmin: !!me.admin, sheetCount: 0, alternateEmails: await listAlternateEmails(db(), me.id),
-      profileImage: await profileImageOf(db(), me.id),
+      showRoles: true, viewerIsAdmin: !!me.admin, sheetCount: 0, alternateEmails: extras.alternateEmails,
+      profileImage: extras.profileImage,
     });
-    if (req.ro.include.has('groups')) {
-      profile.groups = (await groupsOfUser(db(), me.id)).map((g) => ({ id: g.id, name: g.name, description: g.description ?? undefined }));
+    if (extras.groups) {
+      profile.groups = extras.groups.map((g) => ({ id: g.id, name: g.name, description: g.description ?? undefined }));
     }
     return profile;
   });
@@ -51,7 +49,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   app.post('/users', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
     // sendEmail is accepted; sheetd sends no invitations (users join at once)
     bool(req.query as Query, 'sendEmail');
-    const created = await tx((t) => addUser(t, req.actor, req.body));
+    const created = await addUser(store(), req.actor, req.body);
     return success(user(created, req.ro, { viewerIsAdmin: true, sheetCount: 0 }));
   });
 
@@ -93,7 +91,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
 
   app.put('/users/:userId(^\\d+$)', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
     const id = pathId((req.params as { userId: string }).userId);
-    const updated = await tx((t) => updateUser(t, req.actor, id, req.body));
+    const updated = await updateUser(store(), req.actor, id, req.body);
     return success(user(updated, req.ro));
   });
 
@@ -105,21 +103,21 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const fromBody = (k: string) => (b[k] === undefined || b[k] === null ? undefined : String(b[k]));
     const merged: Query = { ...Object.fromEntries(['transferTo', 'transferSheets', 'removeFromSharing'].map((k) => [k, fromBody(k)])), ...q };
     const transferTo = int(merged, 'transferTo', { min: 1 });
-    await tx((t) => removeUser(t, req.actor, id, {
+    await removeUser(store(), req.actor, id, {
       transferTo, transferSheets: bool(merged, 'transferSheets'), removeFromSharing: bool(merged, 'removeFromSharing'),
-    }));
+    });
     return success();
   });
 
   app.post('/users/:userId(^\\d+$)/deactivate', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
     const id = pathId((req.params as { userId: string }).userId);
-    await tx((t) => deactivateUser(t, req.actor, id));
+    await deactivateUser(store(), req.actor, id);
     return success();
   });
 
   app.post('/users/:userId(^\\d+$)/reactivate', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
     const id = pathId((req.params as { userId: string }).userId);
-    await tx((t) => reactivateUser(t, req.actor, id));
+    await reactivateUser(store(), req.actor, id);
     return success();
   });
 
@@ -132,7 +130,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/users/:userId(^\\d+$)/alternateemails', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
     const id = pathId((req.params as { userId: string }).userId);
-    const rows = await tx((t) => addAlternateEmails(t, req.actor, id, req.body));
+    const rows = await addAlternateEmails(store(), req.actor, id, req.body);
     return successData(rows.map(alternateEmail));
   });
 
@@ -144,14 +142,14 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   app.delete('/users/:userId(^\\d+$)/alternateemails/:alternateEmailId', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
     const params = req.params as { userId: string; alternateEmailId: string };
     const [userId, altId] = [pathId(params.userId), pathId(params.alternateEmailId)];
-    await tx((t) => removeAlternateEmail(t, req.actor, userId, altId));
+    await removeAlternateEmail(store(), req.actor, userId, altId);
     return success();
   });
 
   app.post('/users/:userId(^\\d+$)/alternateemails/:alternateEmailId/makeprimary', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
     const params = req.params as { userId: string; alternateEmailId: string };
     const [userId, altId] = [pathId(params.userId), pathId(params.alternateEmailId)];
-    const row = await tx((t) => makePrimary(t, req.actor, userId, altId));
+    const row = await makePrimary(store(), req.actor, userId, altId);
     return successData([alternateEmail(row)]);
   });
 }

@@ -4,17 +4,17 @@ import { bool, list, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
 import { contents, folderSummary, workspaceMetadata, workspaceSummary } from '../present/containers.ts';
-import { childFolders } from '../../store/containers.ts';
 import { workspaceFor } from '../../services/containers.ts';
 import { childrenOf, createFolder, loadTree } from '../../services/folders.ts';
 import { childrenPage, childrenQuery } from './folders.ts';
-import { copyWorkspace, createWorkspace, deleteWorkspace, listWorkspaces, renameWorkspace } from '../../services/workspaces.ts';
+import { copyWorkspace, createWorkspace, deleteWorkspace, listWorkspaces, readWorkspaceFolders, renameWorkspace } from '../../services/workspaces.ts';
 import { favoriteKeys } from '../../services/favorites.ts';
 
 type WsReq = FastifyRequest<{ Params: { workspaceId: string } }>;
 
 export async function workspaceRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
+  const store = () => app.ctx.store;
   const config = () => app.ctx.config;
 
   app.get('/workspaces', { config: { scope: 'READ_SHEETS' } }, async (req) => {
@@ -24,7 +24,7 @@ export async function workspaceRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post('/workspaces', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req) => {
-    const ws = await db().transaction().execute((tx) => createWorkspace(tx, req.actor, req.body));
+    const ws = await createWorkspace(store(), req.actor, req.body);
     return success(workspaceSummary(config(), ws, 'OWNER', req.ro));
   });
 
@@ -51,33 +51,32 @@ export async function workspaceRoutes(app: FastifyInstance): Promise<void> {
 
   app.put('/workspaces/:workspaceId', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: WsReq) => {
     const id = pathId(req.params.workspaceId);
-    const { ws, level } = await db().transaction().execute((tx) => renameWorkspace(tx, req.actor, id, req.body));
+    const { ws, level } = await renameWorkspace(store(), req.actor, id, req.body);
     return success(workspaceSummary(config(), ws, level, req.ro));
   });
 
   app.delete('/workspaces/:workspaceId', { config: { scope: 'ADMIN_WORKSPACES' } }, async (req: WsReq) => {
     const id = pathId(req.params.workspaceId);
-    const deleted = await db().transaction().execute((tx) => deleteWorkspace(tx, req.actor, id));
+    const deleted = await deleteWorkspace(store(), req.actor, id);
     await followDeleted(app.ctx.store, req.actor, deleted);
     return success();
   });
 
   app.get('/workspaces/:workspaceId/folders', { config: { scope: 'READ_SHEETS' } }, async (req: WsReq) => {
-    const { ws } = await workspaceFor(db(), req.actor, pathId(req.params.workspaceId), 'VIEWER');
-    const top = await childFolders(db(), { workspaceTop: ws.id });
+    const top = await readWorkspaceFolders(db(), req.actor, pathId(req.params.workspaceId));
     return paginate(top.map((f) => folderSummary(config(), f)), paging(req.query as Query));
   });
 
   app.post('/workspaces/:workspaceId/folders', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: WsReq) => {
     const id = pathId(req.params.workspaceId);
-    const folder = await db().transaction().execute((tx) => createFolder(tx, req.actor, { type: 'workspace', id }, req.body));
+    const folder = await createFolder(store(), req.actor, { type: 'workspace', id }, req.body);
     return success(folderSummary(config(), folder));
   });
 
   app.post('/workspaces/:workspaceId/copy', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: WsReq) => {
     const id = pathId(req.params.workspaceId);
     const q = req.query as Query;
-    const ws = await db().transaction().execute((tx) => copyWorkspace(tx, req.actor, id, req.body, req.ro.include, list(q, 'skipRemap')));
+    const ws = await copyWorkspace(store(), req.actor, id, req.body, req.ro.include, list(q, 'skipRemap'));
     return success(workspaceSummary(config(), ws, 'OWNER', req.ro));
   });
 }

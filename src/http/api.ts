@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { apiError, apiErrorWith } from '../errors.ts';
+import { authenticate } from '../services/auth.ts';
+import { hasScope } from '../services/scopes.ts';
+import { assertJsonText } from '../engine/input.ts';
+import { errorHandler, sendError } from './errors.ts';
+import { acceptable } from './negotiate.ts';
+import { readOptions } from './query.ts';
+import { assertRequestText } from './text.ts';
+import { registerRoutes } from './routes/index.ts';
+import { openApiRoute } from './openapi/index.ts';
+
+export const API_PREFIX = '/2.0';
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+/** Every registered method and path, to tell "wrong verb" (405) from "no such URL" (404). */
+export type KnownRoutes = ReturnType<typeof FindMyWay>;
+
+export function knownRoutes(): KnownRoutes {
+  return FindMyWay({ ignoreTrailingSlash: false });
+}
+
+/** JSON is the only body type of the API (uploads register their own parsers on their routes). */
+export function jsonBodyOnly(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      return done(apiError(1008, (e as Error).message), undefined);
+    }
+    try {
+      assertJsonText(text, parsed);
+    } catch (e) {
+      return done(e as Error, undefined);
+    }
+    done(null, parsed);
+  });
+}
+
+/**
+ * The API: one encapsulated plugin, registered with prefix /2.0. Its hooks (Accept negotiation,
+ * cache-control, authentication, scope, rate limit, text checks), body parsers, error handler and
+ * not-found handling apply to its routes only, leaving the root free for pages.
+ */
+export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes }): Promise<void> {
+  const { ctx } = api;
+  const { config } = ctx;
+  jsonBodyOnly(api);
+  api.setErrorHandler(errorHandler);
+  api.setNotFoundHandler((req, reply) => notFound(req, reply, opts.known, config.retiredVersions));
+
+  api.addHook('onRequest', async (req, reply) => {
+    if (req.is404) return;
+    const cfg = req.routeOptions.config;
+    if (!acceptable(req.headers.accept, cfg.produces)) throw apiError(1052);
+    reply.header('cache-control', 'no-store');
+    if (cfg.public) return;
+    const assume = req.headers['assume-user'];
+    req.actor = await authenticate(ctx.store.db, req.headers.authorization, Array.isArray(assume) ? assume[0] : assume);
+    if (cfg.scope && !hasScope(req.actor.scopes, cfg.scope)) throw apiError(1004);
+    const decision = await ctx.limiter.consume(String(req.actor.tokenId), cfg.cost ?? 1, config.rateLimitPerMinute);
+    if (!decision.allowed) throw apiErrorWith(4003, { headers: { 'retry-after': String(decision.retryAfter) } });
+  });
+
+  api.addHook('preHandler', async (req) => {
+    assertRequestText(req.params, req.query);
+    req.ro = readOptions(req.query as Record<string, string>);
+    if (req.routeOptions.config.body === 'required' && req.body === undefined) throw apiError(1024);
+  });
+
+  openApiRoute(api);
+  await api.register(registerRoutes);
+}
+
+/** Unknown URLs: other API versions (retired 4005, unknown 1007), a known path with another verb (405), else 404. */
+export function notFound(req: FastifyRequest, reply: FastifyReply, known: KnownRoutes, retired: string[]): FastifyReply {
+  const path = req.url.split('?')[0] ?? '/';
+  const v = /^\/(\d+(?:\.\d+)*)(?:\/|$)/.exec(path);
+  if (v && v[1] !== '2.0') return sendError(reply, apiError(retired.includes(v[1]!) ? 4005 : 1007));
+  const allowed = METHODS.filter((m) => m !== req.method && known.find(m, path) !== null);
+  if (allowed.length > 0) {
+    const allow = allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed;
+    return sendError(reply, apiErrorWith(1010, { headers: { allow: allow.join(', ') } }));
+  }
+  return sendError(reply, apiError(1006));
+}

@@ -1,0 +1,37 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendRowsByEmail, sendSheetByEmail, type SheetFileRenderer } from '../../services/emails.ts';
+import { success } from '../present.ts';
+import { pathId } from '../query.ts';
+import { rowsMailBody } from '../present/emails.ts';
+import { PAPER_SIZES, sheetPdf } from '../present/pdf.ts';
+import { sheetXlsx } from '../present/xlsx.ts';
+import { userLookup } from './sheetData.ts';
+
+type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;
+
+/** Send Sheet via Email and Send Rows via Email (the mail goes out through the job worker). */
+export async function emailRoutes(app: FastifyInstance): Promise<void> {
+  const ctx = () => app.ctx;
+  const base = () => ctx().config.publicUrl;
+
+  app.post('/sheets/:sheetId/emails', { config: { scope: 'SHARE_SHEETS', body: 'required' } }, async (req: SheetReq) => {
+    const render: SheetFileRenderer = async (model, sheet, level, format, paperSize) => {
+      const rows = model.tree.displayOrder().map((id) => model.rows.get(id)!);
+      const opts = { ro: req.ro, level, users: await userLookup(ctx().store.db, rows), permalinkBase: base() };
+      if (format === 'EXCEL') {
+        return { fileName: `${sheet.name}.xlsx`, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', bytes: await sheetXlsx(model, sheet.name, rows, opts) };
+      }
+      return { fileName: `${sheet.name}.pdf`, contentType: 'application/pdf', bytes: await sheetPdf(model, sheet.name, rows, opts, paperSize) };
+    };
+    await sendSheetByEmail(ctx().store, ctx().blobs, req.actor, pathId(req.params.sheetId), req.body, render, PAPER_SIZES);
+    return success();
+  });
+
+  app.post('/sheets/:sheetId/rows/emails', { config: { scope: 'SHARE_SHEETS', body: 'required' } }, async (req: SheetReq) => {
+    await sendRowsByEmail(ctx().store, req.actor, pathId(req.params.sheetId), req.body, async (m) => {
+      const users = await userLookup(ctx().store.db, m.rows);
+      return rowsMailBody(m, { ro: req.ro, level: m.level, users, permalinkBase: base() });
+    });
+    return success();
+  });
+}

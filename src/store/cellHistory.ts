@@ -1,0 +1,13 @@
+import type { Queryable } from './db.ts';
+
+/** Earlier states of one cell, newest first (each kept when the cell was overwritten). */
+export async function listCellHistory(db: Queryable, sheetId: number, rowId: number, columnId: number) {
+  return db
+    .selectFrom('cell_history')
+    .selectAll()
+    .where('sheet_id', '=', sheetId)
+    .where('row_id', '=', rowId)
+    .where('column_id', '=', columnId)
+    .orderBy('seq', 'desc')
+    .execute();
+}
