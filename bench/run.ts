@@ -13,6 +13,7 @@ const suites: Array<[string, string, string]> = [
   ['sheet', 'sheet.ts', 'benchSheet'],
   ['memory', 'memory.ts', 'benchMemory'],
   ['search', 'search.ts', 'benchSearch'],
+  ['import', 'import.ts', 'benchImport'],
 ];
 const wanted = process.argv.slice(2);
 

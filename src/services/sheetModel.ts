@@ -51,6 +51,8 @@ export interface SheetModel {
   formulas?: FormulaEngine | null;
   /** The data of `{Reference Name}` for the formulas (services/crossSheet.ts sets it before use). */
   crossSheet?: (name: string) => CrossSheetData;
+  /** The data of a sheet summary field `[Title]#` for the formulas (services/summary.ts sets it). */
+  summaryFields?: (title: string) => CrossSheetData;
   /** Rows whose computed values a reader changed in memory and the database does not hold yet. */
   unsaved?: Set<number>;
 }
@@ -78,7 +80,8 @@ export function indexColumns(columns: ColumnDef[]): Map<number, ColumnDef> {
   return new Map(columns.map((c) => [c.id, c]));
 }
 
-async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
+/** The model as stored, read afresh (not cached: readModel caches). */
+export async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
   const columns = await listColumns(db, sheet.id);
   const records = await db.selectFrom('rows').selectAll().where('sheet_id', '=', sheet.id).orderBy('sort_key').execute();
   const rows = new Map<number, RowState>();

@@ -12,6 +12,7 @@ import type { AttachmentTables } from './attachmentSchema.ts';
 import type { WebhookTables } from './webhookSchema.ts';
 import type { ReportTables } from './reportSchema.ts';
 import type { OAuthTables } from './oauthSchema.ts';
+import type { SummaryTables } from './summarySchema.ts';
 
 export interface OrgTable {
   id: number;
@@ -187,4 +188,4 @@ export interface ImageTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, WebhookTables, ReportTables, OAuthTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, WebhookTables, ReportTables, OAuthTables, SummaryTables {}

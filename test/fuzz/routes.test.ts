@@ -63,6 +63,7 @@ async function seed(n: number): Promise<void> {
   const report = ok(await api.post('/sheetd/reports', { name: `Fuzz report ${n}`, scope: { sheets: [{ id: s.id }], workspaces: [{ id: ws.id }] }, columns: [{ sheetNameColumn: true }, { title: 'Name', primary: true }, { title: 'State', type: 'PICKLIST' }], filters: { criteria: [{ column: { title: 'Done', type: 'CHECKBOX' }, operator: 'IS_CHECKED' }] } }));
   const reportShare = ok(await api.post(`/reports/${report.id}/shares`, { email: otherEmail, accessLevel: 'VIEWER' }));
   ok(await api.post('/favorites', { type: 'sheet', objectId: s.id }));
+  const fields = ok(await api.post(`/sheets/${s.id}/summary/fields`, [{ title: 'Total', formula: '=SUM([Name]:[Name])' }, { title: 'Owner', type: 'CONTACT_LIST' }])) as unknown as Array<{ id: number }>;
   const alt = await api.post(`/users/${other.id}/alternateemails`, [{ email: `fuzz.alt${n}@example.org` }]);
   assert.equal(alt.status, 200, alt.text);
   const altId = (alt.body.data as Array<{ id: number }>)[0]!.id;
@@ -92,6 +93,7 @@ async function seed(n: number): Promise<void> {
     token: ['x'],
     webhookId: [hook.id],
     deliveryId: deliveries.map((d) => d.id),
+    fieldId: fields.map((f) => f.id),
   };
 }
 

@@ -28,6 +28,8 @@ import { oauthRoutes } from './oauth.ts';
 import { emailRoutes } from './emails.ts';
 import { reportRoutes } from './reports.ts';
 import { searchRoutes } from './search.ts';
+import { summaryRoutes } from './summary.ts';
+import { importRoutes } from './imports.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -58,5 +60,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(emailRoutes);
   await app.register(reportRoutes);
   await app.register(searchRoutes);
+  await app.register(summaryRoutes);
+  await app.register(importRoutes);
   await app.register(sheetDataRoutes);
 }
