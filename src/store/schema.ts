@@ -9,6 +9,7 @@ import type { ContainerTables } from './containerSchema.ts';
 import type { OrgTables } from './orgSchema.ts';
 import type { JobTables } from './jobSchema.ts';
 import type { AttachmentTables } from './attachmentSchema.ts';
+import type { AutomationTables } from './automationSchema.ts';
 
 export interface OrgTable {
   id: number;
@@ -180,4 +181,4 @@ export interface ImageTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, AutomationTables {}

@@ -25,6 +25,7 @@ import { attachmentRoutes } from './attachments.ts';
 import { discussionRoutes } from './discussions.ts';
 import { commentRoutes } from './comments.ts';
 import { emailRoutes } from './emails.ts';
+import { automationRoutes } from './automation.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -52,5 +53,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(discussionRoutes);
   await app.register(commentRoutes);
   await app.register(emailRoutes);
+  await app.register(automationRoutes);
   await app.register(sheetDataRoutes);
 }

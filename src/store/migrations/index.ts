@@ -12,6 +12,7 @@ import * as m0008 from './0008_rows_by_insertion.ts';
 import * as m0009 from './0009_change_log_jobs.ts';
 import * as m0010 from './0010_image_blobs.ts';
 import * as m0011 from './0011_attachments.ts';
+import * as m0016 from './0016_automation.ts';
 
 /**
  * Migrations, applied in name order at start: one file per step, each taking the dialect so
@@ -30,6 +31,7 @@ const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>
   ['0009_change_log_jobs', m0009],
   ['0010_image_blobs', m0010],
   ['0011_attachments', m0011],
+  ['0016_automation', m0016],
 ];
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
