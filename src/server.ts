@@ -70,7 +70,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const automation: AutomationDeps = {
     store,
     settings: { enabled: config.automation },
-    render: async (m) => rowsMailBody(m, { ro, level: m.level, users: await userLookup(store.db, m.rows), permalinkBase: config.publicUrl }),
+    render: async (m, db) => rowsMailBody(m, { ro, level: m.level, users: await userLookup(db, m.rows), permalinkBase: config.publicUrl }),
     publicUrl: () => config.publicUrl,
   };
   const handlers = new JobHandlers()

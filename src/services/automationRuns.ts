@@ -16,7 +16,7 @@ import { findSheet, type SheetRow } from '../store/sheets.ts';
 import { findUserById } from '../store/users.ts';
 import type { MailPayload } from '../mail/index.ts';
 import { AUTOMATION_TIMER_JOB, actorFor, canReceive, disabledReasonOf, fixedRecipients, parseRule, type AutomationSettings, type Rule } from './automation.ts';
-import { rowExtras, type RowsMailRenderer } from './emails.ts';
+import { rowExtras, type RowsMail } from './emails.ts';
 import { recordEvents, type EventAuthor } from './events.ts';
 import { onSheetWrite, readModel, type SheetModel, type WriteContext } from './sheetModel.ts';
 import { updateRows } from './rows.ts';
@@ -56,8 +56,8 @@ interface ChangePayload {
 export interface AutomationDeps {
   store: Store;
   settings: AutomationSettings;
-  /** Lays out the rows of a message (the HTTP layer's rows-mail presenter). */
-  render: RowsMailRenderer;
+  /** Lays out the rows of a message (the HTTP layer's rows-mail presenter), reading through `db` (the job's transaction). */
+  render: (m: RowsMail, db: Queryable) => Promise<{ text: string; html: string }>;
   /** The server's public base URL (approval links, sheet links). */
   publicUrl: () => string;
 }
@@ -284,7 +284,7 @@ async function body(deps: AutomationDeps, tx: Queryable, sheet: SheetRow, model:
     sender: { name: `The automation rule "${rule.row.name}"`, email: creator?.email ?? '' },
     ...(a.message !== undefined && a.message !== '' ? { message: a.message } : {}),
     attachments: extras.attachments, discussions: extras.discussions,
-  });
+  }, tx);
   return { text, html, files: extras.files, creator, rows };
 }
 
