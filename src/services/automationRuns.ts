@@ -101,7 +101,11 @@ async function recordChanges(ctx: WriteContext): Promise<void> {
     if (!row) continue;
     const cells: Record<string, [StoredValue | null, StoredValue | null]> = {};
     for (const c of cols) {
-      const old = before.get(`${rowId}:${c}`)?.v ?? null;
+      const k = `${rowId}:${c}`;
+      // a written cell without history was blank before, if this write stamped it (else it
+      // was written with the value it had: no change)
+      if (!before.has(k) && row.meta[cellKey(c)]?.[0] !== ctx.now) continue;
+      const old = before.get(k)?.v ?? null;
       const now = row.cells[cellKey(c)]?.v ?? null;
       if (!same(old, now)) cells[String(c)] = [old, now];
     }
