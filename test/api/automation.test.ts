@@ -302,9 +302,15 @@ describe('automation rules run', () => {
     const [a, b] = await addRows(s, [{ Task: 'Alpha', Owner: 'owner1@example.com', Status: 'New' }, { Task: 'Beta', Owner: 'owner2@example.com', Status: 'New' }]);
     const d = await s0.api.post(`/sheets/${s.id}/rows/${a}/discussions`, { comment: { text: 'Looks good to me' } });
     assert.equal(d.status, 200, JSON.stringify(d.body));
+    const up = await fetch(`${s0.t.base}/sheets/${s.id}/rows/${a}/attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s0.t.adminToken}`, 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="notes.txt"' },
+      body: 'the notes',
+    });
+    assert.equal(up.status, 200);
     const r = await createRule(s.id, {
       name: 'Done', trigger: { type: 'COLUMN_CHANGED', columnId: s.col.Status!.id, when: { operator: 'EQUAL', values: ['Done'] } },
-      action: { type: 'NOTIFICATION_ACTION', recipientColumnIds: [s.col.Owner!.id], includeDiscussions: true },
+      action: { type: 'NOTIFICATION_ACTION', recipientColumnIds: [s.col.Owner!.id], includeDiscussions: true, includeAttachments: true },
     });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     const upd = (cells: Array<[number | undefined, string]>) => s0.api.put(`/sheets/${s.id}/rows`, cells.map(([id, v]) => ({ id: id!, cells: [{ columnId: s.col.Status!.id, value: v }] })));
@@ -315,13 +321,14 @@ describe('automation rules run', () => {
     assert.equal(to(m!), 'owner1@example.com', 'only the row that changed to Done; its contact');
     assert.match(m!.text!, /Alpha/);
     assert.match(m!.text!, /Looks good to me/);
+    assert.deepEqual(m!.attachments.map((x) => [x.filename, x.content.toString()]), [['notes.txt', 'the notes']]);
     assert.doesNotMatch(m!.text!, /Beta/);
     // writing the same value again is no change
     assert.equal((await upd([[a, 'Done']])).status, 200);
     await noNewMail(400);
   });
 
-  test('HOURLY, DAILY and WEEKLY digests collect rows until the clock reaches the next hour, day or Monday', async () => {
+  test('a DAILY digest collects rows until the clock reaches the next day, each row once', async () => {
     const s = await taskSheet('Run digest');
     const r = await createRule(s.id, { name: 'Daily digest', trigger: { type: 'ROWS_CHANGED', columnIds: [s.col.Hours!.id] }, action: { type: 'NOTIFICATION_ACTION', notifyAllSharedUsers: true, frequency: 'DAILY' } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
