@@ -221,7 +221,10 @@ async function act(deps: AutomationDeps, tx: Queryable, sheet: SheetRow, model: 
   const f = rule.action.frequency;
   if (rule.action.type === 'NOTIFICATION_ACTION' && f !== 'IMMEDIATELY') {
     await addDigestRows(tx, rule.row.id, rowIds, now);
-    await enqueue(tx, AUTOMATION_DIGEST_JOB, { ruleId: rule.row.id }, { runAt: digestDue(f, now), key: `${AUTOMATION_DIGEST_JOB}:${rule.row.id}` });
+    // one job per rule and due time: a row collected while the job of the last due time runs
+    // gets the job of the next one
+    const due = digestDue(f, now);
+    await enqueue(tx, AUTOMATION_DIGEST_JOB, { ruleId: rule.row.id }, { runAt: due, key: `${AUTOMATION_DIGEST_JOB}:${rule.row.id}:${due}` });
     return;
   }
   await send(deps, tx, sheet, model, rule, rowIds, now);
