@@ -46,10 +46,19 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections at most; further ones are closed as they arrive. */
   maxConnections: number;
+  /** Whether automation rules run (SHEETD_AUTOMATION); off, every rule reads AUTOMATION_NOT_ENABLED_FOR_ORG. */
+  automation: boolean;
   /** Bytes of large Get Sheet bodies (1 MB or more) in memory at once; more large reads wait (http/present/sheetBodies.ts). */
   bodyMemory: number;
   /** Webhook callbacks (see "Webhooks" in docs/operations.md). */
   webhooks: WebhookConfig;
+}
+
+function onOff(v: string | undefined, dflt: boolean, name: string): boolean {
+  if (v === undefined || v === '') return dflt;
+  if (v === 'on' || v === 'true' || v === '1') return true;
+  if (v === 'off' || v === 'false' || v === '0') return false;
+  throw new Error(`${name} must be on or off, not ${v}`);
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -119,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: Math.min(requestTimeoutMs, positive(env.SHEETD_HEADERS_TIMEOUT_MS, 30_000, 'SHEETD_HEADERS_TIMEOUT_MS')),
     keepAliveTimeoutMs: positive(env.SHEETD_KEEPALIVE_TIMEOUT_MS, 5_000, 'SHEETD_KEEPALIVE_TIMEOUT_MS'),
     maxConnections: env.SHEETD_MAX_CONNECTIONS ? positive(env.SHEETD_MAX_CONNECTIONS, 0, 'SHEETD_MAX_CONNECTIONS') : defaultMaxConnections(),
+    automation: onOff(env.SHEETD_AUTOMATION, true, 'SHEETD_AUTOMATION'),
     bodyMemory: int(env.SHEETD_BODY_MEMORY, 96 * 1024 * 1024, 'SHEETD_BODY_MEMORY'),
     webhooks: webhookConfig(env),
   };

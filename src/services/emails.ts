@@ -78,15 +78,15 @@ export function parseEmail(b: Obj): EmailInput {
   return { sendTo, subject: optionalText(b, 'subject'), message: optionalText(b, 'message'), ccMe: optionalBool(b, 'ccMe') ?? false };
 }
 
-/** Every address the recipients name, groups expanded to their members, each once. */
-export async function addresses(db: Queryable, actor: Actor, sendTo: EmailInput['sendTo']): Promise<string[]> {
+/** Every address the recipients name, groups expanded to their members, each once (1106 for a group not in the organization). */
+export async function addresses(db: Queryable, orgId: number, sendTo: EmailInput['sendTo']): Promise<string[]> {
   const out = new Map<string, string>();
   for (const r of sendTo) {
     if ('email' in r) {
       out.set(r.email.toLowerCase(), r.email);
       continue;
     }
-    const g = await findGroup(db, actor.org.id, r.groupId);
+    const g = await findGroup(db, orgId, r.groupId);
     if (!g) throw apiError(1106);
     for (const m of await groupMembers(db, r.groupId)) out.set(m.email.toLowerCase(), m.email);
   }
@@ -125,7 +125,7 @@ export async function sendSheetByEmail(store: Store, blobs: BlobStore, actor: Ac
   const { email, format, paperSize } = parseFileEmail(b, paperSizes);
   const db = store.db;
   const { sheet, level, model } = await readSheet(db, actor, sheetId);
-  const to = await addresses(db, actor, email.sendTo);
+  const to = await addresses(db, actor.org.id, email.sendTo);
   const file = await render(model, sheet, level, format, paperSize);
   const event: ChangeEvent = { objectType: 'SHEET', action: 'SEND_AS_ATTACHMENT', objectId: sheet.id, sheetId: sheet.id, workspaceId: sheet.workspace_id, details: { format, recipientCount: to.length } };
   await mailFile(store, blobs, actor, to, email, { kind: 'sheet', name: sheet.name }, file, event);
@@ -205,42 +205,15 @@ function idArray(v: unknown, attr: string): number[] {
   return v.map((x) => bodyId(x, attr));
 }
 
-/**
- * Send Rows via Email: the rows asked for, with the columns asked for (all visible ones when
- * columnIds is absent, none when it is empty: then attachments or discussions must be
- * included), in the sheet's order, laid out as a grid (HORIZONTAL, the default for several rows) or as cards
- * (VERTICAL, the default for one). VIEWER may send.
- */
-export async function sendRowsByEmail(store: Store, actor: Actor, sheetId: number, body: unknown, render: RowsMailRenderer): Promise<void> {
-  const b = asObject(body, 'a MultiRowEmail object');
-  const email = parseEmail(b);
-  if (b.rowIds === undefined || b.rowIds === null) throw apiError(1012, 'rowIds');
-  const rowIds = [...new Set(idArray(b.rowIds, 'rowIds'))];
-  if (rowIds.length === 0) throw apiError(1012, 'rowIds');
-  const columnIds = b.columnIds === undefined || b.columnIds === null ? undefined : [...new Set(idArray(b.columnIds, 'columnIds'))];
-  const includeAttachments = optionalBool(b, 'includeAttachments') ?? false;
-  const includeDiscussions = optionalBool(b, 'includeDiscussions') ?? false;
-  if (columnIds !== undefined && columnIds.length === 0 && !includeAttachments && !includeDiscussions) throw apiError(1012, 'columnIds, includeAttachments or includeDiscussions');
-  const layoutRaw = b.layout;
-  if (layoutRaw !== undefined && layoutRaw !== null && layoutRaw !== 'HORIZONTAL' && layoutRaw !== 'VERTICAL') throw apiError(1031, describe(layoutRaw), 'layout');
+/** What a rows message carries beside the cells: rows' attachments (files attached while they fit) and discussions. */
+export interface RowExtras {
+  files: Array<{ filename: string; contentType: string; blobKey: string }>;
+  attachments: RowsMail['attachments'];
+  discussions: RowsMail['discussions'];
+}
 
-  const db = store.db;
-  const { sheet, level, model } = await readSheet(db, actor, sheetId);
-  const rows = rowIds.map((id) => {
-    const r = model.rows.get(id);
-    if (!r) throw apiError(1006);
-    return r;
-  }).sort((x, y) => (model.tree.rowNumberOf(x.id) ?? 0) - (model.tree.rowNumberOf(y.id) ?? 0));
-  const byId = new Map(model.columns.map((c) => [c.id, c]));
-  const columns = columnIds === undefined
-    ? model.columns.filter((c) => !c.hidden)
-    : columnIds.map((id) => {
-      const c = byId.get(id);
-      if (!c) throw apiError(1006);
-      return c;
-    }).sort((x, y) => model.columns.indexOf(x) - model.columns.indexOf(y));
-  const to = await addresses(db, actor, email.sendTo);
-
+/** The attachments and discussions of rows, for a rows message (Send Rows via Email, automation). */
+export async function rowExtras(db: Queryable, sheetId: number, rowIds: number[], includeAttachments: boolean, includeDiscussions: boolean): Promise<RowExtras> {
   const files: Array<{ filename: string; contentType: string; blobKey: string }> = [];
   const attachments = new Map<number, Array<{ name: string; url?: string; attached: boolean }>>();
   if (includeAttachments) {
@@ -276,6 +249,46 @@ export async function sendRowsByEmail(store: Store, actor: Actor, sheetId: numbe
       discussions.set(item.discussion.parent_id, list);
     }
   }
+  return { files, attachments, discussions };
+}
+
+/**
+ * Send Rows via Email: the rows asked for, with the columns asked for (all visible ones when
+ * columnIds is absent, none when it is empty: then attachments or discussions must be
+ * included), in the sheet's order, laid out as a grid (HORIZONTAL, the default for several rows) or as cards
+ * (VERTICAL, the default for one). VIEWER may send.
+ */
+export async function sendRowsByEmail(store: Store, actor: Actor, sheetId: number, body: unknown, render: RowsMailRenderer): Promise<void> {
+  const b = asObject(body, 'a MultiRowEmail object');
+  const email = parseEmail(b);
+  if (b.rowIds === undefined || b.rowIds === null) throw apiError(1012, 'rowIds');
+  const rowIds = [...new Set(idArray(b.rowIds, 'rowIds'))];
+  if (rowIds.length === 0) throw apiError(1012, 'rowIds');
+  const columnIds = b.columnIds === undefined || b.columnIds === null ? undefined : [...new Set(idArray(b.columnIds, 'columnIds'))];
+  const includeAttachments = optionalBool(b, 'includeAttachments') ?? false;
+  const includeDiscussions = optionalBool(b, 'includeDiscussions') ?? false;
+  if (columnIds !== undefined && columnIds.length === 0 && !includeAttachments && !includeDiscussions) throw apiError(1012, 'columnIds, includeAttachments or includeDiscussions');
+  const layoutRaw = b.layout;
+  if (layoutRaw !== undefined && layoutRaw !== null && layoutRaw !== 'HORIZONTAL' && layoutRaw !== 'VERTICAL') throw apiError(1031, describe(layoutRaw), 'layout');
+
+  const db = store.db;
+  const { sheet, level, model } = await readSheet(db, actor, sheetId);
+  const rows = rowIds.map((id) => {
+    const r = model.rows.get(id);
+    if (!r) throw apiError(1006);
+    return r;
+  }).sort((x, y) => (model.tree.rowNumberOf(x.id) ?? 0) - (model.tree.rowNumberOf(y.id) ?? 0));
+  const byId = new Map(model.columns.map((c) => [c.id, c]));
+  const columns = columnIds === undefined
+    ? model.columns.filter((c) => !c.hidden)
+    : columnIds.map((id) => {
+      const c = byId.get(id);
+      if (!c) throw apiError(1006);
+      return c;
+    }).sort((x, y) => model.columns.indexOf(x) - model.columns.indexOf(y));
+  const to = await addresses(db, actor.org.id, email.sendTo);
+
+  const { files, attachments, discussions } = await rowExtras(db, sheetId, rowIds, includeAttachments, includeDiscussions);
   const layout: RowsLayout = layoutRaw === 'HORIZONTAL' || layoutRaw === 'VERTICAL' ? layoutRaw : rows.length > 1 ? 'HORIZONTAL' : 'VERTICAL';
   const who = senderName(actor);
   const { text, html } = await render({ sheet, model, level, rows, columns, layout, sender: { name: who, email: actor.user.email }, message: email.message, attachments, discussions });
@@ -308,7 +321,7 @@ export async function enqueueShareNotice(
   note: { subject?: string; message?: string; ccMe: boolean },
   accessLevel: string,
 ): Promise<void> {
-  const recipients = await addresses(tx, actor, [to]);
+  const recipients = await addresses(tx, actor.org.id, [to]);
   if (recipients.length === 0) return;
   const who = senderName(actor);
   const level = accessLevel.charAt(0) + accessLevel.slice(1).toLowerCase();

@@ -26,7 +26,7 @@ export async function emailReport(store: Store, blobs: BlobStore, actor: Actor, 
   const { email, format, paperSize } = parseFileEmail(b, paperSizes);
   const db = store.db;
   const { report } = await reportFor(db, actor, id, 'VIEWER');
-  const to = await addresses(db, actor, email.sendTo);
+  const to = await addresses(db, actor.org.id, email.sendTo);
   const file = await render(format, paperSize);
   const event = { objectType: 'REPORT', action: 'SEND_AS_ATTACHMENT', objectId: report.id, workspaceId: report.workspace_id, details: { format, recipientCount: to.length } };
   await mailFile(store, blobs, actor, to, email, { kind: 'report', name: report.name }, file, event);

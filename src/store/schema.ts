@@ -13,6 +13,7 @@ import type { WebhookTables } from './webhookSchema.ts';
 import type { ReportTables } from './reportSchema.ts';
 import type { OAuthTables } from './oauthSchema.ts';
 import type { SummaryTables } from './summarySchema.ts';
+import type { AutomationTables } from './automationSchema.ts';
 
 export interface OrgTable {
   id: number;
@@ -188,4 +189,4 @@ export interface ImageTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, WebhookTables, ReportTables, OAuthTables, SummaryTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, WebhookTables, ReportTables, OAuthTables, SummaryTables, AutomationTables {}

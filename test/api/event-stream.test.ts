@@ -64,6 +64,7 @@ const reportOf = async () => {
   const s = await sheet();
   return ok(await api.post('/sheetd/reports', { name: uniq('es report '), scope: { sheets: [{ id: s.id }] }, columns: [{ title: 'Name', type: 'TEXT_NUMBER' }] })).result.id as number;
 };
+const ruleBody = () => ({ name: uniq('rule '), trigger: { type: 'ROWS_ADDED' }, action: { type: 'NOTIFICATION_ACTION', recipients: [{ email: 'admin@example.com' }] } });
 const mailTo = { sendTo: [{ email: 'es.mail@example.org' }] };
 const hookBody = (sheetId: number) => ({ name: 'es', callbackUrl: rx.url, scope: 'sheet', scopeObjectId: sheetId, events: ['*.*'], version: 1 });
 
@@ -119,6 +120,10 @@ const R: Record<string, Recipe> = {
   'POST /sheets/import': { expect: ['SHEET', 'CREATE'], run: async (m) => { await m(); return upload(`/sheets/import?sheetName=${uniq('imported')}&headerRowIndex=0`, 'A,B\n1,2\n', 'i.csv', 'text/csv'); } },
   'POST /folders/:folderId/sheets/import': { expect: ['SHEET', 'CREATE'], run: async (m) => { const f = await home(); await m(); return upload(`/folders/${f}/sheets/import?sheetName=${uniq('imported')}&headerRowIndex=0`, 'A,B\n1,2\n', 'i.csv', 'text/csv'); } },
   'POST /workspaces/:workspaceId/sheets/import': { expect: ['SHEET', 'CREATE'], run: async (m) => { const w = await workspace(); await m(); return upload(`/workspaces/${w}/sheets/import?sheetName=${uniq('imported')}&headerRowIndex=0`, 'A,B\n1,2\n', 'i.csv', 'text/csv'); } },
+  // automation rules
+  'POST /sheetd/sheets/:sheetId/automationrules': { expect: ['AUTOMATION_RULE', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheetd/sheets/${s.id}/automationrules`, ruleBody()); } },
+  'PUT /sheets/:sheetId/automationrules/:ruleId': { expect: ['AUTOMATION_RULE', 'UPDATE'], run: async (m) => { const s = await sheet(); const r = ok(await api.post(`/sheetd/sheets/${s.id}/automationrules`, ruleBody())).result.id; await m(); return api.put(`/sheets/${s.id}/automationrules/${r}`, { name: uniq('rule '), action: { type: 'NOTIFICATION_ACTION' } }); } },
+  'DELETE /sheets/:sheetId/automationrules/:ruleId': { expect: ['AUTOMATION_RULE', 'DELETE'], run: async (m) => { const s = await sheet(); const r = ok(await api.post(`/sheetd/sheets/${s.id}/automationrules`, ruleBody())).result.id; await m(); return api.del(`/sheets/${s.id}/automationrules/${r}`); } },
   // reports
   'POST /sheetd/reports': { expect: ['REPORT', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post('/sheetd/reports', { name: uniq('es report '), scope: { sheets: [{ id: s.id }] }, columns: [{ title: 'Name', type: 'TEXT_NUMBER' }] }); } },
   'PUT /sheetd/reports/:reportId': { expect: ['REPORT', 'RENAME'], run: async (m) => { const r = await reportOf(); await m(); return api.put(`/sheetd/reports/${r}`, { name: uniq('es renamed report ') }); } },
@@ -196,7 +201,12 @@ const R: Record<string, Recipe> = {
 /** Mutating routes that change nothing a client could be told about. */
 const NO_CHANGE: Record<string, string> = {
   'POST /imageurls': 'hands out temporary URLs for images; nothing is stored that a reader sees',
+};
+
+/** Routes that need a flow this walk cannot make; the test named checks their events. */
+const ELSEWHERE: Record<string, string> = {
   'POST /token': 'exchanges an authorization code or a refresh token; it needs the sign-in and consent pages, which test/api/oauth.test.ts drives',
+  'POST /sheetd/approvals/:token': 'its token arrives only in an approval request mail; test/api/automation.test.ts decides one and reads the approval it writes into the row',
 };
 
 describe('every mutating route records its change event', () => {
@@ -216,7 +226,7 @@ describe('every mutating route records its change event', () => {
   it('the walk covers every mutating route the server registers', () => {
     // the API's routes (the pages at the root are forms for people, not API operations)
     const routes = [...new Set(t.server.app.routeTable.filter((r) => r.method !== 'GET' && r.url.startsWith('/2.0/')).map((r) => `${r.method} ${r.url.replace(/^\/2\.0/, '')}`))];
-    const missing = routes.filter((r) => !(r in R) && !(r in NO_CHANGE));
+    const missing = routes.filter((r) => !(r in R) && !(r in NO_CHANGE) && !(r in ELSEWHERE));
     assert.deepEqual(missing, [], 'mutating routes without a recipe in test/api/event-stream.test.ts');
   });
 });

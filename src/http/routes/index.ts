@@ -30,6 +30,7 @@ import { reportRoutes } from './reports.ts';
 import { searchRoutes } from './search.ts';
 import { summaryRoutes } from './summary.ts';
 import { importRoutes } from './imports.ts';
+import { automationRoutes } from './automation.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -62,5 +63,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(searchRoutes);
   await app.register(summaryRoutes);
   await app.register(importRoutes);
+  await app.register(automationRoutes);
   await app.register(sheetDataRoutes);
 }
