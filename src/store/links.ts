@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Queryable } from './db.ts';
-import type { CrossSheetRefTable } from './linkTables.ts';
+import type { CellLinkTable, CrossSheetRefTable } from './linkTables.ts';
 
 export type CrossSheetRefRow = Selectable<CrossSheetRefTable>;
 
@@ -26,14 +26,7 @@ export async function sheetsReferencing(db: Queryable, sheetId: number): Promise
 
 // ---- Cell links --------------------------------------------------------------------------
 
-export interface CellLinkRecord {
-  target_sheet_id: number;
-  target_row_id: number;
-  target_column_id: number;
-  source_sheet_id: number;
-  source_row_id: number;
-  source_column_id: number;
-}
+export type CellLinkRecord = CellLinkTable;
 
 /** Forgets the links into the given rows of a sheet (at most 500 ids per call). */
 export async function deleteCellLinksOfRows(db: Queryable, sheetId: number, rowIds: number[]): Promise<void> {

@@ -4,8 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { unzipSync, strFromU8 } from 'fflate';
-import os from 'node:os';
-import { execFileSync } from 'node:child_process';
+import { pdfText } from '../helpers/pdf.ts';
 import { serverForFile } from '../helpers/setup.ts';
 import { client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
@@ -14,18 +13,6 @@ import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 // delete of their containers, in /events; their shares, CSV and Excel files, and mail.
 const s = serverForFile({ SHEETD_JOB_POLL_MS: '50' });
 
-/** The text of a PDF by poppler's pdftotext, where the machine has it (CI installs poppler-utils). */
-function pdfText(bytes: Buffer): string | undefined {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-pdf-')), 'report.pdf');
-  fs.writeFileSync(file, bytes);
-  try {
-    return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-  } catch {
-    return undefined;
-  } finally {
-    fs.rmSync(path.dirname(file), { recursive: true, force: true });
-  }
-}
 
 const cols = [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Due', type: 'DATE' }, { title: 'Points', type: 'TEXT_NUMBER' }];
 

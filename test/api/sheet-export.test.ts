@@ -1,12 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
+import { pdfText } from '../helpers/pdf.ts';
 import { serverForFile } from '../helpers/setup.ts';
 import { unzipSync, strFromU8 } from 'fflate';
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { assertError, makeSheet } from '../helpers/sheets.ts';
 
 /** The cells of the first worksheet of an .xlsx file, as [ref, kind, value] (shared strings resolved). */
@@ -91,18 +88,6 @@ describe('Get Sheet as CSV', () => {
 });
 
 describe('Get Sheet as PDF', () => {
-  /** The text of a PDF by poppler's pdftotext, where the machine has it (CI installs poppler-utils). */
-  function pdfText(bytes: Buffer): string | undefined {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-pdf-')), 'sheet.pdf');
-    fs.writeFileSync(file, bytes);
-    try {
-      return execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-    } catch {
-      return undefined;
-    } finally {
-      fs.rmSync(path.dirname(file), { recursive: true, force: true });
-    }
-  }
   const pages = (b: Buffer) => (b.toString('latin1').match(/\/Type \/Page\b/g) ?? []).length;
   const mediaBox = (b: Buffer) => /\/MediaBox \[([^\]]*)\]/.exec(b.toString('latin1'))?.[1]?.trim();
 
