@@ -6,7 +6,8 @@ import type { StoredCell, StoredRowCells } from '../engine/cells.ts';
 import { RowTree } from '../engine/rows.ts';
 import type { CrossSheetData, FormulaEngine } from '../engine/formula/index.ts';
 import { assignSortKeys } from '../engine/sortKeys.ts';
-import { apiError, isApiError } from '../errors.ts';
+import { apiError } from '../errors.ts';
+import { apiErrorOf } from './errors.ts';
 import type { AccessLevel } from './access.ts';
 import type { Actor } from './context.ts';
 import { sheetFor } from './permissions.ts';
@@ -240,7 +241,7 @@ export async function writeSheets<T>(
     return out;
   } catch (e) {
     for (const id of ids) forgetSheet(id);
-    if (!isApiError(e) && (e as { code?: string }).code === 'SQLITE_BUSY') throw apiError(4004, ids[0]);
+    if (apiErrorOf(e) === undefined && (e as { code?: string }).code === 'SQLITE_BUSY') throw apiError(4004, ids[0]);
     throw e;
   }
 }
