@@ -12,6 +12,8 @@ const suites: Array<[string, string, string]> = [
   ['formula', 'formula.ts', 'benchFormula'],
   ['sheet', 'sheet.ts', 'benchSheet'],
   ['memory', 'memory.ts', 'benchMemory'],
+  ['search', 'search.ts', 'benchSearch'],
+  ['import', 'import.ts', 'benchImport'],
 ];
 const wanted = process.argv.slice(2);
 

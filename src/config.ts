@@ -17,6 +17,11 @@ export interface Config {
   tlsKey: string | undefined;
   /** Requests per minute per access token. */
   rateLimitPerMinute: number;
+  /** Sign-in attempts per minute for one account, and from one client address. */
+  loginRateLimitPerMinute: number;
+  loginRateLimitPerAddress: number;
+  /** How long a sign-in to the pages lasts. */
+  sessionTtlMs: number;
   /** How long a write waits for another write to the same sheet before answering 4004 (PostgreSQL). */
   lockTimeoutMs: number;
   /** Largest JSON request body accepted, in bytes. */
@@ -41,10 +46,19 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections at most; further ones are closed as they arrive. */
   maxConnections: number;
+  /** Whether automation rules run (SHEETD_AUTOMATION); off, every rule reads AUTOMATION_NOT_ENABLED_FOR_ORG. */
+  automation: boolean;
   /** Bytes of large Get Sheet bodies (1 MB or more) in memory at once; more large reads wait (http/present/sheetBodies.ts). */
   bodyMemory: number;
   /** Webhook callbacks (see "Webhooks" in docs/operations.md). */
   webhooks: WebhookConfig;
+}
+
+function onOff(v: string | undefined, dflt: boolean, name: string): boolean {
+  if (v === undefined || v === '') return dflt;
+  if (v === 'on' || v === 'true' || v === '1') return true;
+  if (v === 'off' || v === 'false' || v === '0') return false;
+  throw new Error(`${name} must be on or off, not ${v}`);
 }
 
 function int(v: string | undefined, dflt: number, name: string): number {
@@ -97,6 +111,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tlsCert,
     tlsKey,
     rateLimitPerMinute: int(env.SHEETD_RATE_LIMIT, 300, 'SHEETD_RATE_LIMIT'),
+    loginRateLimitPerMinute: positive(env.SHEETD_LOGIN_RATE_LIMIT, 10, 'SHEETD_LOGIN_RATE_LIMIT'),
+    loginRateLimitPerAddress: positive(env.SHEETD_LOGIN_RATE_LIMIT_ADDRESS, 50, 'SHEETD_LOGIN_RATE_LIMIT_ADDRESS'),
+    sessionTtlMs: positive(env.SHEETD_SESSION_HOURS, 12, 'SHEETD_SESSION_HOURS') * 3_600_000,
     lockTimeoutMs: int(env.SHEETD_LOCK_TIMEOUT_MS, 10_000, 'SHEETD_LOCK_TIMEOUT_MS'),
     bodyLimit: int(env.SHEETD_BODY_LIMIT, 10 * 1024 * 1024, 'SHEETD_BODY_LIMIT'),
     logLevel: env.SHEETD_LOG_LEVEL || env.LOG_LEVEL || 'info',
@@ -111,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     headersTimeoutMs: Math.min(requestTimeoutMs, positive(env.SHEETD_HEADERS_TIMEOUT_MS, 30_000, 'SHEETD_HEADERS_TIMEOUT_MS')),
     keepAliveTimeoutMs: positive(env.SHEETD_KEEPALIVE_TIMEOUT_MS, 5_000, 'SHEETD_KEEPALIVE_TIMEOUT_MS'),
     maxConnections: env.SHEETD_MAX_CONNECTIONS ? positive(env.SHEETD_MAX_CONNECTIONS, 0, 'SHEETD_MAX_CONNECTIONS') : defaultMaxConnections(),
+    automation: onOff(env.SHEETD_AUTOMATION, true, 'SHEETD_AUTOMATION'),
     bodyMemory: int(env.SHEETD_BODY_MEMORY, 96 * 1024 * 1024, 'SHEETD_BODY_MEMORY'),
     webhooks: webhookConfig(env),
   };

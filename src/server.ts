@@ -19,6 +19,10 @@ import { createCallbackSender } from './callbacks/index.ts';
 import { pumpLeaseMs, webhookPumpHandler } from './services/webhookDelivery.ts';
 import { WEBHOOK_PUMP_JOB, webhookBatch } from './store/webhooks.ts';
 import { randomString } from './ids.ts';
+import { registerAutomation, runChanges, runDigest, runTimer, AUTOMATION_DIGEST_JOB, AUTOMATION_JOB, type AutomationDeps } from './services/automationRuns.ts';
+import { AUTOMATION_TIMER_JOB } from './services/automation.ts';
+import { rowsMailBody } from './http/present/emails.ts';
+import { userLookup } from './http/routes/sheetData.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -56,6 +60,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   if (moved > 0 && logger) logger.info({ images: moved }, 'moved cell images from the database onto the blob store');
   registerFollowers();
   registerThreadHooks();
+  registerAutomation();
   const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
   const callbacks = createCallbackSender(config.webhooks);
   webhookBatch.ms = config.webhooks.batchMs;
@@ -68,12 +73,22 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     if (closing !== null) app.server.closeIdleConnections();
   });
   const address = await app.listen({ host: config.host, port: config.port });
+  const ro = { include: new Set<string>(), exclude: new Set<string>(), numericDates: false, level: 0, accessApiLevel: 0 };
+  const automation: AutomationDeps = {
+    store,
+    settings: { enabled: config.automation },
+    render: async (m, db) => rowsMailBody(m, { ro, level: m.level, users: await userLookup(db, m.rows), permalinkBase: config.publicUrl }),
+    publicUrl: () => config.publicUrl,
+  };
   const handlers = new JobHandlers()
     .register(DELETE_BLOBS_JOB, deleteBlobsHandler(store.db, blobs))
     .register('mail', mailJobHandler(createMailer(config.mail, config.dataDir), blobs) as JobHandler, { leaseMs: 120_000 })
     .register(WEBHOOK_PUMP_JOB, webhookPumpHandler(store, callbacks, config.webhooks, `pump:${randomString(12)}`, logger || undefined), {
       leaseMs: pumpLeaseMs(config.webhooks), backoffMs: 250, maxBackoffMs: pumpLeaseMs(config.webhooks),
-    });
+    })
+    .register(AUTOMATION_JOB, (p) => runChanges(automation, p), { leaseMs: 120_000 })
+    .register(AUTOMATION_TIMER_JOB, (p) => runTimer(automation, p), { leaseMs: 120_000 })
+    .register(AUTOMATION_DIGEST_JOB, (p) => runDigest(automation, p), { leaseMs: 120_000 });
   const worker = startWorker(store, { handlers, pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger });
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, { forgetOlder, onSheetWrite }, logger);
   const port = (app.server.address() as { port: number }).port;

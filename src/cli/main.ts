@@ -9,13 +9,20 @@ import { startServer } from '../server.ts';
 import { fail, parseCommand, withStore } from './common.ts';
 import { domainCommand } from './domain.ts';
 import { webhookCommand } from './webhook.ts';
+import { APP_USAGE, SET_PASSWORD_USAGE, appCommands, readPassword, setPasswordCommand } from './oauth.ts';
+import { MIN_PASSWORD_LENGTH, setPassword } from '../services/sessions.ts';
 
 const HELP = `sheetd: a self-hostable sheet collaboration server (Sheet Collaboration Service API 2.0)
 
 Usage:
   sheetd serve                       start the server (the default command)
-  sheetd user add --email E [--first-name F] [--last-name L] [--admin] [--licensed]
+  sheetd user add --email E [--first-name F] [--last-name L] [--admin] [--licensed] [--password-stdin]
                                      add a user to the organization
+  sheetd user set-password --email E set a user's sign-in password (read from standard input)
+  sheetd app create --name N --redirect-url U [--json]
+                                     register an OAuth 2.0 app and print its client id and secret
+  sheetd app regenerate-secret --client-id C [--json]
+                                     give an app a new client secret
   sheetd token create --email E [--name N] [--scopes S1,S2] [--expires-in-days D]
                                      create a raw API token for a user and print it
   sheetd domain add|list|remove [DOMAIN]
@@ -35,7 +42,8 @@ through the environment (see the README's Configuration table). SIGTERM finishes
 requests and exits.
 `;
 
-const USER_USAGE = `Usage: sheetd user add --email E [--first-name F] [--last-name L] [--admin] [--licensed]
+const USER_USAGE = `Usage: sheetd user add --email E [--first-name F] [--last-name L] [--admin] [--licensed] [--password-stdin]
+       sheetd user set-password --email E
 
 Adds a user to the organization and prints its id.
   --email E          the user's email address (required)
@@ -43,7 +51,9 @@ Adds a user to the organization and prints its id.
   --last-name L      last name
   --admin            a system admin (also a licensed sheet creator)
   --licensed         a licensed sheet creator
-`;
+  --password-stdin   read the user's sign-in password from standard input (one line)
+
+set-password: ${SET_PASSWORD_USAGE.split('\n').slice(2).join('\n')}`;
 
 const TOKEN_USAGE = `Usage: sheetd token create --email E [--name N] [--scopes S1,S2] [--expires-in-days D]
 
@@ -57,9 +67,11 @@ Creates a raw API token for an existing user and prints it (only its hash is sto
 async function userAdd(args: string[]): Promise<void> {
   const { values } = parseCommand('user add', USER_USAGE, args, {
     email: { type: 'string' }, 'first-name': { type: 'string' }, 'last-name': { type: 'string' },
-    admin: { type: 'boolean' }, licensed: { type: 'boolean' },
+    admin: { type: 'boolean' }, licensed: { type: 'boolean' }, 'password-stdin': { type: 'boolean' },
   });
   if (!values.email) fail('user add needs --email (see sheetd user add --help)');
+  const password = values['password-stdin'] ? await readPassword() : null;
+  if (password !== null && password.length < MIN_PASSWORD_LENGTH) fail(`the password needs at least ${MIN_PASSWORD_LENGTH} characters`);
   await withStore(async (store, orgId, author) => {
     const u = await store.db.transaction().execute((tx) =>
       createUser(tx, author, orgId, {
@@ -67,6 +79,7 @@ async function userAdd(args: string[]): Promise<void> {
         admin: !!values.admin, licensedSheetCreator: !!values.licensed || !!values.admin,
       }),
     ).catch((e: unknown) => fail((apiErrorOf(e) ?? (e as { message?: string })).message ?? String(e)));
+    if (password !== null) await setPassword(store, author, u.email, password).catch((e: unknown) => fail((apiErrorOf(e) ?? (e as { message?: string })).message ?? String(e)));
     process.stdout.write(`${u.id}\n`);
   });
 }
@@ -144,7 +157,8 @@ export async function main(argv: string[]): Promise<void> {
     parseCommand('serve', SERVE_USAGE, argv.slice(1), {});
     return serve();
   }
-  if (cmd === 'user') return group('user', sub, USER_USAGE, { add: userAdd }, rest);
+  if (cmd === 'user') return group('user', sub, USER_USAGE, { add: userAdd, 'set-password': setPasswordCommand }, rest);
+  if (cmd === 'app') return group('app', sub, APP_USAGE, appCommands, rest);
   if (cmd === 'token') return group('token', sub, TOKEN_USAGE, { create: tokenCreate }, rest);
   if (cmd === 'domain') return domainCommand(argv.slice(1));
   if (cmd === 'webhook') return webhookCommand(argv.slice(1));

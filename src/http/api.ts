@@ -9,6 +9,7 @@ import { acceptable } from './negotiate.ts';
 import { readOptions } from './query.ts';
 import { assertRequestText } from './text.ts';
 import { registerRoutes } from './routes/index.ts';
+import { clock } from '../clock.ts';
 import { openApiRoute } from './openapi/index.ts';
 
 export const API_PREFIX = '/2.0';
@@ -61,7 +62,7 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
     reply.header('cache-control', 'no-store');
     if (cfg.public) return;
     const assume = req.headers['assume-user'];
-    req.actor = await authenticate(ctx.store.db, req.headers.authorization, Array.isArray(assume) ? assume[0] : assume);
+    req.actor = await authenticate(ctx.store.db, req.headers.authorization, Array.isArray(assume) ? assume[0] : assume, clock.now());
     if (cfg.scope && !hasScope(req.actor.scopes, cfg.scope)) throw apiError(1004);
     req.actor.changeAgent = changeAgent(req.headers['smartsheet-change-agent']);
     const decision = await ctx.limiter.consume(String(req.actor.tokenId), cfg.cost ?? 1, config.rateLimitPerMinute);

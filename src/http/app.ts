@@ -15,6 +15,7 @@ import { installMetrics } from './metrics.ts';
 import { checkHealth } from '../services/metrics.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import { API_PREFIX, apiPlugin, jsonBodyOnly, knownRoutes, notFound } from './api.ts';
+import { webPlugin } from '../web/index.ts';
 import { installOpenApi } from './openapi/index.ts';
 
 declare module 'fastify' {
@@ -124,5 +125,6 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // the OpenAPI document's collector sees every route registered after it
   await installOpenApi(app, config);
   await app.register(apiPlugin, { prefix: API_PREFIX, known });
+  await app.register(webPlugin);
   return app;
 }

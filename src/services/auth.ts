@@ -61,6 +61,6 @@ export async function authenticate(
     tokenId: row.token_id,
     tokenName: row.token_name,
     scopes: parseScopes(row.scopes),
-    apiClientId: null,
+    apiClientId: row.api_client_id ?? null,
   };
 }

@@ -11,6 +11,7 @@ import type { Queryable, Store } from '../store/db.ts';
 import { listAttachments, listDiscussions, type AttachmentRow } from '../store/attachments.ts';
 import type { MailPayload } from '../mail/index.ts';
 import type { Actor } from './context.ts';
+import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { readSheet, type RowState, type SheetModel } from './sheetModel.ts';
 import type { SheetRow } from '../store/sheets.ts';
 import type { AccessLevel } from './access.ts';
@@ -77,29 +78,29 @@ export function parseEmail(b: Obj): EmailInput {
   return { sendTo, subject: optionalText(b, 'subject'), message: optionalText(b, 'message'), ccMe: optionalBool(b, 'ccMe') ?? false };
 }
 
-/** Every address the recipients name, groups expanded to their members, each once. */
-async function addresses(db: Queryable, actor: Actor, sendTo: EmailInput['sendTo']): Promise<string[]> {
+/** Every address the recipients name, groups expanded to their members, each once (1106 for a group not in the organization). */
+export async function addresses(db: Queryable, orgId: number, sendTo: EmailInput['sendTo']): Promise<string[]> {
   const out = new Map<string, string>();
   for (const r of sendTo) {
     if ('email' in r) {
       out.set(r.email.toLowerCase(), r.email);
       continue;
     }
-    const g = await findGroup(db, actor.org.id, r.groupId);
+    const g = await findGroup(db, orgId, r.groupId);
     if (!g) throw apiError(1106);
     for (const m of await groupMembers(db, r.groupId)) out.set(m.email.toLowerCase(), m.email);
   }
   return [...out.values()];
 }
 
-function senderName(actor: Actor): string {
+export function senderName(actor: Actor): string {
   const u = actor.user;
   const name = [u.first_name, u.last_name].filter((x) => x).join(' ');
   return name === '' ? u.email : name;
 }
 
 /** A message to each recipient (and the sender with ccMe), replies going to the sender. */
-function payload(actor: Actor, to: string[], e: EmailInput, subject: string, text: string, html: string | undefined): MailPayload {
+export function payload(actor: Actor, to: string[], e: EmailInput, subject: string, text: string, html: string | undefined): MailPayload {
   return {
     to,
     ...(e.ccMe ? { cc: [actor.user.email] } : {}),
@@ -121,32 +122,58 @@ export type SheetFileRenderer = (model: SheetModel, sheet: SheetRow, level: Acce
  */
 export async function sendSheetByEmail(store: Store, blobs: BlobStore, actor: Actor, sheetId: number, body: unknown, render: SheetFileRenderer, paperSizes: readonly string[]): Promise<void> {
   const b = asObject(body, 'a SheetEmail object');
+  const { email, format, paperSize } = parseFileEmail(b, paperSizes);
+  const db = store.db;
+  const { sheet, level, model } = await readSheet(db, actor, sheetId);
+  const to = await addresses(db, actor.org.id, email.sendTo);
+  const file = await render(model, sheet, level, format, paperSize);
+  const event: ChangeEvent = { objectType: 'SHEET', action: 'SEND_AS_ATTACHMENT', objectId: sheet.id, sheetId: sheet.id, workspaceId: sheet.workspace_id, details: { format, recipientCount: to.length } };
+  await mailFile(store, blobs, actor, to, email, { kind: 'sheet', name: sheet.name }, file, event);
+}
+
+/** The Email part plus `format` and `formatDetails.paperSize` of SheetEmail and ReportEmail. */
+export function parseFileEmail(b: Obj, paperSizes: readonly string[]): { email: EmailInput; format: SheetFormat; paperSize: string | undefined } {
   const email = parseEmail(b);
   const format = b.format;
   if (format === undefined || format === null) throw apiError(1012, 'format');
   if (!(SHEET_FORMATS as readonly unknown[]).includes(format)) throw apiError(1031, describe(format), 'format');
   let paperSize: string | undefined;
   if (b.formatDetails !== undefined && b.formatDetails !== null) {
-    const d = asObject(b.formatDetails, 'a FormatDetails object');
-    const p = d.paperSize;
+    const p = asObject(b.formatDetails, 'a FormatDetails object').paperSize;
     if (p !== undefined && p !== null) {
       if (typeof p !== 'string' || !paperSizes.includes(p)) throw apiError(1053, describe(p));
       paperSize = p;
     }
   }
-  const db = store.db;
-  const { sheet, level, model } = await readSheet(db, actor, sheetId);
-  const to = await addresses(db, actor, email.sendTo);
-  const file = await render(model, sheet, level, format as SheetFormat, paperSize);
+  return { email, format: format as SheetFormat, paperSize };
+}
+
+/**
+ * A sheet's or a report's file sent to each recipient: the file is written to the blob store
+ * for a `mail` job queued in the transaction that records the event, and removed once sent.
+ */
+export async function mailFile(
+  store: Store,
+  blobs: BlobStore,
+  actor: Actor,
+  to: string[],
+  email: EmailInput,
+  what: { kind: 'sheet' | 'report'; name: string },
+  file: { fileName: string; contentType: string; bytes: Buffer },
+  event: ChangeEvent,
+): Promise<void> {
   const key = newBlobKey();
-  await blobs.put(key, Readable.from(file.bytes), { contentType: file.contentType, maxBytes: Number.MAX_SAFE_INTEGER });
+  await blobs.put(key, Readable.from([file.bytes]), { contentType: file.contentType, maxBytes: Number.MAX_SAFE_INTEGER });
   try {
     const who = senderName(actor);
-    const text = [`${who} (${actor.user.email}) sent you the sheet "${sheet.name}".`, email.message ?? '', `The sheet is attached as ${file.fileName}.`].filter((x) => x !== '').join('\n\n');
-    const p = payload(actor, to, email, `${who} sent you "${sheet.name}"`, text, undefined);
+    const text = [`${who} (${actor.user.email}) sent you the ${what.kind} "${what.name}".`, email.message ?? '', `The ${what.kind} is attached as ${file.fileName}.`].filter((x) => x !== '').join('\n\n');
+    const p = payload(actor, to, email, `${who} sent you "${what.name}"`, text, undefined);
     p.attachments = [{ filename: file.fileName, contentType: file.contentType, blobKey: key }];
     p.deleteBlobs = [key];
-    await db.transaction().execute((tx) => enqueue(tx, 'mail', p));
+    await store.db.transaction().execute(async (tx) => {
+      await enqueue(tx, 'mail', p);
+      await recordEvents(tx, authorOf(actor), [event]);
+    });
   } catch (e) {
     await blobs.delete(key);
     throw e;
@@ -176,6 +203,53 @@ export type RowsMailRenderer = (m: RowsMail) => Promise<{ text: string; html: st
 function idArray(v: unknown, attr: string): number[] {
   if (!Array.isArray(v)) throw apiError(1031, describe(v), attr);
   return v.map((x) => bodyId(x, attr));
+}
+
+/** What a rows message carries beside the cells: rows' attachments (files attached while they fit) and discussions. */
+export interface RowExtras {
+  files: Array<{ filename: string; contentType: string; blobKey: string }>;
+  attachments: RowsMail['attachments'];
+  discussions: RowsMail['discussions'];
+}
+
+/** The attachments and discussions of rows, for a rows message (Send Rows via Email, automation). */
+export async function rowExtras(db: Queryable, sheetId: number, rowIds: number[], includeAttachments: boolean, includeDiscussions: boolean): Promise<RowExtras> {
+  const files: Array<{ filename: string; contentType: string; blobKey: string }> = [];
+  const attachments = new Map<number, Array<{ name: string; url?: string; attached: boolean }>>();
+  if (includeAttachments) {
+    let budget = MAX_ATTACHED_BYTES;
+    const all: AttachmentRow[] = await listAttachments(db, sheetId, { type: 'ROW', ids: rowIds });
+    for (const a of all.filter((x) => x.current)) {
+      const list = attachments.get(a.parent_id) ?? [];
+      if (a.blob_key !== null) {
+        const size = a.size ?? 0;
+        const fits = size <= budget;
+        if (fits) {
+          budget -= size;
+          files.push({ filename: a.name, contentType: a.mime_type ?? 'application/octet-stream', blobKey: a.blob_key });
+        }
+        list.push({ name: a.name, attached: fits });
+      } else {
+        list.push({ name: a.name, ...(a.url !== null ? { url: a.url } : {}), attached: false });
+      }
+      attachments.set(a.parent_id, list);
+    }
+  }
+  const discussions = new Map<number, Array<{ title: string; comments: Array<{ author: string; text: string; at: number }> }>>();
+  if (includeDiscussions) {
+    const items = await discussionData(db, sheetId, await listDiscussions(db, sheetId, { type: 'ROW', ids: rowIds }));
+    const authors = new Map((await findUsersByIds(db, [...new Set(items.flatMap((i) => i.comments.map((c) => c.created_by)).filter((x): x is number => x !== null))])).map((u) => [u.id, u]));
+    for (const item of items) {
+      const list = discussions.get(item.discussion.parent_id) ?? [];
+      const comments = item.comments.map((c) => {
+        const u = c.created_by === null ? undefined : authors.get(c.created_by);
+        return { author: u ? ([u.first_name, u.last_name].filter((x) => x).join(' ') || u.email) : '', text: c.text, at: c.created_at };
+      });
+      list.push({ title: item.discussion.title, comments });
+      discussions.set(item.discussion.parent_id, list);
+    }
+  }
+  return { files, attachments, discussions };
 }
 
 /**
@@ -212,55 +286,24 @@ export async function sendRowsByEmail(store: Store, actor: Actor, sheetId: numbe
       if (!c) throw apiError(1006);
       return c;
     }).sort((x, y) => model.columns.indexOf(x) - model.columns.indexOf(y));
-  const to = await addresses(db, actor, email.sendTo);
+  const to = await addresses(db, actor.org.id, email.sendTo);
 
-  const files: Array<{ filename: string; contentType: string; blobKey: string }> = [];
-  const attachments = new Map<number, Array<{ name: string; url?: string; attached: boolean }>>();
-  if (includeAttachments) {
-    let budget = MAX_ATTACHED_BYTES;
-    const all: AttachmentRow[] = await listAttachments(db, sheetId, { type: 'ROW', ids: rowIds });
-    for (const a of all.filter((x) => x.current)) {
-      const list = attachments.get(a.parent_id) ?? [];
-      if (a.blob_key !== null) {
-        const size = a.size ?? 0;
-        const fits = size <= budget;
-        if (fits) {
-          budget -= size;
-          files.push({ filename: a.name, contentType: a.mime_type ?? 'application/octet-stream', blobKey: a.blob_key });
-        }
-        list.push({ name: a.name, attached: fits });
-      } else {
-        list.push({ name: a.name, ...(a.url !== null ? { url: a.url } : {}), attached: false });
-      }
-      attachments.set(a.parent_id, list);
-    }
-  }
-  const discussions = new Map<number, Array<{ title: string; comments: Array<{ author: string; text: string; at: number }> }>>();
-  if (includeDiscussions) {
-    const items = await discussionData(db, sheetId, await listDiscussions(db, sheetId, { type: 'ROW', ids: rowIds }));
-    const authors = new Map((await findUsersByIds(db, [...new Set(items.flatMap((i) => i.comments.map((c) => c.created_by)).filter((x): x is number => x !== null))])).map((u) => [u.id, u]));
-    for (const item of items) {
-      const list = discussions.get(item.discussion.parent_id) ?? [];
-      const comments = item.comments.map((c) => {
-        const u = c.created_by === null ? undefined : authors.get(c.created_by);
-        return { author: u ? ([u.first_name, u.last_name].filter((x) => x).join(' ') || u.email) : '', text: c.text, at: c.created_at };
-      });
-      list.push({ title: item.discussion.title, comments });
-      discussions.set(item.discussion.parent_id, list);
-    }
-  }
+  const { files, attachments, discussions } = await rowExtras(db, sheetId, rowIds, includeAttachments, includeDiscussions);
   const layout: RowsLayout = layoutRaw === 'HORIZONTAL' || layoutRaw === 'VERTICAL' ? layoutRaw : rows.length > 1 ? 'HORIZONTAL' : 'VERTICAL';
   const who = senderName(actor);
   const { text, html } = await render({ sheet, model, level, rows, columns, layout, sender: { name: who, email: actor.user.email }, message: email.message, attachments, discussions });
   const n = rows.length;
   const p = payload(actor, to, email, `${who} sent you ${n === 1 ? 'a row' : `${n} rows`} from "${sheet.name}"`, text, html);
   if (files.length > 0) p.attachments = files;
-  await db.transaction().execute((tx) => enqueue(tx, 'mail', p));
+  await db.transaction().execute(async (tx) => {
+    await enqueue(tx, 'mail', p);
+    await recordEvents(tx, authorOf(actor), [{ objectType: 'SHEET', action: 'SEND_ROW', objectId: sheet.id, sheetId: sheet.id, workspaceId: sheet.workspace_id, details: { rowIds: rows.map((r) => r.id), recipientCount: to.length } }]);
+  });
 }
 
 /** What a share notice names: the shared sheet or workspace and where to open it. */
 export interface SharedThing {
-  kind: 'sheet' | 'workspace';
+  kind: 'sheet' | 'workspace' | 'report';
   name: string;
   link?: string;
 }
@@ -278,7 +321,7 @@ export async function enqueueShareNotice(
   note: { subject?: string; message?: string; ccMe: boolean },
   accessLevel: string,
 ): Promise<void> {
-  const recipients = await addresses(tx, actor, [to]);
+  const recipients = await addresses(tx, actor.org.id, [to]);
   if (recipients.length === 0) return;
   const who = senderName(actor);
   const level = accessLevel.charAt(0) + accessLevel.slice(1).toLowerCase();

@@ -9,6 +9,8 @@ import type { Actor } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { sheetAccessLevel } from './permissions.ts';
 import { folderAccessLevel, workspaceAccessLevel } from './containers.ts';
+import { findReport } from '../store/reports.ts';
+import { reportAccessLevel } from './reportAccess.ts';
 
 export const FAVORITE_TYPES = ['folder', 'report', 'sheet', 'sight', 'template', 'workspace'] as const;
 export type FavoriteType = (typeof FAVORITE_TYPES)[number];
@@ -25,7 +27,7 @@ export function favoriteTypeParam(s: string): FavoriteType {
 
 /**
  * The name of a favorited object the caller can still see, or null when it cannot (or it is
- * gone). Reports and dashboards are not stored by this module: they are taken on trust.
+ * gone). Dashboards are not stored yet: they are taken on trust.
  */
 export async function favoriteObjectName(db: Queryable, actor: Actor, type: FavoriteType, id: number): Promise<string | null | undefined> {
   if (type === 'sheet' || type === 'template') {
@@ -40,6 +42,10 @@ export async function favoriteObjectName(db: Queryable, actor: Actor, type: Favo
   if (type === 'workspace') {
     const w = await findWorkspace(db, id);
     return w && (await workspaceAccessLevel(db, actor, w)) !== null ? w.name : null;
+  }
+  if (type === 'report') {
+    const r = await findReport(db, id);
+    return r && (await reportAccessLevel(db, actor, r)) !== null ? r.name : null;
   }
   return undefined;
 }

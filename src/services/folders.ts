@@ -15,6 +15,9 @@ import { asObject } from '../engine/input.ts';
 import { requireName } from './sheets.ts';
 import { containerForCreate, folderFor, parseDestination, placement, sheetLevels, CREATE_LEVEL } from './containers.ts';
 import { copyContext, copySheetRecords, deleteSheetRecords, finishCopy, type CopyContext } from './sheetObjects.ts';
+import { moveReportsOfFolders, reportsAt, reportsInFolders, type ReportRow } from '../store/reports.ts';
+import { reportLevels } from './reportAccess.ts';
+import { copyReportRecord, deleteReportRecords } from './reports.ts';
 
 /** Largest number of sheets one folder or workspace copy takes (more: 1120 with detail.maxSheetCount). */
 export const MAX_COPY_SHEETS = 1000;
@@ -23,6 +26,7 @@ export const MAX_COPY_SHEETS = 1000;
 export interface FolderTree {
   sheets: Array<{ sheet: SheetRow; level: AccessLevel }>;
   templates: Array<{ sheet: SheetRow; level: AccessLevel }>;
+  reports: Array<{ report: ReportRow; level: AccessLevel }>;
   folders: Array<{ folder: FolderRow; tree?: FolderTree }>;
 }
 
@@ -38,7 +42,8 @@ export async function loadTree(db: Queryable, actor: Actor, root: TreeRoot, dept
   const sub = await childFolders(db, 'folderId' in root ? { parentId: root.folderId } : root);
   const folders: FolderTree['folders'] = [];
   for (const folder of sub) folders.push(depth > 0 ? { folder, tree: await loadTree(db, actor, { folderId: folder.id }, depth - 1) } : { folder });
-  return { sheets: all.filter((x) => !x.sheet.is_template), templates: all.filter((x) => !!x.sheet.is_template), folders };
+  const reports = await reportLevels(db, actor, await reportsAt(db, root));
+  return { sheets: all.filter((x) => !x.sheet.is_template), templates: all.filter((x) => !!x.sheet.is_template), reports, folders };
 }
 
 /** The child types GET /folders/{id}/children and /workspaces/{id}/children filter by (childrenResourceTypes). */
@@ -48,18 +53,20 @@ export type ChildType = (typeof CHILD_TYPES)[number];
 /** One immediate child of a folder or workspace, with the caller's level on it. */
 export type Child =
   | { resourceType: 'folder'; folder: FolderRow; level: AccessLevel }
-  | { resourceType: 'sheet' | 'template'; sheet: SheetRow; level: AccessLevel };
+  | { resourceType: 'sheet' | 'template'; sheet: SheetRow; level: AccessLevel }
+  | { resourceType: 'report'; report: ReportRow; level: AccessLevel };
 
 /**
  * The immediate children of a folder or of a workspace's top level that the caller can see, of
- * the types asked for: folders, then sheets, then templates, each by name (reports and
- * dashboards do not exist yet). A folder has the level of the container that holds it.
+ * the types asked for: folders, then sheets, then reports, then templates, each by name
+ * (dashboards do not exist yet). A folder has the level of the container that holds it.
  */
 export async function childrenOf(db: Queryable, actor: Actor, root: { folderId: number } | { workspaceTop: number }, containerLevel: AccessLevel, types: ReadonlySet<ChildType>): Promise<Child[]> {
   const tree = await loadTree(db, actor, root, 0);
   const out: Child[] = [];
   if (types.has('folders')) out.push(...tree.folders.map((f) => ({ resourceType: 'folder' as const, folder: f.folder, level: containerLevel })));
   if (types.has('sheets')) out.push(...tree.sheets.map((x) => ({ resourceType: 'sheet' as const, ...x })));
+  if (types.has('reports')) out.push(...tree.reports.map((x) => ({ resourceType: 'report' as const, ...x })));
   if (types.has('templates')) out.push(...tree.templates.map((x) => ({ resourceType: 'template' as const, ...x })));
   return out;
 }
@@ -115,6 +122,7 @@ export async function deleteFolderRecords(db: Queryable, author: EventAuthor, fo
   const sheets: SheetRow[] = [];
   for (let i = 0; i < ids.length; i += 500) sheets.push(...(await sheetsInFolders(db, ids.slice(i, i + 500))));
   const deleted = await deleteSheetRecords(db, author, sheets, now);
+  await deleteReportRecords(db, author, await reportsInFolders(db, ids), now);
   await deleteFavoritesOf(db, 'folder', ids);
   for (let i = 0; i < ids.length; i += 500) await deleteFolderRows(db, ids.slice(i, i + 500));
   await recordEvents(db, author, folders.map((f) => ({ objectType: 'FOLDER', action: 'DELETE', objectId: f.id, workspaceId: f.workspace_id, details: { folderName: f.name } })), now);
@@ -150,6 +158,7 @@ async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body:
     const chunk = all.slice(i, i + 500);
     await updateFolders(db, chunk, { workspace_id: p.workspaceId, owner_id: ownerId });
     await moveSheetsOfFolders(db, chunk, p.workspaceId);
+    await moveReportsOfFolders(db, chunk, p.workspaceId);
   }
   await recordEvents(db, authorOf(actor), [{ objectType: 'FOLDER', action: 'MOVE', objectId: folder.id, workspaceId: p.workspaceId, details: { destinationType: d.type, destinationId: d.id } }], now);
   return { ...folder, parent_id: p.folderId, workspace_id: p.workspaceId, owner_id: ownerId };
@@ -177,10 +186,18 @@ export async function copyFolderTree(
   ctx.events.push({ objectType: 'FOLDER', action: 'CREATE', objectId: folder.id, workspaceId: folder.workspace_id, details: { folderName: name, sourceObjectId: src.id } });
   const sheets = await sheetsDirectlyIn(db, { folderId: src.id });
   for (const s of sheets) await copySheetRecords(db, ctx, s, { folderId: folder.id, workspaceId: folder.workspace_id }, s.name, s.is_template ? 'template' : 'sheet');
+  await copyReportsAt(db, ctx, { folderId: src.id }, { folderId: folder.id, workspaceId: folder.workspace_id, ownerId: dest.ownerId });
   for (const sub of await childFolders(db, { parentId: src.id })) {
     await copyFolderTree(db, ctx, sub, { parentId: folder.id, workspaceId: folder.workspace_id, ownerId: dest.ownerId }, sub.name);
   }
   return folder;
+}
+
+/** Copies the reports directly in a container (a folder or workspace copy); their sources follow copied sheets. */
+export async function copyReportsAt(
+  db: Queryable, ctx: CopyContext, at: { folderId: number } | { workspaceTop: number }, dest: { folderId: number | null; workspaceId: number | null; ownerId: number },
+): Promise<void> {
+  for (const r of await reportsAt(db, at)) ctx.events.push(await copyReportRecord(db, r, dest, ctx.sheetMap, ctx.now));
 }
 
 /** Reserves new ids for every sheet a tree copy will take, so links between them follow. */

@@ -1,7 +1,7 @@
 import { apiError } from '../errors.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 import { cellKey, type StoredCell } from '../engine/cells.ts';
-import { FormulaEngine, type CellChange } from '../engine/formula/index.ts';
+import { FormulaEngine, summaryRefTitle, type CellChange, type CrossSheetData } from '../engine/formula/index.ts';
 import { fromIdentityForm, resultToStored, sheetSchema, storedToRaw, toIdentityForm } from '../engine/formulaBridge.ts';
 import type { RowState, SheetModel, WriteContext } from './sheetModel.ts';
 
@@ -16,6 +16,13 @@ function hasFormulas(m: SheetModel): boolean {
   return false;
 }
 
+/** `{Reference}` data, or a summary field for `[Title]#` (the lexer names those with a prefix). */
+function crossSheetData(m: SheetModel, name: string): CrossSheetData {
+  const field = summaryRefTitle(name);
+  if (field !== undefined) return m.summaryFields ? m.summaryFields(field) : { error: '#INVALID REF' };
+  return m.crossSheet ? m.crossSheet(name) : { error: '#INVALID REF' };
+}
+
 /** Builds the engine from the model and returns the cells whose values it computed differently. */
 function build(m: SheetModel): CellChange[] {
   const order = m.tree.displayOrder();
@@ -23,7 +30,7 @@ function build(m: SheetModel): CellChange[] {
   const engine = new FormulaEngine(
     m.columns.map((c) => ({ id: c.id, title: c.title, type: c.type })),
     order.map((id) => ({ id, parentId: m.tree.parentOf(id) })),
-    { crossSheet: (name) => (m.crossSheet ? m.crossSheet(name) : { error: '#INVALID REF' }) },
+    { crossSheet: (name) => crossSheetData(m, name) },
   );
   const cells: Array<{ rowId: number; columnId: number; value?: ReturnType<typeof storedToRaw>; formula?: string }> = [];
   for (const id of order) {

@@ -17,6 +17,8 @@ import { isValidEmail } from './users.ts';
 import { assertPrimaryEmail } from './alternateEmails.ts';
 import { groupTablesExist, workspaceFor } from './containers.ts';
 import { newShareId } from './sheetObjects.ts';
+import { reportFor } from './reportAccess.ts';
+import { transferReport, type ReportRow } from '../store/reports.ts';
 
 /** Largest number of share objects in one Share call (spec 8). */
 export const MAX_SHARES_PER_CALL = 1000;
@@ -57,6 +59,15 @@ function targetOfSheet(s: SheetRow, level: AccessLevel): Target {
   return { type: 'sheet', id: s.id, ownerId: s.owner_id, workspaceId: s.workspace_id, name: s.name, level, createdAt: s.created_at };
 }
 
+function targetOfReport(r: ReportRow, level: AccessLevel): Target {
+  return { type: 'report', id: r.id, ownerId: r.owner_id, workspaceId: r.workspace_id, name: r.name, level, createdAt: r.created_at };
+}
+
+/** The event objectType of a share change on the target, and the sheet it concerns. */
+function eventOf(t: Target): { objectType: string; sheetId: number | null } {
+  return { objectType: t.type === 'sheet' ? 'SHEET' : t.type === 'report' ? 'REPORT' : 'WORKSPACE', sheetId: t.type === 'sheet' ? t.id : null };
+}
+
 function targetOfWorkspace(w: WorkspaceRow, level: AccessLevel): Target {
   return { type: 'workspace', id: w.id, ownerId: w.owner_id, workspaceId: w.id, name: w.name, level, createdAt: w.created_at };
 }
@@ -65,6 +76,10 @@ export async function shareTarget(db: Queryable, actor: Actor, type: ShareObject
   if (type === 'sheet') {
     const { sheet, level } = await sheetFor(db, actor, id, needed);
     return targetOfSheet(sheet, level);
+  }
+  if (type === 'report') {
+    const { report, level } = await reportFor(db, actor, id, needed);
+    return targetOfReport(report, level);
   }
   const { ws, level } = await workspaceFor(db, actor, id, needed);
   return targetOfWorkspace(ws, level);
@@ -124,7 +139,7 @@ async function allViews(db: Queryable, actor: Actor, t: Target, withWorkspace: b
   const owner = await ownerView(db, t.ownerId, t.createdAt, 'ITEM');
   if (owner) out.push(owner);
   out.push(...(await views(db, actor.org.id, await listShares(db, t.type, t.id), 'ITEM')));
-  if (withWorkspace && t.type === 'sheet' && t.workspaceId !== null) {
+  if (withWorkspace && t.type !== 'workspace' && t.workspaceId !== null) {
     const ws = await findWorkspace(db, t.workspaceId);
     if (ws) {
       const seen = new Set(out.map((v) => v.id));
@@ -260,10 +275,9 @@ async function createSharesIn(
     db,
     authorOf(actor),
     rows.map((r) => ({
-      objectType: t.type === 'sheet' ? 'SHEET' : 'WORKSPACE',
+      ...eventOf(t),
       action: 'ADD_SHARE',
       objectId: t.id,
-      sheetId: t.type === 'sheet' ? t.id : null,
       workspaceId: t.workspaceId,
       details: { shareId: r.id, accessLevel: r.access_level, ...(r.group_id !== null ? { groupId: r.group_id } : { email: r.email, userId: r.user_id }), sendEmail: opts.sendEmail },
     })),
@@ -277,7 +291,7 @@ async function storedShare(db: Queryable, t: Target, shareId: string): Promise<S
   const row = await findShare(db, t.type, t.id, shareId);
   if (row) return row;
   if (shareId === ownerShareId(t.ownerId)) throw apiError(1028);
-  if (t.type === 'sheet' && t.workspaceId !== null) {
+  if (t.type !== 'workspace' && t.workspaceId !== null) {
     const ws = await findWorkspace(db, t.workspaceId);
     if (ws && (shareId === ownerShareId(ws.owner_id) || (await findShare(db, 'workspace', ws.id, shareId)))) throw apiError(1023);
   }
@@ -309,7 +323,7 @@ async function updateShareIn(db: Queryable, actor: Actor, type: ShareObjectType,
   }
   if (!mayGrant(t.level, level) || !atLeast(t.level, current)) throw apiError(1004);
   await updateShareLevel(db, row.id, level, now);
-  await recordEvents(db, authorOf(actor), [{ objectType: t.type === 'sheet' ? 'SHEET' : 'WORKSPACE', action: 'UPDATE_SHARE', objectId: t.id, sheetId: t.type === 'sheet' ? t.id : null, workspaceId: t.workspaceId, details: { shareId: row.id, accessLevel: level, oldAccessLevel: current } }], now);
+  await recordEvents(db, authorOf(actor), [{ ...eventOf(t), action: 'UPDATE_SHARE', objectId: t.id, workspaceId: t.workspaceId, details: { shareId: row.id, accessLevel: level, oldAccessLevel: current } }], now);
   return (await views(db, actor.org.id, [{ ...row, access_level: level, modified_at: now }], 'ITEM'))[0]!;
 }
 
@@ -321,10 +335,13 @@ async function transferOwnership(db: Queryable, actor: Actor, t: Target, row: Sh
   if (t.type === 'sheet') {
     // a sheet in the old owner's home folders moves to the new owner's home
     await transferSheet(db, t.id, u.id);
+  } else if (t.type === 'report') {
+    // as a sheet: a report in the old owner's home folders moves to the new owner's home
+    await transferReport(db, t.id, u.id, now);
   } else {
     await updateWorkspace(db, t.id, { owner_id: u.id, modified_at: now });
   }
-  await recordEvents(db, authorOf(actor), [{ objectType: t.type === 'sheet' ? 'SHEET' : 'WORKSPACE', action: 'TRANSFER_OWNERSHIP', objectId: t.id, sheetId: t.type === 'sheet' ? t.id : null, workspaceId: t.workspaceId, details: { oldOwnerUserId: t.ownerId, newOwnerUserId: u.id } }], now);
+  await recordEvents(db, authorOf(actor), [{ ...eventOf(t), action: 'TRANSFER_OWNERSHIP', objectId: t.id, workspaceId: t.workspaceId, details: { oldOwnerUserId: t.ownerId, newOwnerUserId: u.id } }], now);
   return (await ownerView(db, u.id, t.createdAt, 'ITEM'))!;
 }
 
@@ -342,5 +359,5 @@ async function deleteShareIn(db: Queryable, actor: Actor, type: ShareObjectType,
     if (!atLeast(t.level, current)) throw apiError(1004);
   }
   await deleteShareRow(db, row.id);
-  await recordEvents(db, authorOf(actor), [{ objectType: t.type === 'sheet' ? 'SHEET' : 'WORKSPACE', action: 'REMOVE_SHARE', objectId: t.id, sheetId: t.type === 'sheet' ? t.id : null, workspaceId: t.workspaceId, details: { shareId: row.id } }], now);
+  await recordEvents(db, authorOf(actor), [{ ...eventOf(t), action: 'REMOVE_SHARE', objectId: t.id, workspaceId: t.workspaceId, details: { shareId: row.id } }], now);
 }

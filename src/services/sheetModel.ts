@@ -55,6 +55,8 @@ export interface SheetModel {
   formulas?: FormulaEngine | null;
   /** The data of `{Reference Name}` for the formulas (services/crossSheet.ts sets it before use). */
   crossSheet?: (name: string) => CrossSheetData;
+  /** The data of a sheet summary field `[Title]#` for the formulas (services/summary.ts sets it). */
+  summaryFields?: (title: string) => CrossSheetData;
   /** Rows whose computed values a reader changed in memory and the database does not hold yet. */
   unsaved?: Set<number>;
 }
@@ -82,7 +84,8 @@ export function indexColumns(columns: ColumnDef[]): Map<number, ColumnDef> {
   return new Map(columns.map((c) => [c.id, c]));
 }
 
-async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
+/** The model as stored, read afresh (not cached: readModel caches). */
+export async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
   const columns = await listColumns(db, sheet.id);
   const records = await listRows(db, sheet.id);
   const rows = new Map<number, RowState>();
@@ -440,10 +443,15 @@ let lastMeta: { keys: readonly string[]; ats: readonly number[]; bys: ReadonlyAr
 /** A sheet and its model for reading, after the caller's access was checked. */
 export async function readSheet(db: Queryable, actor: Actor, sheetId: number): Promise<{ sheet: SheetRow; level: AccessLevel; model: SheetModel }> {
   const { sheet, level } = await sheetFor(db, actor, sheetId, 'VIEWER');
+  return { sheet, level, model: await modelForRead(db, sheet) };
+}
+
+/** The model of a sheet whose access was already checked, with its formula results current. */
+export async function modelForRead(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
   const model = await readModel(db, sheet);
   for (const h of hooks.read) await h(db, model);
   currentFormulas(model);
-  return { sheet, level, model };
+  return model;
 }
 
 export { findSheet, recordToColumn };

@@ -19,6 +19,7 @@ import { sheetFor, sheetAccessLevel } from './permissions.ts';
 import { asObject, bodyId } from '../engine/input.ts';
 import { createSheetFromColumnsIn, requireName, type SheetContainer } from './sheets.ts';
 import { copyCellImages } from './images.ts';
+import { copySummary } from './summary.ts';
 import { queueBlobDeletion } from './attachments.ts';
 import { copyThreads } from './discussions.ts';
 import { blobKeysOfSheets } from '../store/attachments.ts';
@@ -143,6 +144,7 @@ export async function copySheetRecords(
     for (let i = 0; i < records.length; i += 400) await insertRowRecords(db, records.slice(i, i + 400));
     await copyCellImages(db, src.id, id, rows.map((r) => r.cells));
   }
+  await copySummary(db, src.id, sheet, ctx.colMap, ctx.include.has('data') ? ctx.rowMap : new Map(), ctx.actor, ctx.now);
   if (ctx.include.has('attachments') || ctx.include.has('discussions')) {
     const rowMap = new Map<number, number>();
     if (ctx.include.has('data')) for (const id of await rowIdsOf(db, src.id)) rowMap.set(id, ctx.rowMap.get(id)!);

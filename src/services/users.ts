@@ -346,6 +346,12 @@ export async function setProfileImage(store: Store, blobs: BlobStore, actor: Act
   }
 }
 
+/** The organization's members for the API access page: a system admin sees them all (first 500), others none. */
+export async function membersForAdmin(db: Queryable, viewer: UserRow): Promise<UserRow[]> {
+  if (!viewer.admin) return [];
+  return listOrgMembers(db, viewer.org_id, { offset: 0, limit: 500 });
+}
+
 /** Names and addresses of users by id (the people shown beside attachments, comments, history, owners). */
 export async function usersByIds(db: Queryable, ids: number[]) {
   return findUsersByIds(db, ids);

@@ -12,7 +12,9 @@ import { authorOf, recordEvents } from './events.ts';
 import { asObject } from '../engine/input.ts';
 import { requireName } from './sheets.ts';
 import { accessibleWorkspaces, parseDestination, workspaceFor } from './containers.ts';
-import { copyFailed, copyFolderTree, deleteFolderRecords, MAX_COPY_SHEETS, reserveSheetIds } from './folders.ts';
+import { copyFailed, copyFolderTree, copyReportsAt, deleteFolderRecords, MAX_COPY_SHEETS, reserveSheetIds } from './folders.ts';
+import { reportsInWorkspace, retargetWorkspaceSources } from '../store/reports.ts';
+import { deleteReportRecords } from './reports.ts';
 import { copyContext, copySheetRecords, deleteSheetRecords, finishCopy, newShareId } from './sheetObjects.ts';
 
 export async function listWorkspaces(db: Queryable, actor: Actor): Promise<Array<{ ws: WorkspaceRow; level: AccessLevel }>> {
@@ -59,6 +61,7 @@ async function deleteWorkspaceIn(db: Queryable, actor: Actor, id: number, now = 
   const deleted = await deleteFolderRecords(db, author, await workspaceFolders(db, ws.id), now);
   const top = await sheetsInWorkspace(db, ws.id, { topOnly: false });
   deleted.push(...(await deleteSheetRecords(db, author, top, now)));
+  await deleteReportRecords(db, author, await reportsInWorkspace(db, ws.id), now);
   await deleteSharesOf(db, 'workspace', [ws.id]);
   await deleteFavoritesOf(db, 'workspace', [ws.id]);
   await deleteWorkspaceRow(db, ws.id);
@@ -91,9 +94,11 @@ async function copyWorkspaceIn(db: Queryable, actor: Actor, id: number, body: un
     ctx.events.push({ objectType: 'WORKSPACE', action: 'CREATE', objectId: copy.id, workspaceId: copy.id, details: { workspaceName: name, sourceObjectId: ws.id } });
     const top = await sheetsInWorkspace(db, ws.id, { topOnly: true });
     for (const s of top) await copySheetRecords(db, ctx, s, { folderId: null, workspaceId: copy.id }, s.name, s.is_template ? 'template' : 'sheet');
+    await copyReportsAt(db, ctx, { workspaceTop: ws.id }, { folderId: null, workspaceId: copy.id, ownerId: actor.user.id });
     for (const f of await childFolders(db, { workspaceTop: ws.id })) {
       await copyFolderTree(db, ctx, f, { parentId: null, workspaceId: copy.id, ownerId: actor.user.id }, f.name);
     }
+    await retargetWorkspaceSources(db, ws.id, copy.id);
     if (ctx.include.has('shares')) {
       const shares = (await listShares(db, 'workspace', ws.id)).filter((s) => s.user_id !== actor.user.id);
       await insertShares(db, shares.map((s) => ({ ...s, id: newShareId(), object_id: copy.id, created_by: actor.user.id, created_at: now, modified_at: now })));

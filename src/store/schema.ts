@@ -10,6 +10,10 @@ import type { OrgTables } from './orgSchema.ts';
 import type { JobTables } from './jobSchema.ts';
 import type { AttachmentTables } from './attachmentSchema.ts';
 import type { WebhookTables } from './webhookSchema.ts';
+import type { ReportTables } from './reportSchema.ts';
+import type { OAuthTables } from './oauthSchema.ts';
+import type { SummaryTables } from './summarySchema.ts';
+import type { AutomationTables } from './automationSchema.ts';
 
 export interface OrgTable {
   id: number;
@@ -57,6 +61,8 @@ export interface ApiTokenTable {
   expires_at: number | null;
   revoked_at: number | null;
   created_at: number;
+  /** The OAuth app (oauth_apps.id) a token was granted to; null for raw tokens. */
+  api_client_id: number | null;
 }
 
 export interface EventTable {
@@ -183,4 +189,4 @@ export interface ImageTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, WebhookTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, WebhookTables, ReportTables, OAuthTables, SummaryTables, AutomationTables {}

@@ -60,6 +60,12 @@ const sharee = async () => {
 const discussion = async (sheetId: number) => ok(await api.post(`/sheets/${sheetId}/discussions`, { comment: { text: 'hello' } })).result as { id: number; comments: Array<{ id: number }> };
 const fileAttachment = async (sheetId: number) => ok(await upload(`/sheets/${sheetId}/attachments`, 'file one', 'a.txt', 'text/plain')).result.id as number;
 const filterBody = (colId: number) => ({ name: uniq('F'), filterType: 'SHARED', query: { operator: 'AND', criteria: [{ columnId: colId, operator: 'IS_NOT_BLANK' }] } });
+const reportOf = async () => {
+  const s = await sheet();
+  return ok(await api.post('/sheetd/reports', { name: uniq('es report '), scope: { sheets: [{ id: s.id }] }, columns: [{ title: 'Name', type: 'TEXT_NUMBER' }] })).result.id as number;
+};
+const ruleBody = () => ({ name: uniq('rule '), trigger: { type: 'ROWS_ADDED' }, action: { type: 'NOTIFICATION_ACTION', recipients: [{ email: 'admin@example.com' }] } });
+const mailTo = { sendTo: [{ email: 'es.mail@example.org' }] };
 const hookBody = (sheetId: number) => ({ name: 'es', callbackUrl: rx.url, scope: 'sheet', scopeObjectId: sheetId, events: ['*.*'], version: 1 });
 
 /** A recipe: prepares what the route needs, calls mark() right before the request, and makes it. */
@@ -104,6 +110,29 @@ const R: Record<string, Recipe> = {
   'POST /sheets/:sheetId/discussions/:discussionId/comments': { expect: ['COMMENT', 'CREATE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await m(); return api.post(`/sheets/${s.id}/discussions/${d.id}/comments`, { text: 'more' }); } },
   'PUT /sheets/:sheetId/comments/:commentId': { expect: ['COMMENT', 'UPDATE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await m(); return api.put(`/sheets/${s.id}/comments/${d.comments[0]!.id}`, { text: 'edited' }); } },
   'DELETE /sheets/:sheetId/comments/:commentId': { expect: ['COMMENT', 'DELETE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await api.post(`/sheets/${s.id}/discussions/${d.id}/comments`, { text: 'second' }); await m(); return api.del(`/sheets/${s.id}/comments/${d.comments[0]!.id}`); } },
+  'POST /sheets/:sheetId/emails': { expect: ['SHEET', 'SEND_AS_ATTACHMENT'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheets/${s.id}/emails`, { ...mailTo, format: 'PDF' }); } },
+  'POST /sheets/:sheetId/rows/emails': { expect: ['SHEET', 'SEND_ROW'], run: async (m) => { const s = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return api.post(`/sheets/${s.id}/rows/emails`, { ...mailTo, rowIds: [r] }); } },
+  // sheet summary and import
+  'POST /sheets/:sheetId/summary/fields': { expect: ['SUMMARY_FIELD', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheets/${s.id}/summary/fields`, [{ title: uniq('F'), type: 'TEXT_NUMBER', objectValue: 'x' }]); } },
+  'PUT /sheets/:sheetId/summary/fields': { expect: ['SUMMARY_FIELD', 'UPDATE'], run: async (m) => { const s = await sheet(); const f = ok(await api.post(`/sheets/${s.id}/summary/fields`, [{ title: uniq('F'), type: 'TEXT_NUMBER' }])).result[0].id; await m(); return api.put(`/sheets/${s.id}/summary/fields`, [{ id: f, objectValue: 'y' }]); } },
+  'DELETE /sheets/:sheetId/summary/fields': { expect: ['SUMMARY_FIELD', 'DELETE'], run: async (m) => { const s = await sheet(); const f = ok(await api.post(`/sheets/${s.id}/summary/fields`, [{ title: uniq('F'), type: 'TEXT_NUMBER' }])).result[0].id; await m(); return api.del(`/sheets/${s.id}/summary/fields?ids=${f}`); } },
+  'POST /sheets/:sheetId/summary/fields/:fieldId/images': { expect: ['SUMMARY_FIELD', 'UPDATE'], run: async (m) => { const s = await sheet(); const f = ok(await api.post(`/sheets/${s.id}/summary/fields`, [{ title: uniq('F'), type: 'TEXT_NUMBER' }])).result[0].id; await m(); return upload(`/sheets/${s.id}/summary/fields/${f}/images`, pngBytes(2, 2), 'i.png', 'image/png'); } },
+  'POST /sheets/import': { expect: ['SHEET', 'CREATE'], run: async (m) => { await m(); return upload(`/sheets/import?sheetName=${uniq('imported')}&headerRowIndex=0`, 'A,B\n1,2\n', 'i.csv', 'text/csv'); } },
+  'POST /folders/:folderId/sheets/import': { expect: ['SHEET', 'CREATE'], run: async (m) => { const f = await home(); await m(); return upload(`/folders/${f}/sheets/import?sheetName=${uniq('imported')}&headerRowIndex=0`, 'A,B\n1,2\n', 'i.csv', 'text/csv'); } },
+  'POST /workspaces/:workspaceId/sheets/import': { expect: ['SHEET', 'CREATE'], run: async (m) => { const w = await workspace(); await m(); return upload(`/workspaces/${w}/sheets/import?sheetName=${uniq('imported')}&headerRowIndex=0`, 'A,B\n1,2\n', 'i.csv', 'text/csv'); } },
+  // automation rules
+  'POST /sheetd/sheets/:sheetId/automationrules': { expect: ['AUTOMATION_RULE', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheetd/sheets/${s.id}/automationrules`, ruleBody()); } },
+  'PUT /sheets/:sheetId/automationrules/:ruleId': { expect: ['AUTOMATION_RULE', 'UPDATE'], run: async (m) => { const s = await sheet(); const r = ok(await api.post(`/sheetd/sheets/${s.id}/automationrules`, ruleBody())).result.id; await m(); return api.put(`/sheets/${s.id}/automationrules/${r}`, { name: uniq('rule '), action: { type: 'NOTIFICATION_ACTION' } }); } },
+  'DELETE /sheets/:sheetId/automationrules/:ruleId': { expect: ['AUTOMATION_RULE', 'DELETE'], run: async (m) => { const s = await sheet(); const r = ok(await api.post(`/sheetd/sheets/${s.id}/automationrules`, ruleBody())).result.id; await m(); return api.del(`/sheets/${s.id}/automationrules/${r}`); } },
+  // reports
+  'POST /sheetd/reports': { expect: ['REPORT', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post('/sheetd/reports', { name: uniq('es report '), scope: { sheets: [{ id: s.id }] }, columns: [{ title: 'Name', type: 'TEXT_NUMBER' }] }); } },
+  'PUT /sheetd/reports/:reportId': { expect: ['REPORT', 'RENAME'], run: async (m) => { const r = await reportOf(); await m(); return api.put(`/sheetd/reports/${r}`, { name: uniq('es renamed report ') }); } },
+  'DELETE /sheetd/reports/:reportId': { expect: ['REPORT', 'DELETE'], run: async (m) => { const r = await reportOf(); await m(); return api.del(`/sheetd/reports/${r}`); } },
+  'POST /reports/:reportId/emails': { expect: ['REPORT', 'SEND_AS_ATTACHMENT'], run: async (m) => { const r = await reportOf(); await m(); return api.post(`/reports/${r}/emails`, { ...mailTo, format: 'EXCEL' }); } },
+  'POST /reports/:reportId/shares': { expect: ['REPORT', 'ADD_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); await m(); return api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' }); } },
+  'PUT /reports/:reportId/shares/:shareId': { expect: ['REPORT', 'UPDATE_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); const sh = ok(await api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.put(`/reports/${r}/shares/${sh.id}`, { accessLevel: 'EDITOR' }); } },
+  'DELETE /reports/:reportId/shares/:shareId': { expect: ['REPORT', 'REMOVE_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); const sh = ok(await api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.del(`/reports/${r}/shares/${sh.id}`); } },
+  'DELETE /token': { expect: ['ACCESS_TOKEN', 'DELETE'], run: async (m) => { const u = await makeUser(t, api, `${uniq('es.revoke')}@example.com`); await m(); return api.del('/token', { token: u.token }); } },
   // sharing
   'POST /sheets/:id/shares': { expect: ['SHEET', 'ADD_SHARE'], run: async (m) => { const s = await sheet(); const u = await sharee(); await m(); return api.post(`/sheets/${s.id}/shares`, { email: u, accessLevel: 'VIEWER' }); } },
   'PUT /sheets/:id/shares/:shareId': { expect: ['SHEET', 'UPDATE_SHARE'], run: async (m) => { const s = await sheet(); const u = await sharee(); const sh = ok(await api.post(`/sheets/${s.id}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.put(`/sheets/${s.id}/shares/${sh.id}`, { accessLevel: 'EDITOR' }); } },
@@ -172,8 +201,12 @@ const R: Record<string, Recipe> = {
 /** Mutating routes that change nothing a client could be told about. */
 const NO_CHANGE: Record<string, string> = {
   'POST /imageurls': 'hands out temporary URLs for images; nothing is stored that a reader sees',
-  'POST /sheets/:sheetId/emails': 'sends a copy of the sheet by mail; the sheet does not change',
-  'POST /sheets/:sheetId/rows/emails': 'sends copies of rows by mail; the sheet does not change',
+};
+
+/** Routes that need a flow this walk cannot make; the test named checks their events. */
+const ELSEWHERE: Record<string, string> = {
+  'POST /token': 'exchanges an authorization code or a refresh token; it needs the sign-in and consent pages, which test/api/oauth.test.ts drives',
+  'POST /sheetd/approvals/:token': 'its token arrives only in an approval request mail; test/api/automation.test.ts decides one and reads the approval it writes into the row',
 };
 
 describe('every mutating route records its change event', () => {
@@ -191,8 +224,9 @@ describe('every mutating route records its change event', () => {
   }
 
   it('the walk covers every mutating route the server registers', () => {
-    const routes = [...new Set(t.server.app.routeTable.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.url.replace(/^\/2\.0/, '')}`))];
-    const missing = routes.filter((r) => !(r in R) && !(r in NO_CHANGE));
+    // the API's routes (the pages at the root are forms for people, not API operations)
+    const routes = [...new Set(t.server.app.routeTable.filter((r) => r.method !== 'GET' && r.url.startsWith('/2.0/')).map((r) => `${r.method} ${r.url.replace(/^\/2\.0/, '')}`))];
+    const missing = routes.filter((r) => !(r in R) && !(r in NO_CHANGE) && !(r in ELSEWHERE));
     assert.deepEqual(missing, [], 'mutating routes without a recipe in test/api/event-stream.test.ts');
   });
 });

@@ -16,6 +16,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
 import { jobsCreatedSince, snapshotDatabase, snapshotDiff } from '../helpers/snapshot.ts';
+import { tokenFor } from '../helpers/tokens.ts';
 
 const SEED = Number(process.env.SHEETD_FUZZ_SEED ?? Date.now() % 2 ** 31);
 const RUNS = Number(process.env.SHEETD_FUZZ_RUNS ?? 20);
@@ -59,7 +60,10 @@ async function seed(n: number): Promise<void> {
   const wsShare = ok(await api.post(`/workspaces/${ws.id}/shares`, { email: otherEmail, accessLevel: 'EDITOR' }));
   const ref = ok(await api.post(`/sheets/${s.id}/crosssheetreferences`, { sourceSheetId: src.id, startColumnId: src.columns[0]!.id, endColumnId: src.columns[0]!.id }));
   const filter = ok(await api.post(`/sheetd/sheets/${s.id}/filters`, { name: `F${n}`, filterType: 'SHARED', query: { operator: 'AND', criteria: [{ columnId: s.col.Done!.id, operator: 'IS_CHECKED' }] } }));
+  const report = ok(await api.post('/sheetd/reports', { name: `Fuzz report ${n}`, scope: { sheets: [{ id: s.id }], workspaces: [{ id: ws.id }] }, columns: [{ sheetNameColumn: true }, { title: 'Name', primary: true }, { title: 'State', type: 'PICKLIST' }], filters: { criteria: [{ column: { title: 'Done', type: 'CHECKBOX' }, operator: 'IS_CHECKED' }] } }));
+  const reportShare = ok(await api.post(`/reports/${report.id}/shares`, { email: otherEmail, accessLevel: 'VIEWER' }));
   ok(await api.post('/favorites', { type: 'sheet', objectId: s.id }));
+  const fields = ok(await api.post(`/sheets/${s.id}/summary/fields`, [{ title: 'Total', formula: '=SUM([Name]:[Name])' }, { title: 'Owner', type: 'CONTACT_LIST' }])) as unknown as Array<{ id: number }>;
   const alt = await api.post(`/users/${other.id}/alternateemails`, [{ email: `fuzz.alt${n}@example.org` }]);
   assert.equal(alt.status, 200, alt.text);
   const altId = (alt.body.data as Array<{ id: number }>)[0]!.id;
@@ -73,7 +77,8 @@ async function seed(n: number): Promise<void> {
     id: [s.id, ws.id],
     rowId: rows.map((r) => r.id),
     columnId: s.columns.map((c) => c.id),
-    shareId: [share.id as unknown as string, wsShare.id as unknown as string],
+    shareId: [share.id as unknown as string, wsShare.id as unknown as string, reportShare.id as unknown as string],
+    reportId: [report.id],
     refId: [ref.id],
     filterId: [filter.id],
     userId: [other.id],
@@ -88,6 +93,7 @@ async function seed(n: number): Promise<void> {
     token: ['x'],
     webhookId: [hook.id],
     deliveryId: deliveries.map((d) => d.id),
+    fieldId: fields.map((f) => f.id),
   };
 }
 
@@ -193,6 +199,16 @@ const FAMILIES: Record<string, fc.Arbitrary<unknown>> = {
   folders: fc.record({ name: scalar }, { requiredKeys: [] }),
   validateddomains: fc.record({ domain: scalar }, { requiredKeys: [] }),
 };
+const columnRef = fc.record({ title: v('Name', 'State', 'Done'), type: v('TEXT_NUMBER', 'PICKLIST', 'CHECKBOX'), primary: scalar, sheetNameColumn: scalar, systemColumnType: scalar }, { requiredKeys: [] });
+const criterion = fc.record({ column: fc.oneof(columnRef, scalar), operator: v('EQUAL', 'IS_CHECKED', 'CONTAINS'), values: json }, { requiredKeys: [] });
+FAMILIES.reports = fc.record({
+  name: scalar, destinationType: scalar, destinationId: idLike,
+  scope: fc.oneof(fc.record({ sheets: fc.oneof(fc.array(element(fc.record({ id: idLike })), { maxLength: 2 }), scalar), workspaces: fc.oneof(fc.array(idLike, { maxLength: 2 }), scalar) }, { requiredKeys: [] }), scalar),
+  columns: fc.oneof(fc.array(element(columnRef), { maxLength: 3 }), scalar),
+  filters: fc.oneof(fc.record({ operator: scalar, criteria: fc.oneof(fc.array(element(criterion), { maxLength: 2 }), scalar), nestedCriteria: json }, { requiredKeys: [] }), scalar),
+  sortingCriteria: fc.oneof(fc.array(element(fc.record({ column: fc.oneof(columnRef, scalar), sortingDirection: scalar }, { requiredKeys: [] })), { maxLength: 2 }), scalar),
+}, { requiredKeys: [] });
+FAMILIES.emails = fc.record({ sendTo: fc.oneof(fc.array(element(fc.record({ email: scalar, groupId: realId('groupId') }, { requiredKeys: [] })), { maxLength: 2 }), scalar), subject: scalar, message: scalar, ccMe: scalar, format: v('EXCEL', 'PDF', 'PDF_GANTT') }, { requiredKeys: [] });
 FAMILIES.move = FAMILIES.copy!;
 FAMILIES.workspaces = FAMILIES.folders!;
 FAMILIES.cellimages = fc.record({ altText: scalar }, { requiredKeys: [] });
@@ -221,7 +237,7 @@ const pathValue = (name: string) => fc.oneof(
   { weight: 1, arbitrary: fc.constant(null).chain(() => fc.constantFrom(...(ids[name] ?? [1]).filter((v): v is number => typeof v === 'number').flatMap((v) => [String(v + 1), String(v) + '0', `${v}.0`]).concat(['2']))) },
 );
 
-const QUERY_KEYS = ['include', 'exclude', 'includeAll', 'page', 'pageSize', 'level', 'numericDates', 'rowIds', 'columnIds', 'accessApiLevel', 'sendEmail', 'allowPartialSuccess', 'overrideValidation', 'ignoreRowsNotFound', 'since', 'to', 'modifiedSince', 'transferTo', 'transferSheets', 'removeFromSharing', 'email', 'userId', 'skipRemap', 'include_all', 'sharingInclude'];
+const QUERY_KEYS = ['include', 'exclude', 'includeAll', 'page', 'pageSize', 'level', 'numericDates', 'rowIds', 'columnIds', 'accessApiLevel', 'sendEmail', 'allowPartialSuccess', 'overrideValidation', 'ignoreRowsNotFound', 'since', 'to', 'modifiedSince', 'transferTo', 'transferSheets', 'removeFromSharing', 'email', 'userId', 'skipRemap', 'include_all', 'sharingInclude', 'query', 'scopes', 'location'];
 const queryValue = fc.oneof(
   fc.constantFrom('true', 'false', '0', '1', '-1', '1.5', '1e400', '9223372036854775808', '', 'abc', 'format,objectValue', 'all', 'attachments,discussions,filters,rowPermalink,writerInfo', '%00', '%ED%A0%80', 'a%00b', '2024-01-01T00:00:00Z', 'nobody%40example.org', '%'),
   fc.constant(null).chain(() => fc.constantFrom(...Object.values(ids).flat().map(String))),
@@ -241,8 +257,8 @@ const headers = fc.oneof({ weight: 6, arbitrary: fc.constant({}) }, { weight: 1,
 
 interface Outcome { status: number; text: string }
 
-async function send(method: string, url: string, h: Record<string, string>, b: string | undefined): Promise<Outcome> {
-  const hs: Record<string, string> = { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json', ...h };
+async function send(method: string, url: string, h: Record<string, string>, b: string | undefined, token = t.adminToken): Promise<Outcome> {
+  const hs: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...h };
   if (b === undefined) delete hs['content-type'];
   const res = await fetch(t.base + url, { method, headers: hs, body: method === 'GET' || method === 'HEAD' ? undefined : b });
   return { status: res.status, text: await res.text() };
@@ -294,8 +310,14 @@ test(`no input breaks any route (seed ${SEED}, ${RUNS} runs per route)`, async (
         let i = 0;
         const url = r.url.slice('/2.0'.length).replace(/:(\w+)(\([^)]*\))?/g, () => values[i++]!) + q;
         const what = `${r.method} ${url} body=${b === undefined ? '(none)' : b.slice(0, 300)} headers=${JSON.stringify(h)}`;
+        // Revoke Access Token revokes the token it is called with: give it one of its own
+        let token = t.adminToken;
+        if (r.method === 'DELETE' && r.url === '/2.0/token') {
+          token = await tokenFor(t, t.config.adminEmail, { name: 'fuzz' });
+          state = await snapshotDatabase(t.server.store);
+        }
         const sentAt = Date.now();
-        const o = await send(r.method, url, h, b);
+        const o = await send(r.method, url, h, b, token);
         if (process.env.SHEETD_FUZZ_DEBUG) console.log(`${o.status} ${o.text.slice(0, 120)} <- ${what.slice(0, 300)}`);
         assertCatalogued(o, what);
         if (!MUTATING.has(r.method)) return;

@@ -48,6 +48,7 @@ export {
 export type { RowInfo } from './rows.ts';
 export { isFormulaText, parseFormula, validateFormulaText } from './parser.ts';
 export { needsBrackets, render } from './render.ts';
+export { SUMMARY_REF_PREFIX, summaryRefTitle } from './lexer.ts';
 export { evaluate, FormulaEvaluator, type EvalContext } from './evaluator.ts';
 export { crossSheetNames, isTimeDependent } from './deps.ts';
 export { staticSchema, type SheetSchema } from './schema.ts';

@@ -16,6 +16,17 @@ export type TokenType =
   | 'errorLiteral' // #REF
   | 'eof';
 
+/**
+ * The name a summary field reference `[Title]#` carries as a cross-sheet node: a prefix no
+ * `{Reference Name}` can hold (names are free text, but not control characters).
+ */
+export const SUMMARY_REF_PREFIX = '\u0000#';
+
+/** The summary field title of a cross-sheet name, or undefined for a `{Reference Name}`. */
+export function summaryRefTitle(name: string): string | undefined {
+  return name.startsWith(SUMMARY_REF_PREFIX) ? name.slice(SUMMARY_REF_PREFIX.length) : undefined;
+}
+
 export interface Token {
   readonly type: TokenType;
   readonly value: string;
@@ -67,6 +78,12 @@ export function tokenize(text: string, from: number): Token[] {
       const close = text.indexOf(']', i + 1);
       if (close < 0) throw new LexError('unterminated column name');
       i = close + 1;
+      // `[Field Name]#` names a sheet summary field: read like a cross-sheet reference
+      if (text[i] === '#' && !/^#REF\b/i.test(text.slice(i))) {
+        i++;
+        out.push({ type: 'xref', value: SUMMARY_REF_PREFIX + text.slice(start + 1, close), start, end: i });
+        continue;
+      }
       out.push({ type: 'bracket', value: text.slice(start + 1, close), start, end: i });
       continue;
     }

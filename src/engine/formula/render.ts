@@ -6,6 +6,7 @@
  */
 import { walk, type ColRef, type Formula, type RefNode, type RowRef } from './ast.ts';
 import type { SheetSchema } from './schema.ts';
+import { summaryRefTitle } from './lexer.ts';
 
 const BARE_TITLE = /^[A-Za-z_]+$/;
 
@@ -33,7 +34,10 @@ export function render(formula: Formula, schema: SheetSchema): string {
 }
 
 function renderRef(r: RefNode, schema: SheetSchema): string {
-  if (r.type === 'xref') return `{${r.name}}`;
+  if (r.type === 'xref') {
+    const field = summaryRefTitle(r.name);
+    return field === undefined ? `{${r.name}}` : `[${field}]#`;
+  }
   if (r.type === 'cell') {
     const col = renderCol(r.col, schema);
     const row = renderRow(r.row, schema);

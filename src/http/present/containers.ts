@@ -8,6 +8,7 @@ import type { SheetRow } from '../../store/sheets.ts';
 import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
 import { sheetSource, sheetSummary, templateSummary } from './sheets.ts';
+import { reportSummary } from './reports.ts';
 
 export function folderSummary(config: Config, f: FolderRow, opts: { favorite?: boolean } = {}) {
   const out: Record<string, unknown> = { id: f.id, name: f.name, permalink: permalink(config, 'folders', f.id) };
@@ -30,7 +31,7 @@ export function contents(config: Config, tree: FolderTree, ro: ReadOptions, favo
       const f = folderSummary(config, sub.folder, { favorite: fav('folder', sub.folder.id) });
       return sub.tree ? { ...f, ...contents(config, sub.tree, ro, favorites) } : f;
     }),
-    reports: [],
+    reports: tree.reports.map((x) => reportSummary(config, x.report, x.level, ro, { favorite: fav('report', x.report.id) })),
     sights: [],
   };
   if (tree.templates.length > 0) out.templates = tree.templates.map((x) => templateSummary(x.sheet, x.level, ro));
@@ -49,17 +50,19 @@ export function workspaceMetadata(config: Config, w: WorkspaceRow, level: Access
 
 /** A child of GET /folders/{id}/children or /workspaces/{id}/children (the SDKs' AssetReference). */
 export function childReference(config: Config, c: Child, ro: ReadOptions): Record<string, unknown> {
-  const row = c.resourceType === 'folder' ? c.folder : c.sheet;
+  const row = c.resourceType === 'folder' ? c.folder : c.resourceType === 'report' ? c.report : c.sheet;
   const out: Record<string, unknown> = {
     id: row.id,
     name: row.name,
-    permalink: permalink(config, c.resourceType === 'folder' ? 'folders' : 'sheets', row.id),
+    permalink: permalink(config, c.resourceType === 'folder' ? 'folders' : c.resourceType === 'report' ? 'reports' : 'sheets', row.id),
     createdAt: ts(row.created_at, ro.numericDates),
     modifiedAt: ts(row.modified_at, ro.numericDates),
     accessLevel: presentAccessLevel(c.level, ro.accessApiLevel),
     resourceType: c.resourceType,
   };
-  if (c.resourceType !== 'folder') {
+  if (c.resourceType === 'report') {
+    if (ro.include.has('ownerInfo')) out.ownerId = c.report.owner_id;
+  } else if (c.resourceType !== 'folder') {
     const src = ro.include.has('source') ? sheetSource(c.sheet) : undefined;
     if (src) out.source = src;
     if (ro.include.has('ownerInfo')) out.ownerId = c.sheet.owner_id;

@@ -5,9 +5,16 @@ import type { RowState, SheetModel } from '../../services/sheetModel.ts';
 import { rowCells, type RowPresentOptions } from './sheetData.ts';
 
 /** What a cell shows as text: its displayValue, else its value; undefined when blank. */
-export function shownText(c: ApiCell): string | undefined {
+export function shownText(c: ApiCell | { value?: unknown; displayValue?: string }): string | undefined {
   const shown = c.displayValue ?? c.value;
   return shown === undefined || shown === null ? undefined : String(shown);
+}
+
+/** A table as CSV: a header line of titles, then a line per row of what each cell shows. */
+export function tableCsv(titles: readonly string[], lines: Iterable<ReadonlyArray<ApiCell | { value?: unknown; displayValue?: string }>>): string {
+  const records: string[][] = [[...titles]];
+  for (const cells of lines) records.push(cells.map((c) => shownText(c) ?? ''));
+  return stringify(records, { record_delimiter: '\r\n' });
 }
 
 /**
@@ -16,10 +23,5 @@ export function shownText(c: ApiCell): string | undefined {
  */
 export function sheetCsv(model: SheetModel, rows: readonly RowState[], o: RowPresentOptions): string {
   const cols: readonly ColumnDef[] = o.columns ?? model.columns;
-  const records: string[][] = [cols.map((c) => c.title)];
-  for (const row of rows) {
-    const cells = rowCells(model, row, { ...o, columns: [...cols] });
-    records.push(cells.map((c) => shownText(c) ?? ''));
-  }
-  return stringify(records, { record_delimiter: '\r\n' });
+  return tableCsv(cols.map((c) => c.title), rows.map((row) => rowCells(model, row, { ...o, columns: [...cols] })));
 }

@@ -40,6 +40,13 @@ const MARGIN = 36;
 const ROW_HEIGHT = 16;
 const FONT_SIZE = 8;
 
+/** A table to draw: column titles, their relative widths, and each line's cell texts. */
+interface PdfTable {
+  titles: readonly string[];
+  weights: readonly number[];
+  lines: Iterable<readonly string[]>;
+}
+
 /**
  * A sheet as a PDF document (Get Sheet with `Accept: application/pdf`, the SDKs' "get sheet as
  * PDF", and the PDF of Send Sheet via Email): landscape pages of the paper size asked for
@@ -49,6 +56,38 @@ const FONT_SIZE = 8;
  * page's width by the widths the sheet gives them; child rows are indented under their parent.
  */
 export async function sheetPdf(model: SheetModel, name: string, rows: readonly RowState[], o: RowPresentOptions, paperSize = 'LETTER'): Promise<Buffer> {
+  const cols: readonly ColumnDef[] = (o.columns ?? model.columns).filter((c) => !c.hidden);
+  const depthOf = (row: RowState): number => {
+    let d = 0;
+    for (let p: number | null | undefined = row.parentId; p !== null && p !== undefined && d < 50; p = model.rows.get(p)?.parentId) d++;
+    return d;
+  };
+  function* lines(): Iterable<string[]> {
+    for (const row of rows) {
+      const cells = rowCells(model, row, { ...o, columns: [...cols] });
+      const shown = cells.map((c) => shownText(c) ?? '');
+      const depth = depthOf(row);
+      if (depth > 0 && shown.length > 0) {
+        const primary = cols.findIndex((c) => c.primary);
+        const at = primary >= 0 ? primary : 0;
+        shown[at] = ' '.repeat(depth * 3) + shown[at];
+      }
+      yield shown;
+    }
+  }
+  return tableDocument(name, { titles: cols.map((c) => c.title), weights: cols.map((c) => Math.max(40, c.width ?? 150)), lines: lines() }, paperSize);
+}
+
+/**
+ * A table as a PDF document, laid out as a sheet's (the PDF of Send Report via Email): columns
+ * share the width by the length of their longest text (between 6 and 40 characters' worth).
+ */
+export async function tablePdf(name: string, titles: readonly string[], lines: ReadonlyArray<readonly string[]>, paperSize = 'LETTER'): Promise<Buffer> {
+  const weights = titles.map((t, i) => Math.min(40, Math.max(6, t.length, ...lines.slice(0, 500).map((l) => (l[i] ?? '').length))));
+  return tableDocument(name, { titles, weights, lines }, paperSize);
+}
+
+async function tableDocument(name: string, table: PdfTable, paperSize: string): Promise<Buffer> {
   const [w, h] = PAPER[paperSize] ?? PAPER.LETTER!;
   const doc = new PDFDocument({ size: [w, h], layout: 'landscape', margin: MARGIN, info: { Title: name, Producer: 'sheetd' }, autoFirstPage: true });
   const font = fontFile();
@@ -62,16 +101,9 @@ export async function sheetPdf(model: SheetModel, name: string, rows: readonly R
     doc.on('error', reject);
   });
 
-  const cols: readonly ColumnDef[] = (o.columns ?? model.columns).filter((c) => !c.hidden);
   const pageWidth = doc.page.width - 2 * MARGIN;
-  const weights = cols.map((c) => Math.max(40, c.width ?? 150));
-  const total = weights.reduce((a, b) => a + b, 0) || 1;
-  const widths = weights.map((x) => (x / total) * pageWidth);
-  const depthOf = (row: RowState): number => {
-    let d = 0;
-    for (let p: number | null | undefined = row.parentId; p !== null && p !== undefined && d < 50; p = model.rows.get(p)?.parentId) d++;
-    return d;
-  };
+  const total = table.weights.reduce((a, b) => a + b, 0) || 1;
+  const widths = table.weights.map((x) => (x / total) * pageWidth);
 
   const fit = (s: string, width: number): string => {
     if (doc.widthOfString(s) <= width) return s;
@@ -85,10 +117,10 @@ export async function sheetPdf(model: SheetModel, name: string, rows: readonly R
     return s.slice(0, lo) + '…';
   };
 
-  const line = (cells: string[], y: number, bold: boolean) => {
+  const line = (cells: readonly string[], y: number, bold: boolean) => {
     let x = MARGIN;
     if (bold) doc.rect(MARGIN, y, pageWidth, ROW_HEIGHT).fill('#e8ecf1').fillColor('#000');
-    for (let i = 0; i < cells.length; i++) {
+    for (let i = 0; i < cells.length && i < widths.length; i++) {
       const cw = widths[i]!;
       doc.fontSize(FONT_SIZE).fillColor('#000').text(fit(cells[i]!, cw - 6), x + 3, y + 4, { lineBreak: false, width: cw - 6 });
       x += cw;
@@ -99,26 +131,18 @@ export async function sheetPdf(model: SheetModel, name: string, rows: readonly R
   const header = () => {
     doc.fontSize(14).fillColor('#000').text(text(name), MARGIN, MARGIN, { lineBreak: false, width: pageWidth });
     const y = MARGIN + 24;
-    line(cols.map((c) => text(c.title)), y, true);
+    line(table.titles.map(text), y, true);
     return y + ROW_HEIGHT;
   };
 
   let y = header();
   const bottom = doc.page.height - MARGIN;
-  for (const row of rows) {
+  for (const cells of table.lines) {
     if (y + ROW_HEIGHT > bottom) {
       doc.addPage();
       y = header();
     }
-    const cells = rowCells(model, row, { ...o, columns: [...cols] });
-    const shown = cells.map((c) => text(shownText(c) ?? ''));
-    const depth = depthOf(row);
-    if (depth > 0 && shown.length > 0) {
-      const primary = cols.findIndex((c) => c.primary);
-      const at = primary >= 0 ? primary : 0;
-      shown[at] = ' '.repeat(depth * 3) + shown[at];
-    }
-    line(shown, y, false);
+    line(cells.map(text), y, false);
     y += ROW_HEIGHT;
   }
   doc.end();

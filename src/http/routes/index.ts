@@ -24,10 +24,17 @@ import { webhookRoutes } from './webhooks.ts';
 import { attachmentRoutes } from './attachments.ts';
 import { discussionRoutes } from './discussions.ts';
 import { commentRoutes } from './comments.ts';
+import { oauthRoutes } from './oauth.ts';
 import { emailRoutes } from './emails.ts';
+import { reportRoutes } from './reports.ts';
+import { searchRoutes } from './search.ts';
+import { summaryRoutes } from './summary.ts';
+import { importRoutes } from './imports.ts';
+import { automationRoutes } from './automation.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
+  await app.register(oauthRoutes);
   await app.register(userRoutes);
   await app.register(eventRoutes);
   await app.register(groupRoutes);
@@ -52,5 +59,10 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(discussionRoutes);
   await app.register(commentRoutes);
   await app.register(emailRoutes);
+  await app.register(reportRoutes);
+  await app.register(searchRoutes);
+  await app.register(summaryRoutes);
+  await app.register(importRoutes);
+  await app.register(automationRoutes);
   await app.register(sheetDataRoutes);
 }

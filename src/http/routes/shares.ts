@@ -12,7 +12,7 @@ import { apiError } from '../../errors.ts';
 type ObjReq = FastifyRequest<{ Params: { id: string } }>;
 type ShareReq = FastifyRequest<{ Params: { id: string; shareId: string } }>;
 
-function shareIdParam(v: string): string {
+export function shareIdParam(v: string): string {
   if (!/^[A-Za-z0-9]{1,64}$/.test(v)) throw apiError(1027);
   return v;
 }
@@ -63,8 +63,8 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
 
   /**
    * The asset-sharing form the newer SDKs use: /shares?assetType=sheet|workspace&assetId=…
-   * (list with maxItems/lastKey, create, get, PATCH, delete), over the same shares. Reports,
-   * dashboards and other asset types hold nothing here yet: 1006.
+   * (list with maxItems/lastKey, create, get, PATCH, delete), over the same shares. Dashboards
+   * and other asset types hold nothing here yet: 1006.
    */
   function asset(q: Query): { type: ShareObjectType; id: number; write: Scope } {
     const t = one(q, 'assetType');
@@ -74,7 +74,8 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     const id = pathId(idText);
     if (t === 'sheet') return { type: 'sheet', id, write: 'SHARE_SHEETS' };
     if (t === 'workspace') return { type: 'workspace', id, write: 'ADMIN_WORKSPACES' };
-    if (['report', 'sight', 'collection', 'file'].includes(t)) throw apiError(1006);
+    if (t === 'report') return { type: 'report', id, write: 'SHARE_SHEETS' };
+    if (['sight', 'collection', 'file'].includes(t)) throw apiError(1006);
     throw apiError(1018, t, 'assetType');
   }
   type AssetReq = FastifyRequest<{ Params: { shareId: string } }>;
@@ -98,7 +99,7 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     const q = req.query as Query;
     const a = writable(req);
     const body = Array.isArray(req.body) ? req.body : [req.body];
-    const { created } = await createShares(store(), req.actor, a.type, a.id, body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(q, 'sendEmail'), link: permalink(app.ctx.config, a.type === 'sheet' ? 'sheets' : 'workspaces', a.id) });
+    const { created } = await createShares(store(), req.actor, a.type, a.id, body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(q, 'sendEmail'), link: permalink(app.ctx.config, a.type === 'sheet' ? 'sheets' : a.type === 'report' ? 'reports' : 'workspaces', a.id) });
     return success(created.map((v) => share(v, req.ro)));
   });
 

@@ -1,5 +1,7 @@
 import { threadsFor } from './threads.ts';
 import { rowThreadCounts } from '../../services/attachments.ts';
+import { summaryOfModel } from '../../services/summary.ts';
+import { presentSummary } from '../present/summary.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { linksOut } from '../../services/cellLinks.ts';
 import { listRefs, presentRefs } from '../../services/crossSheet.ts';
@@ -144,6 +146,7 @@ export async function sheetDataRoutes(app: FastifyInstance): Promise<void> {
     if (req.ro.include.has('source') && sheet.source) tail.source = JSON.parse(sheet.source) as unknown;
     if (req.ro.include.has('discussions')) tail.discussions = threads.sheet.discussions;
     if (req.ro.include.has('attachments')) tail.attachments = threads.sheet.attachments;
+    if (req.ro.include.has('summary')) tail.summary = presentSummary(await summaryOfModel(db(), model, level), req.ro, base());
     if (req.ro.include.has('crossSheetReferences')) tail.crossSheetReferences = await presentRefs(db(), await listRefs(db(), sheetId));
     if (req.ro.include.has('filterDefinitions') || req.ro.include.has('filters')) {
       const v = views.view ?? (await filterForRead(db(), req.actor, sheetId, undefined, true))!;

@@ -13,6 +13,10 @@ import * as m0009 from './0009_change_log_jobs.ts';
 import * as m0010 from './0010_image_blobs.ts';
 import * as m0011 from './0011_attachments.ts';
 import * as m0012 from './0012_webhooks.ts';
+import * as m0013 from './0013_oauth.ts';
+import * as m0014 from './0014_summary.ts';
+import * as m0015 from './0015_reports.ts';
+import * as m0016 from './0016_automation.ts';
 
 /**
  * Migrations, applied in name order at start: one file per step, each taking the dialect so
@@ -32,6 +36,10 @@ const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>
   ['0010_image_blobs', m0010],
   ['0011_attachments', m0011],
   ['0012_webhooks', m0012],
+  ['0013_oauth', m0013],
+  ['0014_summary', m0014],
+  ['0015_reports', m0015],
+  ['0016_automation', m0016],
 ];
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -1,0 +1,143 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  createReport, deleteReport, deleteReportShare, getReportShare, listReports, listReportShares, readReport, readReportDefinition,
+  shareReport, updateReportDefinition, updateReportShare, type ReportData, type ReportRowRef,
+} from '../../services/reports.ts';
+import { emailReport, type ReportFile } from '../../services/reportMail.ts';
+import type { SheetFormat } from '../../services/emails.ts';
+import type { RowThreads } from '../present/sheetData.ts';
+import { bool, int, one, paging, pathId, type Query } from '../query.ts';
+import { paginate } from '../paging.ts';
+import { parseTimestamp, success } from '../present.ts';
+import { share } from '../present/shares.ts';
+import { reportBody, reportCells, reportDefinition, reportSummary, type ReportCellsOptions } from '../present/reports.ts';
+import { shownText, tableCsv } from '../present/csv.ts';
+import { PAPER_SIZES, tablePdf } from '../present/pdf.ts';
+import { XLSX_TYPES, tableXlsx } from '../present/xlsx.ts';
+import { preferredExport } from '../negotiate.ts';
+import { dispositionOf } from '../download.ts';
+import { shareIdParam } from './shares.ts';
+import { permalink } from '../present/permalinks.ts';
+import { threadsFor } from './threads.ts';
+
+/** Rows of Get Report per request: default 100, at most 10,000 (spec 8). */
+export const REPORT_PAGE_SIZE = 100;
+export const MAX_REPORT_PAGE_SIZE = 10_000;
+
+type IdReq = FastifyRequest<{ Params: { reportId: string } }>;
+type ShareReq = FastifyRequest<{ Params: { reportId: string; shareId: string } }>;
+
+/** The report's rows as table lines (CSV, Excel): every row, the titles of its columns. */
+function tableOf(data: ReportData, o: ReportCellsOptions) {
+  return {
+    titles: data.definition.columns.map((c) => c.title),
+    lines: data.rows.map((ref) => reportCells(data.definition, ref, o).map((c) => ({ shown: c.cell as { value?: unknown; displayValue?: string }, stored: c.stored }))),
+  };
+}
+
+/**
+ * Reports: List Reports, Get Report (JSON, CSV, Excel), report shares, Send Report via Email,
+ * and the sheetd extension that defines reports (/sheetd/reports: create, get, update, delete).
+ */
+export async function reportRoutes(app: FastifyInstance): Promise<void> {
+  const store = () => app.ctx.store;
+  const db = () => app.ctx.store.db;
+  const config = () => app.ctx.config;
+  const read = { config: { scope: 'READ_SHEETS' as const } };
+
+  // ---- definitions (sheetd extension)
+  app.post('/sheetd/reports', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req) => {
+    return success(reportDefinition(config(), await createReport(store(), req.actor, req.body), req.ro));
+  });
+  app.get('/sheetd/reports/:reportId', read, async (req: IdReq) => {
+    return reportDefinition(config(), await readReportDefinition(db(), req.actor, pathId(req.params.reportId)), req.ro);
+  });
+  app.put('/sheetd/reports/:reportId', { config: { scope: 'ADMIN_SHEETS', body: 'required' } }, async (req: IdReq) => {
+    return success(reportDefinition(config(), await updateReportDefinition(store(), req.actor, pathId(req.params.reportId), req.body), req.ro));
+  });
+  app.delete('/sheetd/reports/:reportId', { config: { scope: 'DELETE_SHEETS' } }, async (req: IdReq) => {
+    await deleteReport(store(), req.actor, pathId(req.params.reportId));
+    return success();
+  });
+
+  // ---- reports
+  app.get('/reports', read, async (req) => {
+    const q = req.query as Query;
+    const since = one(q, 'modifiedSince');
+    const all = await listReports(db(), req.actor, since === undefined || since === '' ? undefined : parseTimestamp(since, req.ro.numericDates, 'modifiedSince'));
+    return paginate(all.map((x) => reportSummary(config(), x.report, x.level, req.ro)), paging(q));
+  });
+
+  app.get('/reports/:reportId', { config: { scope: 'READ_SHEETS', produces: ['text/csv', ...XLSX_TYPES] } }, async (req: IdReq, reply) => {
+    const q = req.query as Query;
+    const id = pathId(req.params.reportId);
+    const page = int(q, 'page', { min: 1 }) ?? 1;
+    const pageSize = int(q, 'pageSize', { min: 1, max: MAX_REPORT_PAGE_SIZE }) ?? REPORT_PAGE_SIZE;
+    const data = await readReport(db(), req.actor, id);
+    const o: ReportCellsOptions = { ro: req.ro, users: data.users, permalinkBase: config().publicUrl };
+    const exported = preferredExport(req.headers.accept, XLSX_TYPES);
+    // the whole report, named after it, of the type asked for (as Get Sheet's files)
+    if (exported !== undefined) {
+      const { titles, lines } = tableOf(data, o);
+      if (exported === 'text/csv') return reply.type('text/csv; charset=utf-8').header('content-disposition', dispositionOf(`${data.report.name}.csv`)).send(tableCsv(titles, lines.map((l) => l.map((c) => c.shown))));
+      return reply.type(exported).header('content-disposition', dispositionOf(`${data.report.name}.xlsx`)).send(await tableXlsx(data.report.name, titles, lines));
+    }
+    const rows = data.rows.slice((page - 1) * pageSize, page * pageSize);
+    return reportBody(config(), data, rows, { ...o, threads: await threadsOf(rows, req.ro) });
+  });
+
+  /** include=attachments / discussions: the threads of the page's rows, per source sheet. */
+  async function threadsOf(rows: readonly ReportRowRef[], ro: FastifyRequest['ro']): Promise<Map<number, RowThreads> | undefined> {
+    if (!ro.include.has('attachments') && !ro.include.has('discussions')) return undefined;
+    const bySheet = new Map<number, { level: ReportRowRef['source']['level']; ids: number[] }>();
+    for (const r of rows) {
+      const e = bySheet.get(r.source.sheet.id) ?? { level: r.source.level, ids: [] };
+      e.ids.push(r.row.id);
+      bySheet.set(r.source.sheet.id, e);
+    }
+    const out = new Map<number, RowThreads>();
+    for (const [sheetId, e] of bySheet) out.set(sheetId, (await threadsFor(db(), sheetId, e.ids, ro, e.level)).rows);
+    return out;
+  }
+
+  app.post('/reports/:reportId/emails', { config: { scope: 'SHARE_SHEETS', body: 'required' } }, async (req: IdReq) => {
+    const id = pathId(req.params.reportId);
+    // the report as the caller sees it now: an Excel workbook, or a PDF of its table (sheetd
+    // draws no Gantt chart: PDF_GANTT is the same table)
+    const render = async (format: SheetFormat, paperSize: string | undefined): Promise<ReportFile> => {
+      const data = await readReport(db(), req.actor, id);
+      const { titles, lines } = tableOf(data, { ro: req.ro, users: data.users, permalinkBase: config().publicUrl });
+      const name = data.report.name;
+      if (format === 'EXCEL') return { bytes: await tableXlsx(name, titles, lines), fileName: `${name}.xlsx`, contentType: XLSX_TYPES[1]! };
+      return { bytes: await tablePdf(name, titles, lines.map((l) => l.map((c) => shownText(c.shown) ?? '')), paperSize), fileName: `${name}.pdf`, contentType: 'application/pdf' };
+    };
+    await emailReport(store(), app.ctx.blobs, req.actor, id, req.body, render, PAPER_SIZES);
+    return success();
+  });
+
+  // ---- shares (as sheet shares)
+  const shares = '/reports/:reportId/shares';
+  app.get(shares, read, async (req: IdReq) => {
+    const q = req.query as Query;
+    const withWs = req.ro.include.has('workspaceShares') || one(q, 'sharingInclude')?.includes('workspaceShares') === true;
+    const all = await listReportShares(db(), req.actor, pathId(req.params.reportId), withWs);
+    return paginate(all.map((v) => share(v, req.ro)), paging(q));
+  });
+  app.post(shares, { config: { scope: 'SHARE_SHEETS', body: 'required' } }, async (req: IdReq) => {
+    const id = pathId(req.params.reportId);
+    const { single, created } = await shareReport(store(), req.actor, id, req.body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(req.query as Query, 'sendEmail'), link: permalink(config(), 'reports', id) });
+    const out = created.map((v) => share(v, req.ro));
+    return success(single ? out[0] : out);
+  });
+  app.get(`${shares}/:shareId`, read, async (req: ShareReq) => {
+    return share(await getReportShare(db(), req.actor, pathId(req.params.reportId), shareIdParam(req.params.shareId)), req.ro);
+  });
+  app.put(`${shares}/:shareId`, { config: { scope: 'SHARE_SHEETS', body: 'required' } }, async (req: ShareReq) => {
+    const id = pathId(req.params.reportId);
+    return success(share(await updateReportShare(store(), req.actor, id, shareIdParam(req.params.shareId), req.body, req.ro.accessApiLevel), req.ro));
+  });
+  app.delete(`${shares}/:shareId`, { config: { scope: 'SHARE_SHEETS' } }, async (req: ShareReq) => {
+    await deleteReportShare(store(), req.actor, pathId(req.params.reportId), shareIdParam(req.params.shareId));
+    return success();
+  });
+}

@@ -1,0 +1,150 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ExcelJS from 'exceljs';
+import smartsheet from 'smartsheet';
+import { serverForFile } from '../helpers/setup.ts';
+import { client } from '../helpers/http.ts';
+import { assertError, makeUser } from '../helpers/sheets.ts';
+
+const s0 = serverForFile();
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+type Sheet = { id: number; name: string; columns: Array<{ id: number; title: string; type: string; primary?: boolean }>; rows: Array<{ cells: Array<{ columnId: number; value?: unknown }> }> };
+
+function post(path: string, body: string | Buffer, type: string, token?: string) {
+  return s0.api.call('POST', path, { raw: body, headers: { 'content-type': type, 'content-disposition': 'attachment' }, ...(token ? { token } : {}) });
+}
+
+async function sheetOf(id: number): Promise<Sheet> {
+  const res = await s0.api.get(`/sheets/${id}`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body as Sheet;
+}
+
+function table(s: Sheet): unknown[][] {
+  return s.rows.map((r) => s.columns.map((c) => r.cells.find((x) => x.columnId === c.id)?.value ?? null));
+}
+
+async function sheetCount(): Promise<number> {
+  return (await s0.api.get('/sheets?includeAll=true')).body.totalCount as number;
+}
+
+async function xlsxOf(rows: unknown[][]): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet('Data');
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+describe('import', () => {
+  test('CSV with a header row: titles, inferred types, values, primary column, result', async () => {
+    const csv = 'ignored line\nName,Qty,Due,Done,Code\n"Smith, J",3,2026-01-05,true,007\nLee,4.5,2026-02-01,false,12\n,,,,\nKim,x,,true,\n';
+    const res = await post('/sheets/import?sheetName=Imported&headerRowIndex=1&primaryColumnIndex=0', csv, 'text/csv');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.message, 'SUCCESS');
+    const r = res.body.result;
+    assert.equal(r.name, 'Imported');
+    assert.equal(r.accessLevel, 'OWNER');
+    assert.equal(r.type, 'sheet');
+    assert.match(r.permalink, /\/sheets\//);
+    const s = await sheetOf(r.id);
+    assert.deepEqual(s.columns.map((c) => [c.title, c.type, c.primary === true]), [
+      ['Name', 'TEXT_NUMBER', true], ['Qty', 'TEXT_NUMBER', false], ['Due', 'DATE', false], ['Done', 'CHECKBOX', false], ['Code', 'TEXT_NUMBER', false],
+    ]);
+    assert.deepEqual(table(s), [
+      ['Smith, J', 3, '2026-01-05', true, '007'],
+      ['Lee', 4.5, '2026-02-01', false, 12],
+      ['Kim', 'x', null, true, null],
+    ]);
+    // the event of Create Sheet
+    const ev = await s0.api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
+    assert.ok((ev.body.data as Array<{ objectType: string; action: string; objectId: number }>).some((e) => e.objectType === 'SHEET' && e.action === 'CREATE' && e.objectId === r.id));
+  });
+
+  test('without headerRowIndex: Column1.. titles and every line is a row; another primary column', async () => {
+    const res = await post('/sheets/import?sheetName=Plain&primaryColumnIndex=1', 'a,1\nb,2,extra\n', 'text/csv');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const s = await sheetOf(res.body.result.id);
+    assert.deepEqual(s.columns.map((c) => [c.title, c.type, c.primary === true]), [['Column1', 'TEXT_NUMBER', false], ['Column2', 'TEXT_NUMBER', true], ['Column3', 'TEXT_NUMBER', false]]);
+    assert.deepEqual(table(s), [['a', 1, null], ['b', 2, 'extra']]);
+  });
+
+  test('XLSX: numbers, dates, booleans and formula results keep their kind', async () => {
+    const body = await xlsxOf([
+      ['Item', 'Cost', 'When', 'Paid'],
+      ['pen', 2.5, new Date(Date.UTC(2026, 2, 4)), true],
+      ['ink', { formula: '1+2', result: 3 }, new Date(Date.UTC(2026, 2, 5)), false],
+    ]);
+    const res = await post('/sheets/import?sheetName=Workbook&headerRowIndex=0', body, XLSX);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const s = await sheetOf(res.body.result.id);
+    assert.deepEqual(s.columns.map((c) => [c.title, c.type]), [['Item', 'TEXT_NUMBER'], ['Cost', 'TEXT_NUMBER'], ['When', 'DATE'], ['Paid', 'CHECKBOX']]);
+    assert.deepEqual(table(s), [['pen', 2.5, '2026-03-04', true], ['ink', 3, '2026-03-05', false]]);
+  });
+
+  test('into a folder and a workspace; the official SDK imports CSV and XLSX files', async () => {
+    const ws = await s0.api.post('/workspaces', { name: 'Import WS' });
+    assert.equal(ws.status, 200, JSON.stringify(ws.body));
+    const folder = await s0.api.post(`/workspaces/${ws.body.result.id}/folders`, { name: 'Import F' });
+    assert.equal(folder.status, 200, JSON.stringify(folder.body));
+    const inWs = await post(`/workspaces/${ws.body.result.id}/sheets/import?sheetName=W`, 'x\n', 'text/csv');
+    assert.equal(inWs.status, 200, JSON.stringify(inWs.body));
+    const inFolder = await post(`/folders/${folder.body.result.id}/sheets/import?sheetName=F`, 'y\n', 'text/csv');
+    assert.equal(inFolder.status, 200, JSON.stringify(inFolder.body));
+    const f = await s0.api.get(`/folders/${folder.body.result.id}`);
+    assert.deepEqual(f.body.sheets.map((x: { id: number }) => x.id), [inFolder.body.result.id]);
+
+    const dir = await mkdtemp(join(tmpdir(), 'sheetd-import-test-'));
+    try {
+      const csvPath = join(dir, 'people.csv');
+      await writeFile(csvPath, 'Name,Age\nAnn,31\nBob,42\n');
+      const xlsxPath = join(dir, 'people.xlsx');
+      await writeFile(xlsxPath, await xlsxOf([['Name', 'Age'], ['Cid', 50]]));
+      const c = smartsheet.createClient({ accessToken: s0.t.adminToken, baseUrl: s0.t.base + '/', logLevel: 'error' });
+      const a = await c.sheets.importCsvSheet({ path: csvPath, queryParameters: { sheetName: 'SDK CSV', headerRowIndex: 0 } });
+      assert.equal(a.message, 'SUCCESS');
+      assert.deepEqual(table(await sheetOf(a.result.id)), [['Ann', 31], ['Bob', 42]]);
+      const b = await c.sheets.importXlsxSheetIntoWorkspace({ workspaceId: ws.body.result.id, path: xlsxPath, queryParameters: { sheetName: 'SDK XLSX', headerRowIndex: 0 } });
+      assert.equal(b.message, 'SUCCESS');
+      const sb = await sheetOf(b.result.id);
+      assert.deepEqual(sb.columns.map((x) => x.title), ['Name', 'Age']);
+      assert.deepEqual(table(sb), [['Cid', 50]]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('refused imports create nothing: parameters, types, bodies, limits, access', async () => {
+    const before = await sheetCount();
+    assertError(await post('/sheets/import', 'a\n', 'text/csv'), 400, 1012);
+    assertError(await post('/sheets/import?sheetName=X&headerRowIndex=-1', 'a\n', 'text/csv'), 400, 1018);
+    assertError(await post('/sheets/import?sheetName=X&headerRowIndex=5', 'a\nb\n', 'text/csv'), 400, 1018);
+    assertError(await post('/sheets/import?sheetName=X&primaryColumnIndex=2', 'a,b\n', 'text/csv'), 400, 1018);
+    assertError(await post('/sheets/import?sheetName=X', '{"a":1}', 'application/json'), 415, 1124);
+    assertError(await post('/sheets/import?sheetName=X', 'a,"b\n', 'text/csv'), 400, 1008);
+    assertError(await post('/sheets/import?sheetName=X', 'not a zip', XLSX), 400, 1008);
+    assertError(await post('/sheets/import?sheetName=X', '\n\n', 'text/csv'), 400, 1008);
+    // 401 columns; 500,001 cells (1001 columns would pass the column limit first, so 100 x 5001)
+    assertError(await post('/sheets/import?sheetName=X', Array.from({ length: 401 }, (_, i) => `c${i}`).join(',') + '\n', 'text/csv'), 400, 1061);
+    const wide = Array.from({ length: 100 }, (_, i) => String(i)).join(',') + '\n';
+    assertError(await post('/sheets/import?sheetName=X', wide.repeat(5001), 'text/csv'), 400, 1061);
+    assertError(await post('/folders/12345/sheets/import?sheetName=X', 'a\n', 'text/csv'), 404, 1006);
+    const viewer = await makeUser(s0.t, s0.api, 'import-viewer@example.com');
+    const ws = await s0.api.post('/workspaces', { name: 'Import RO' });
+    await s0.api.post(`/workspaces/${ws.body.result.id}/shares`, [{ email: 'import-viewer@example.com', accessLevel: 'VIEWER' }]);
+    const v = client(s0.t.base, viewer.token);
+    const denied = await v.call('POST', `/workspaces/${ws.body.result.id}/sheets/import?sheetName=X`, { raw: 'a\n', headers: { 'content-type': 'text/csv' } });
+    assert.equal(denied.status, 403, JSON.stringify(denied.body));
+    assert.equal(await sheetCount(), before);
+
+    // exactly 500,000 cells is allowed
+    const ok = await post('/sheets/import?sheetName=Full', wide.repeat(5000), 'text/csv');
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    const full = await s0.api.get(`/sheets/${ok.body.result.id}?pageSize=1&page=1`);
+    assert.equal(full.body.totalRowCount, 5000);
+    assert.equal(full.body.columns.length, 100);
+  });
+});

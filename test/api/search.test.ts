@@ -1,0 +1,144 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import smartsheet from 'smartsheet';
+import { serverForFile } from '../helpers/setup.ts';
+import { client } from '../helpers/http.ts';
+import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
+
+// Search Everything and Search Sheet: names, cell values, discussions and attachments of what
+// the caller can see, in the reference's SearchResult shape.
+const s = serverForFile();
+
+type Item = { objectType: string; objectId: number; text: string; parentObjectId?: number; parentObjectType?: string; parentObjectName?: string; favorite?: boolean; parentObjectFavorite?: boolean };
+type Found = { results: Item[]; totalCount: number };
+
+async function search(q: string, api = s.api): Promise<Found> {
+  const res = await api.get(`/search?${q}`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body as Found;
+}
+
+const cols = [{ title: 'Name', type: 'TEXT_NUMBER', primary: true }, { title: 'Owner', type: 'CONTACT_LIST' }, { title: 'Amount', type: 'TEXT_NUMBER' }];
+
+async function fixture(tag: string) {
+  const sh = await makeSheet(s.api, `${tag} Zebra plan`, cols);
+  const rows = await s.api.post(`/sheets/${sh.id}/rows`, [
+    { toBottom: true, cells: [{ columnId: sh.col.Name!.id, value: `${tag} Striped horse` }, { columnId: sh.col.Amount!.id, value: 4242 }] },
+    { toBottom: true, cells: [{ columnId: sh.col.Name!.id, value: `${tag} Plain horse` }, { columnId: sh.col.Owner!.id, value: 'zed@example.org' }] },
+    { toBottom: true, cells: [{ columnId: sh.col.Name!.id, value: `${tag} 100% "quoted" under_score` }] },
+  ]);
+  assert.equal(rows.status, 200, JSON.stringify(rows.body));
+  const rowIds = (rows.body.result as Array<{ id: number }>).map((r) => r.id);
+  return { ...sh, rowIds };
+}
+
+describe('Search Everything', () => {
+  test('finds sheet names and cell values, each row with its sheet', async () => {
+    const f = await fixture('qa1');
+    const r = await search(`query=${encodeURIComponent('qa1 horse')}`);
+    const rows = r.results.filter((x) => x.objectType === 'row');
+    assert.deepEqual(rows.map((x) => x.objectId).sort(), [f.rowIds[0], f.rowIds[1]].sort());
+    for (const x of rows) assert.deepEqual([x.parentObjectType, x.parentObjectId, x.parentObjectName], ['sheet', f.id, 'qa1 Zebra plan']);
+    assert.equal(rows.find((x) => x.objectId === f.rowIds[0])!.text, 'qa1 Striped horse');
+    assert.equal(r.totalCount, r.results.length);
+    const byName = await search('query=qa1%20zebra');
+    assert.deepEqual(byName.results.map((x) => [x.objectType, x.objectId]), [['sheet', f.id]]);
+  });
+
+  test('an exact phrase in quotes; words match in any order; case does not matter', async () => {
+    const f = await fixture('qa2');
+    const words = await search(`query=${encodeURIComponent('HORSE qa2 plain')}`);
+    assert.deepEqual(words.results.map((x) => x.objectId), [f.rowIds[1]]);
+    const phrase = await search(`query=${encodeURIComponent('"qa2 horse"')}`);
+    assert.equal(phrase.totalCount, 0);
+    const exact = await search(`query=${encodeURIComponent('"qa2 plain horse"')}`);
+    assert.deepEqual(exact.results.map((x) => x.objectId), [f.rowIds[1]]);
+    // LIKE wildcards and quotes are taken as text
+    assert.deepEqual((await search(`query=${encodeURIComponent('qa2 "quoted"')}`)).results.map((x) => x.objectId), [f.rowIds[2]]);
+    assert.deepEqual((await search(`query=${encodeURIComponent('qa2 100%')}`)).results.map((x) => x.objectId), [f.rowIds[2]]);
+    assert.deepEqual((await search(`query=${encodeURIComponent('qa2 under_score')}`)).results.map((x) => x.objectId), [f.rowIds[2]]);
+    assert.equal((await search(`query=${encodeURIComponent('qa2 under%score')}`)).totalCount, 0);
+    // numbers and contacts by what is stored
+    assert.deepEqual((await search('query=4242')).results.filter((x) => x.parentObjectId === f.id).map((x) => x.objectId), [f.rowIds[0]]);
+    assert.deepEqual((await search('query=zed%40example.org')).results.filter((x) => x.parentObjectId === f.id).map((x) => x.objectId), [f.rowIds[1]]);
+  });
+
+  test('folders, workspaces, reports, discussions and attachments', async () => {
+    const f = await fixture('qa3');
+    const ws = (await s.api.post('/workspaces', { name: 'qa3 Kestrel workspace' })).body.result;
+    const folder = (await s.api.post(`/workspaces/${ws.id}/folders`, { name: 'qa3 Kestrel folder' })).body.result;
+    const rep = (await s.api.post('/sheetd/reports', { name: 'qa3 Kestrel report', scope: { sheets: [{ id: f.id }] }, columns: [{ title: 'Name', primary: true }] })).body.result;
+    const d = (await s.api.post(`/sheets/${f.id}/rows/${f.rowIds[0]}/discussions`, { comment: { text: 'qa3 the kestrel has landed' } })).body.result;
+    const a = (await s.api.post(`/sheets/${f.id}/attachments`, { name: 'qa3 kestrel.pdf', attachmentType: 'LINK', url: 'https://example.org/k.pdf' })).body.result;
+    const r = await search('query=qa3%20kestrel');
+    const got = r.results.map((x) => `${x.objectType}:${x.objectId}`).sort();
+    assert.deepEqual(got, [`workspace:${ws.id}`, `folder:${folder.id}`, `report:${rep.id}`, `discussion:${d.id}`, `attachment:${a.id}`].sort());
+    const disc = r.results.find((x) => x.objectType === 'discussion')!;
+    assert.equal(disc.parentObjectId, f.id);
+    assert.equal(disc.text, 'qa3 the kestrel has landed');
+    // scopes limit the kinds
+    const onlyNames = await search('query=qa3%20kestrel&scopes=folderNames,workspaceNames');
+    assert.deepEqual(onlyNames.results.map((x) => x.objectType).sort(), ['folder', 'workspace']);
+    assertError(await s.api.get('/search?query=qa3&scopes=everything'), 400, 1018);
+    // location=personalWorkspace leaves out what lies in workspaces
+    const personal = await search('query=qa3%20kestrel&location=personalWorkspace');
+    assert.deepEqual(personal.results.map((x) => x.objectType).sort(), ['attachment', 'discussion', 'report']);
+    // include=favoriteFlag
+    await s.api.post('/favorites', [{ type: 'sheet', objectId: f.id }, { type: 'workspace', objectId: ws.id }]);
+    const fav = await search('query=qa3%20kestrel&include=favoriteFlag');
+    assert.equal(fav.results.find((x) => x.objectType === 'workspace')!.favorite, true);
+    assert.equal(fav.results.find((x) => x.objectType === 'discussion')!.parentObjectFavorite, true);
+    assert.equal(fav.results.find((x) => x.objectType === 'folder')!.favorite, undefined);
+  });
+
+  test('only what the caller can see; modifiedSince', async () => {
+    const f = await fixture('qa4');
+    const u = await makeUser(s.t, s.api, 'searcher@example.org');
+    const api = client(s.t.base, u.token);
+    assert.equal((await search('query=qa4%20horse', api)).totalCount, 0);
+    await s.api.post(`/sheets/${f.id}/shares`, { email: 'searcher@example.org', accessLevel: 'VIEWER' });
+    assert.equal((await search('query=qa4%20horse', api)).totalCount, 2);
+    const later = Date.now() + 60_000;
+    assert.equal((await search(`query=qa4%20horse&modifiedSince=${later}`)).totalCount, 0);
+    assert.equal((await search(`query=qa4%20horse&modifiedSince=2000-01-01T00:00:00Z`)).totalCount, 2);
+  });
+
+  test('bad input: query missing or empty (1009), bad location or modifiedSince (1018)', async () => {
+    assertError(await s.api.get('/search'), 400, 1009);
+    assertError(await s.api.get('/search?query=%20'), 400, 1009);
+    assertError(await s.api.get('/search?query=x&location=elsewhere'), 400, 1018);
+    assertError(await s.api.get('/search?query=x&modifiedSince=yesterday'), 400, 1018);
+    assertError(await s.api.get('/search?query=%22%22'), 400, 1018);
+  });
+
+  test('at most 100 results, totalCount counts them all', async () => {
+    const sh = await makeSheet(s.api, 'qa5 many', cols);
+    await s.api.post(`/sheets/${sh.id}/rows`, Array.from({ length: 130 }, (_, i) => ({ toBottom: true, cells: [{ columnId: sh.col.Name!.id, value: `qa5 needle ${i}` }] })));
+    const r = await search('query=qa5%20needle');
+    assert.equal(r.results.length, 100);
+    assert.equal(r.totalCount, 130);
+  });
+});
+
+describe('Search Sheet', () => {
+  test('rows of one sheet; 1006 for a sheet the caller cannot see', async () => {
+    const f = await fixture('qs1');
+    const other = await fixture('qs1b');
+    const r = (await s.api.get(`/search/sheets/${f.id}?query=horse`)).body as Found;
+    assert.deepEqual(r.results.map((x) => x.objectId).sort(), [f.rowIds[0], f.rowIds[1]].sort());
+    assert.ok(r.results.every((x) => x.parentObjectId === f.id));
+    assert.ok(!r.results.some((x) => other.rowIds.includes(x.objectId)));
+    const u = await makeUser(s.t, s.api, 'qs-stranger@example.org');
+    assertError(await client(s.t.base, u.token).get(`/search/sheets/${f.id}?query=horse`), 404, 1006);
+    assertError(await s.api.get(`/search/sheets/${f.id}`), 400, 1009);
+  });
+
+  test('the SDK: search.searchAll and search.searchSheet', async () => {
+    const f = await fixture('qsdk');
+    const sdk = smartsheet.createClient({ accessToken: s.t.adminToken, baseUrl: `${s.t.base}/`, logLevel: 'error' });
+    const all = await sdk.search.searchAll({ queryParameters: { query: 'qsdk striped' } });
+    assert.deepEqual(all.results?.map((x) => x.objectId), [f.rowIds[0]]);
+    const one = await sdk.search.searchSheet({ sheetId: String(f.id), queryParameters: { query: 'plain' } } as Parameters<typeof sdk.search.searchSheet>[0]);
+    assert.deepEqual(one.results?.map((x) => x.objectId), [f.rowIds[1]]);
+  });
+});
