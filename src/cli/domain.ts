@@ -1,4 +1,5 @@
 import { addDomain, readDomains, removeDomain } from '../services/domains.ts';
+import { apiErrorOf } from '../services/errors.ts';
 import { fail, parseCommand, withStore } from './common.ts';
 
 export const DOMAIN_USAGE = `Usage: sheetd domain add DOMAIN
@@ -30,8 +31,9 @@ export async function domainCommand(argv: string[]): Promise<void> {
         await removeDomain(store, author, domain);
       }
     } catch (e) {
-      const code = (e as { errorCode?: number }).errorCode;
-      fail(code === 1129 ? `${domain} is already validated` : code === 1006 ? `${domain} is not a validated domain` : (e as Error).message);
+      const refusal = apiErrorOf(e);
+      const code = refusal?.errorCode;
+      fail(code === 1129 ? `${domain} is already validated` : code === 1006 ? `${domain} is not a validated domain` : (refusal ?? (e as Error)).message);
     }
   });
 }

@@ -3,6 +3,7 @@ import { loadConfig } from '../config.ts';
 import { createUser } from '../services/users.ts';
 import { createToken } from '../services/tokens.ts';
 import { parseScopes } from '../services/scopes.ts';
+import { apiErrorOf } from '../services/errors.ts';
 import { findUserByEmail } from '../store/users.ts';
 import { startServer } from '../server.ts';
 import { fail, parseCommand, withStore } from './common.ts';
@@ -77,8 +78,8 @@ async function userAdd(args: string[]): Promise<void> {
         email: values.email!, firstName: values['first-name'] ?? null, lastName: values['last-name'] ?? null,
         admin: !!values.admin, licensedSheetCreator: !!values.licensed || !!values.admin,
       }),
-    ).catch((e: { message?: string }) => fail(e.message ?? String(e)));
-    if (password !== null) await setPassword(store, author, u.email, password).catch((e: { message?: string }) => fail(e.message ?? String(e)));
+    ).catch((e: unknown) => fail((apiErrorOf(e) ?? (e as { message?: string })).message ?? String(e)));
+    if (password !== null) await setPassword(store, author, u.email, password).catch((e: unknown) => fail((apiErrorOf(e) ?? (e as { message?: string })).message ?? String(e)));
     process.stdout.write(`${u.id}\n`);
   });
 }

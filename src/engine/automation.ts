@@ -3,7 +3,7 @@
  * their validation against the sheet's columns, why a rule cannot run (disabledReason), and
  * the times of time-based triggers and digests. No SQL, no HTTP.
  */
-import { apiError } from '../errors.ts';
+import { InvalidInput } from './errors.ts';
 import type { ColumnDef } from './columns.ts';
 import { parseCriterion, parseQuery, columnsOf, type CriteriaQuery, type Criterion } from './criteria.ts';
 import { bodyId, describe, isObject, type Obj } from './input.ts';
@@ -73,37 +73,37 @@ const present = (b: Obj, k: string) => b[k] !== undefined && b[k] !== null;
 
 function bool(b: Obj, k: string, attr: string): boolean | undefined {
   if (!present(b, k)) return undefined;
-  if (typeof b[k] !== 'boolean') throw apiError(1031, describe(b[k]), attr);
+  if (typeof b[k] !== 'boolean') throw new InvalidInput(1031, describe(b[k]), attr);
   return b[k] as boolean;
 }
 
 function text(b: Obj, k: string, attr: string): string | undefined {
   if (!present(b, k)) return undefined;
-  if (typeof b[k] !== 'string') throw apiError(1031, describe(b[k]), attr);
+  if (typeof b[k] !== 'string') throw new InvalidInput(1031, describe(b[k]), attr);
   return b[k] as string;
 }
 
 function ids(b: Obj, k: string, attr: string): number[] | undefined {
   if (!present(b, k)) return undefined;
   const v = b[k];
-  if (!Array.isArray(v)) throw apiError(1031, describe(v), attr);
+  if (!Array.isArray(v)) throw new InvalidInput(1031, describe(v), attr);
   return [...new Set(v.map((x) => bodyId(x, attr)))];
 }
 
 function oneOf<T extends string>(v: unknown, allowed: readonly T[], attr: string): T {
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) throw apiError(1031, describe(v), attr);
+  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) throw new InvalidInput(1031, describe(v), attr);
   return v as T;
 }
 
 function column(columns: ReadonlyMap<number, ColumnDef>, id: number): ColumnDef {
   const c = columns.get(id);
-  if (!c) throw apiError(1036, id);
+  if (!c) throw new InvalidInput(1036, id);
   return c;
 }
 
 /** The trigger of a create or update body, checked against the sheet's columns. */
 export function parseTrigger(raw: unknown, columns: ReadonlyMap<number, ColumnDef>, now: number): Trigger {
-  if (!isObject(raw)) throw apiError(1031, describe(raw), 'trigger');
+  if (!isObject(raw)) throw new InvalidInput(1031, describe(raw), 'trigger');
   const type = oneOf(raw.type ?? null, TRIGGER_TYPES, 'trigger.type');
   switch (type) {
     case 'ROWS_ADDED':
@@ -114,22 +114,22 @@ export function parseTrigger(raw: unknown, columns: ReadonlyMap<number, ColumnDe
       return cols !== undefined && cols.length > 0 ? { type, columnIds: cols } : { type };
     }
     case 'COLUMN_CHANGED': {
-      if (!present(raw, 'columnId')) throw apiError(1012, 'trigger.columnId');
+      if (!present(raw, 'columnId')) throw new InvalidInput(1012, 'trigger.columnId');
       const columnId = bodyId(raw.columnId, 'trigger.columnId');
       column(columns, columnId);
       if (!present(raw, 'when')) return { type, columnId };
-      if (!isObject(raw.when)) throw apiError(1031, describe(raw.when), 'trigger.when');
+      if (!isObject(raw.when)) throw new InvalidInput(1031, describe(raw.when), 'trigger.when');
       const when = parseCriterion({ ...raw.when, columnId }, [...columns.values()], 'trigger.when');
       return { type, columnId, when };
     }
     case 'DATE_REACHED': {
-      if (!present(raw, 'columnId')) throw apiError(1012, 'trigger.columnId');
+      if (!present(raw, 'columnId')) throw new InvalidInput(1012, 'trigger.columnId');
       const columnId = bodyId(raw.columnId, 'trigger.columnId');
-      if (!DATE_TYPES.has(column(columns, columnId).type)) throw apiError(1031, columnId, 'trigger.columnId');
+      if (!DATE_TYPES.has(column(columns, columnId).type)) throw new InvalidInput(1031, columnId, 'trigger.columnId');
       const offset = raw.offsetDays ?? 0;
-      if (typeof offset !== 'number' || !Number.isInteger(offset) || Math.abs(offset) > 365) throw apiError(1031, describe(offset), 'trigger.offsetDays');
+      if (typeof offset !== 'number' || !Number.isInteger(offset) || Math.abs(offset) > 365) throw new InvalidInput(1031, describe(offset), 'trigger.offsetDays');
       const time = raw.time ?? '09:00';
-      if (typeof time !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) throw apiError(1031, describe(time), 'trigger.time');
+      if (typeof time !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) throw new InvalidInput(1031, describe(time), 'trigger.time');
       return { type, columnId, offsetDays: offset, time };
     }
     case 'SCHEDULE': {
@@ -139,7 +139,7 @@ export function parseTrigger(raw: unknown, columns: ReadonlyMap<number, ColumnDe
       if (at === undefined || at === null) startAt = now;
       else if (typeof at === 'number' && Number.isSafeInteger(at) && at >= 0) startAt = at;
       else if (typeof at === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(at) && !Number.isNaN(Date.parse(at))) startAt = Date.parse(at);
-      else throw apiError(1031, describe(at), 'trigger.startAt');
+      else throw new InvalidInput(1031, describe(at), 'trigger.startAt');
       return { type, startAt, repeat };
     }
   }
@@ -152,16 +152,16 @@ export function parseConditions(raw: unknown, columns: ReadonlyMap<number, Colum
 }
 
 function parseRecipients(v: unknown): Recipient[] {
-  if (!Array.isArray(v)) throw apiError(1031, describe(v), 'action.recipients');
-  if (v.length > MAX_RULE_RECIPIENTS) throw apiError(1031, `${v.length} recipients (at most ${MAX_RULE_RECIPIENTS})`, 'action.recipients');
+  if (!Array.isArray(v)) throw new InvalidInput(1031, describe(v), 'action.recipients');
+  if (v.length > MAX_RULE_RECIPIENTS) throw new InvalidInput(1031, `${v.length} recipients (at most ${MAX_RULE_RECIPIENTS})`, 'action.recipients');
   return v.map((r: unknown) => {
-    if (!isObject(r)) throw apiError(1031, describe(r), 'action.recipients');
+    if (!isObject(r)) throw new InvalidInput(1031, describe(r), 'action.recipients');
     const hasEmail = present(r, 'email') && r.email !== '';
     const hasGroup = present(r, 'groupId');
-    if (!hasEmail && !hasGroup) throw apiError(1012, 'action.recipients.email or groupId');
-    if (hasEmail && hasGroup) throw apiError(1178, 'email and groupId');
+    if (!hasEmail && !hasGroup) throw new InvalidInput(1012, 'action.recipients.email or groupId');
+    if (hasEmail && hasGroup) throw new InvalidInput(1178, 'email and groupId');
     if (hasEmail) {
-      if (typeof r.email !== 'string' || !isValidEmail(r.email.trim())) throw apiError(1156);
+      if (typeof r.email !== 'string' || !isValidEmail(r.email.trim())) throw new InvalidInput(1156);
       return { email: r.email.trim() };
     }
     return { groupId: bodyId(r.groupId, 'action.recipients.groupId') };
@@ -175,13 +175,13 @@ function parseRecipients(v: unknown): Recipient[] {
  * includeAllColumns true with includedColumnIds).
  */
 export function parseAction(raw: unknown, columns: ReadonlyMap<number, ColumnDef>, existing?: StoredAction): StoredAction {
-  if (!isObject(raw)) throw apiError(1031, describe(raw), 'action');
-  if (!present(raw, 'type')) throw apiError(1012, 'action.type');
+  if (!isObject(raw)) throw new InvalidInput(1031, describe(raw), 'action');
+  if (!present(raw, 'type')) throw new InvalidInput(1012, 'action.type');
   const type = oneOf(raw.type, ACTION_TYPES, 'action.type');
-  if (existing && existing.type !== type) throw apiError(1220);
+  if (existing && existing.type !== type) throw new InvalidInput(1220);
   const groups = ['recipients', 'recipientColumnIds', 'notifyAllSharedUsers'].filter((k) => present(raw, k) && !(k === 'notifyAllSharedUsers' && raw[k] === false));
-  if (groups.length > 1) throw apiError(1218);
-  if (raw.includeAllColumns === true && present(raw, 'includedColumnIds')) throw apiError(1218);
+  if (groups.length > 1) throw new InvalidInput(1218);
+  if (raw.includeAllColumns === true && present(raw, 'includedColumnIds')) throw new InvalidInput(1218);
   const out: StoredAction = existing ? { ...existing } : { type, frequency: 'IMMEDIATELY', includeAllColumns: true, includeAttachments: false, includeDiscussions: false };
   if (present(raw, 'frequency')) out.frequency = oneOf(raw.frequency, FREQUENCIES, 'action.frequency');
   if (groups.length === 1 || bool(raw, 'notifyAllSharedUsers', 'action.notifyAllSharedUsers') === false) {
@@ -191,20 +191,20 @@ export function parseAction(raw: unknown, columns: ReadonlyMap<number, ColumnDef
   }
   if (present(raw, 'recipients')) {
     out.recipients = parseRecipients(raw.recipients);
-    if (out.recipients.length === 0) throw apiError(1012, 'action.recipients');
+    if (out.recipients.length === 0) throw new InvalidInput(1012, 'action.recipients');
   }
   if (present(raw, 'recipientColumnIds')) {
     const cols = ids(raw, 'recipientColumnIds', 'action.recipientColumnIds')!;
-    if (cols.length === 0) throw apiError(1012, 'action.recipientColumnIds');
+    if (cols.length === 0) throw new InvalidInput(1012, 'action.recipientColumnIds');
     for (const id of cols) {
       const c = columns.get(id);
-      if (!c || !CONTACT_TYPES.has(c.type)) throw apiError(1221, id);
+      if (!c || !CONTACT_TYPES.has(c.type)) throw new InvalidInput(1221, id);
     }
     out.recipientColumnIds = cols;
   }
   const all = bool(raw, 'notifyAllSharedUsers', 'action.notifyAllSharedUsers');
   if (all === true) out.notifyAllSharedUsers = true;
-  if (out.recipients === undefined && out.recipientColumnIds === undefined && out.notifyAllSharedUsers !== true) throw apiError(1012, 'action.recipients, action.recipientColumnIds or action.notifyAllSharedUsers');
+  if (out.recipients === undefined && out.recipientColumnIds === undefined && out.notifyAllSharedUsers !== true) throw new InvalidInput(1012, 'action.recipients, action.recipientColumnIds or action.notifyAllSharedUsers');
   if (present(raw, 'includedColumnIds')) {
     const cols = ids(raw, 'includedColumnIds', 'action.includedColumnIds')!;
     for (const id of cols) column(columns, id);
@@ -217,13 +217,13 @@ export function parseAction(raw: unknown, columns: ReadonlyMap<number, ColumnDef
     delete out.includedColumnIds;
   } else if (includeAll === false) {
     out.includeAllColumns = false;
-    if (out.includedColumnIds === undefined || out.includedColumnIds.length === 0) throw apiError(1012, 'action.includedColumnIds');
+    if (out.includedColumnIds === undefined || out.includedColumnIds.length === 0) throw new InvalidInput(1012, 'action.includedColumnIds');
   }
   // includeAttachments is a string in the reference; true/false and "true"/"false" are accepted
   const att = raw.includeAttachments;
   if (att === true || att === 'true') out.includeAttachments = true;
   else if (att === false || att === 'false') out.includeAttachments = false;
-  else if (present(raw, 'includeAttachments')) throw apiError(1031, describe(att), 'action.includeAttachments');
+  else if (present(raw, 'includeAttachments')) throw new InvalidInput(1031, describe(att), 'action.includeAttachments');
   const disc = bool(raw, 'includeDiscussions', 'action.includeDiscussions');
   if (disc !== undefined) out.includeDiscussions = disc;
   const subject = text(raw, 'subject', 'action.subject');
@@ -233,14 +233,14 @@ export function parseAction(raw: unknown, columns: ReadonlyMap<number, ColumnDef
   if (type === 'APPROVAL_REQUEST_ACTION') {
     if (present(raw, 'approvalColumnId')) {
       const id = bodyId(raw.approvalColumnId, 'action.approvalColumnId');
-      if (column(columns, id).type !== 'PICKLIST') throw apiError(1031, id, 'action.approvalColumnId');
+      if (column(columns, id).type !== 'PICKLIST') throw new InvalidInput(1031, id, 'action.approvalColumnId');
       out.approvalColumnId = id;
     }
-    if (out.approvalColumnId === undefined) throw apiError(1012, 'action.approvalColumnId');
+    if (out.approvalColumnId === undefined) throw new InvalidInput(1012, 'action.approvalColumnId');
   } else if (present(raw, 'approvalColumnId')) {
-    throw apiError(1032, 'action.approvalColumnId');
+    throw new InvalidInput(1032, 'action.approvalColumnId');
   }
-  if (type !== 'NOTIFICATION_ACTION' && out.frequency !== 'IMMEDIATELY') throw apiError(1031, out.frequency, 'action.frequency');
+  if (type !== 'NOTIFICATION_ACTION' && out.frequency !== 'IMMEDIATELY') throw new InvalidInput(1031, out.frequency, 'action.frequency');
   return out;
 }
 

@@ -4,7 +4,7 @@
  * (zero padding of the number); prefix + fill + suffix is at most 40 characters (counting the
  * tokens as written).
  */
-import { apiError } from '../errors.ts';
+import { InvalidInput, LimitExceeded } from './errors.ts';
 import { MAX_AUTO_NUMBER_FILL, MAX_AUTO_NUMBER_LENGTH } from './limits.ts';
 
 export interface AutoNumberFormat {
@@ -22,28 +22,28 @@ const TOKEN = /\{(YYYY|YY|MM|DD)\}/g;
  * longer than 40. Returns a normalised copy (absent fields dropped).
  */
 export function validateAutoNumberFormat(v: unknown): AutoNumberFormat {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw apiError(1084);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new InvalidInput(1084);
   const o = v as Record<string, unknown>;
   const out: AutoNumberFormat = {};
   for (const k of ['prefix', 'suffix', 'fill'] as const) {
     const x = o[k];
     if (x === undefined || x === null) continue;
-    if (typeof x !== 'string') throw apiError(1084);
+    if (typeof x !== 'string') throw new InvalidInput(1084);
     out[k] = x;
   }
-  if (out.fill !== undefined && (!/^0*$/.test(out.fill) || out.fill.length > MAX_AUTO_NUMBER_FILL)) throw apiError(1084);
+  if (out.fill !== undefined && (!/^0*$/.test(out.fill) || out.fill.length > MAX_AUTO_NUMBER_FILL)) throw new InvalidInput(1084);
   const sn = o.startingNumber;
   if (sn !== undefined && sn !== null) {
-    if (typeof sn !== 'number' || !Number.isSafeInteger(sn) || sn < 0) throw apiError(1084);
+    if (typeof sn !== 'number' || !Number.isSafeInteger(sn) || sn < 0) throw new InvalidInput(1084);
     out.startingNumber = sn;
   }
   for (const k of ['prefix', 'suffix'] as const) {
     const s = out[k];
     // A '{' or '}' outside a known token is a malformed token.
-    if (s !== undefined && /[{}]/.test(s.replace(TOKEN, ''))) throw apiError(1084);
+    if (s !== undefined && /[{}]/.test(s.replace(TOKEN, ''))) throw new InvalidInput(1084);
   }
   const concatenated = (out.prefix ?? '') + (out.fill ?? '') + (out.suffix ?? '');
-  if (concatenated.length > MAX_AUTO_NUMBER_LENGTH) throw apiError(1088, concatenated, concatenated.length);
+  if (concatenated.length > MAX_AUTO_NUMBER_LENGTH) throw new LimitExceeded(1088, concatenated, concatenated.length);
   return out;
 }
 

@@ -4,9 +4,9 @@
  * section 9 (version 0 text, 1 MULTI_CONTACT_LIST, 2 MULTI_PICKLIST).
  *
  * Functions here take already-JSON-parsed input (`unknown` fields are checked) and throw the
- * catalogued ApiError on the first violated rule.
+ * engine error (engine/errors.ts) on the first violated rule.
  */
-import { apiError } from '../errors.ts';
+import { InvalidInput, LimitExceeded, NotFound, NotPermitted } from './errors.ts';
 import { validateAutoNumberFormat, type AutoNumberFormat } from './autonumber.ts';
 import { isValidEmail } from './contacts.ts';
 import { normaliseFormat, isDefaultFormat } from './format.ts';
@@ -142,44 +142,44 @@ function present(v: unknown): boolean {
 
 function bool(v: unknown, attr: string): boolean | undefined {
   if (!present(v)) return undefined;
-  if (typeof v !== 'boolean') throw apiError(1031, String(v), attr);
+  if (typeof v !== 'boolean') throw new InvalidInput(1031, String(v), attr);
   return v;
 }
 
 function title(v: unknown): string {
-  if (typeof v !== 'string' || v.trim() === '') throw apiError(1012, 'title');
+  if (typeof v !== 'string' || v.trim() === '') throw new InvalidInput(1012, 'title');
   const t = v.trim();
-  if (t.length > MAX_COLUMN_TITLE_CHARS) throw apiError(1041, 'title', MAX_COLUMN_TITLE_CHARS, t.length);
+  if (t.length > MAX_COLUMN_TITLE_CHARS) throw new LimitExceeded(1041, 'title', MAX_COLUMN_TITLE_CHARS, t.length);
   return t;
 }
 
 function stringArray(v: unknown, attr: string): string[] {
-  if (!Array.isArray(v)) throw apiError(1031, String(v), attr);
+  if (!Array.isArray(v)) throw new InvalidInput(1031, String(v), attr);
   const out: string[] = [];
   for (const x of v) {
-    if (x === null) throw apiError(1176, attr);
-    if (typeof x !== 'string' && typeof x !== 'number') throw apiError(1031, String(x), attr);
+    if (x === null) throw new InvalidInput(1176, attr);
+    if (typeof x !== 'string' && typeof x !== 'number') throw new InvalidInput(1031, String(x), attr);
     out.push(String(x));
   }
   return out;
 }
 
 function contactOptions(v: unknown): ContactOption[] {
-  if (!Array.isArray(v)) throw apiError(1031, String(v), 'contactOptions');
+  if (!Array.isArray(v)) throw new InvalidInput(1031, String(v), 'contactOptions');
   return v.map((x: unknown) => {
-    if (x === null) throw apiError(1176, 'contactOptions');
-    if (typeof x !== 'object' || Array.isArray(x)) throw apiError(1031, String(x), 'contactOptions');
+    if (x === null) throw new InvalidInput(1176, 'contactOptions');
+    if (typeof x !== 'object' || Array.isArray(x)) throw new InvalidInput(1031, String(x), 'contactOptions');
     const o = x as Record<string, unknown>;
     const c: ContactOption = {};
     if (present(o.email)) {
-      if (typeof o.email !== 'string' || !isValidEmail(o.email)) throw apiError(1156);
+      if (typeof o.email !== 'string' || !isValidEmail(o.email)) throw new InvalidInput(1156);
       c.email = o.email.trim();
     }
     if (present(o.name)) {
-      if (typeof o.name !== 'string') throw apiError(1031, String(o.name), 'contactOptions.name');
+      if (typeof o.name !== 'string') throw new InvalidInput(1031, String(o.name), 'contactOptions.name');
       c.name = o.name;
     }
-    if (c.email === undefined && c.name === undefined) throw apiError(1031, '{}', 'contactOptions');
+    if (c.email === undefined && c.name === undefined) throw new InvalidInput(1031, '{}', 'contactOptions');
     return c;
   });
 }
@@ -192,30 +192,30 @@ const PROJECT_TYPES: readonly ColumnType[] = ['ABSTRACT_DATETIME', 'DURATION', '
  */
 function checkTypeRules(c: ValidColumn, written: ColumnInput, columnRef: string | number, opts: ColumnRulesOptions): void {
   const t = c.type;
-  if (c.primary === true && t !== 'TEXT_NUMBER') throw apiError(1057);
-  if (c.primary === true && c.systemColumnType !== undefined) throw apiError(1078, c.systemColumnType, 'primary column', columnRef);
-  if (PROJECT_TYPES.includes(t) && opts.projectSheet !== true && present(written.type)) throw apiError(1142, t);
+  if (c.primary === true && t !== 'TEXT_NUMBER') throw new InvalidInput(1057);
+  if (c.primary === true && c.systemColumnType !== undefined) throw new InvalidInput(1078, c.systemColumnType, 'primary column', columnRef);
+  if (PROJECT_TYPES.includes(t) && opts.projectSheet !== true && present(written.type)) throw new InvalidInput(1142, t);
   if (c.systemColumnType !== undefined) {
-    if (SYSTEM_COLUMN_TYPE_OF[c.systemColumnType] !== t) throw apiError(1079, t, c.systemColumnType);
+    if (SYSTEM_COLUMN_TYPE_OF[c.systemColumnType] !== t) throw new InvalidInput(1079, t, c.systemColumnType);
   } else if (t === 'DATETIME') {
-    throw apiError(1089);
+    throw new InvalidInput(1089);
   }
   if (c.symbol !== undefined) {
     const ok = t === 'CHECKBOX' ? (CHECKBOX_SYMBOLS as readonly string[]).includes(c.symbol)
       : t === 'PICKLIST' ? (PICKLIST_SYMBOLS as readonly string[]).includes(c.symbol) : false;
-    if (!ok) throw apiError(1058, c.symbol, t);
-    if (present(written.options) && c.options !== undefined && c.options.length > 0) throw apiError(1059);
+    if (!ok) throw new InvalidInput(1058, c.symbol, t);
+    if (present(written.options) && c.options !== undefined && c.options.length > 0) throw new InvalidInput(1059);
   }
-  if (c.options !== undefined && c.options.length > 0 && t !== 'PICKLIST' && t !== 'MULTI_PICKLIST') throw apiError(1060, t);
-  if (c.contactOptions !== undefined && c.contactOptions.length > 0 && t !== 'CONTACT_LIST' && t !== 'MULTI_CONTACT_LIST') throw apiError(1060, t);
-  if (c.autoNumberFormat !== undefined && c.systemColumnType !== 'AUTO_NUMBER') throw apiError(1083, columnRef);
+  if (c.options !== undefined && c.options.length > 0 && t !== 'PICKLIST' && t !== 'MULTI_PICKLIST') throw new InvalidInput(1060, t);
+  if (c.contactOptions !== undefined && c.contactOptions.length > 0 && t !== 'CONTACT_LIST' && t !== 'MULTI_CONTACT_LIST') throw new InvalidInput(1060, t);
+  if (c.autoNumberFormat !== undefined && c.systemColumnType !== 'AUTO_NUMBER') throw new InvalidInput(1083, columnRef);
 }
 
 /** Read the attributes common to add and update into `c` (mutates and returns it). */
 function applyAttributes(c: ValidColumn, v: ColumnInput): ValidColumn {
   if (present(v.title)) c.title = title(v.title);
   if (present(v.type)) {
-    if (!isColumnType(v.type)) throw apiError(1031, String(v.type), 'type');
+    if (!isColumnType(v.type)) throw new InvalidInput(1031, String(v.type), 'type');
     c.type = v.type;
     c.version = columnVersion(v.type);
   }
@@ -227,12 +227,12 @@ function applyAttributes(c: ValidColumn, v: ColumnInput): ValidColumn {
   const validation = bool(v.validation, 'validation');
   if (validation !== undefined) c.validation = validation;
   if (present(v.width)) {
-    if (typeof v.width !== 'number' || !Number.isFinite(v.width) || v.width < 0) throw apiError(1031, String(v.width), 'width');
+    if (typeof v.width !== 'number' || !Number.isFinite(v.width) || v.width < 0) throw new InvalidInput(1031, String(v.width), 'width');
     c.width = Math.round(v.width);
   }
   if (v.description !== undefined) {
     if (v.description === null || v.description === '') delete c.description;
-    else if (typeof v.description !== 'string') throw apiError(1031, String(v.description), 'description');
+    else if (typeof v.description !== 'string') throw new InvalidInput(1031, String(v.description), 'description');
     else c.description = v.description;
   }
   if (v.options !== undefined) {
@@ -245,12 +245,12 @@ function applyAttributes(c: ValidColumn, v: ColumnInput): ValidColumn {
   }
   if (v.symbol !== undefined) {
     if (v.symbol === null) delete c.symbol;
-    else if (typeof v.symbol !== 'string') throw apiError(1031, String(v.symbol), 'symbol');
+    else if (typeof v.symbol !== 'string') throw new InvalidInput(1031, String(v.symbol), 'symbol');
     else c.symbol = v.symbol;
   }
   if (v.systemColumnType !== undefined) {
     if (v.systemColumnType === null) delete c.systemColumnType;
-    else if (!isSystemColumnType(v.systemColumnType)) throw apiError(1031, String(v.systemColumnType), 'systemColumnType');
+    else if (!isSystemColumnType(v.systemColumnType)) throw new InvalidInput(1031, String(v.systemColumnType), 'systemColumnType');
     else c.systemColumnType = v.systemColumnType;
   }
   if (v.autoNumberFormat !== undefined) {
@@ -263,7 +263,7 @@ function applyAttributes(c: ValidColumn, v: ColumnInput): ValidColumn {
   }
   if (v.formula !== undefined) {
     if (v.formula === null || v.formula === '') delete c.formula;
-    else if (typeof v.formula !== 'string' || !v.formula.startsWith('=')) throw apiError(1162);
+    else if (typeof v.formula !== 'string' || !v.formula.startsWith('=')) throw new InvalidInput(1162);
     else c.formula = v.formula;
   }
   if (c.primary === undefined) delete c.primary;
@@ -271,7 +271,7 @@ function applyAttributes(c: ValidColumn, v: ColumnInput): ValidColumn {
 }
 
 function index(v: unknown, max: number): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) throw apiError(1031, String(v), 'index');
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) throw new InvalidInput(1031, String(v), 'index');
   return v;
 }
 
@@ -281,10 +281,10 @@ function index(v: unknown, max: number): number {
  * unique among the input (1134); per-column type rules. Indexes are the array order.
  */
 export function validateNewSheetColumns(inputs: readonly ColumnInput[], opts: ColumnRulesOptions = {}): ValidColumn[] {
-  if (inputs.length === 0) throw apiError(1054);
-  if (inputs.length > MAX_COLUMNS_PER_SHEET) throw apiError(1061, 'columns');
+  if (inputs.length === 0) throw new InvalidInput(1054);
+  if (inputs.length > MAX_COLUMNS_PER_SHEET) throw new LimitExceeded(1061, 'columns');
   const out = inputs.map((v, i) => newColumn(v, i, opts, true));
-  if (out.filter((c) => c.primary === true).length !== 1) throw apiError(1055);
+  if (out.filter((c) => c.primary === true).length !== 1) throw new InvalidInput(1055);
   uniqueAmongInputs(out);
   return out;
 }
@@ -296,22 +296,22 @@ export function validateNewSheetColumns(inputs: readonly ColumnInput[], opts: Co
  * definitions with their final indexes (inputs inserted in order at the shared index).
  */
 export function validateAddColumns(existing: readonly ColumnDef[], inputs: readonly ColumnInput[], opts: ColumnRulesOptions = {}): ValidColumn[] {
-  if (inputs.length === 0) throw apiError(1012, 'columns');
-  if (existing.length + inputs.length > MAX_COLUMNS_PER_SHEET) throw apiError(1061, 'columns');
+  if (inputs.length === 0) throw new InvalidInput(1012, 'columns');
+  if (existing.length + inputs.length > MAX_COLUMNS_PER_SHEET) throw new LimitExceeded(1061, 'columns');
   const first = inputs[0]!.index;
-  if (!present(first)) throw apiError(1012, 'index');
+  if (!present(first)) throw new InvalidInput(1012, 'index');
   const at = index(first, existing.length);
   for (const v of inputs) {
-    if (!present(v.index)) throw apiError(1012, 'index');
-    if (v.index !== first) throw apiError(1135, String(v.index), String(first));
+    if (!present(v.index)) throw new InvalidInput(1012, 'index');
+    if (v.index !== first) throw new InvalidInput(1135, String(v.index), String(first));
   }
   const out = inputs.map((v, i) => newColumn(v, at + i, opts, false));
-  if (out.some((c) => c.primary === true)) throw apiError(1055);
+  if (out.some((c) => c.primary === true)) throw new InvalidInput(1055);
   const titles = new Set(existing.map((c) => c.title));
   const systems = new Set(existing.map((c) => c.systemColumnType).filter((s) => s !== undefined));
   for (const c of out) {
-    if (titles.has(c.title)) throw apiError(1056);
-    if (c.systemColumnType !== undefined && systems.has(c.systemColumnType)) throw apiError(1077, c.systemColumnType);
+    if (titles.has(c.title)) throw new InvalidInput(1056);
+    if (c.systemColumnType !== undefined && systems.has(c.systemColumnType)) throw new InvalidInput(1077, c.systemColumnType);
   }
   uniqueAmongInputs(out);
   return out;
@@ -321,19 +321,19 @@ function uniqueAmongInputs(cols: readonly ValidColumn[]): void {
   const titles = new Set<string>();
   const systems = new Set<string>();
   for (const c of cols) {
-    if (titles.has(c.title)) throw apiError(1133);
+    if (titles.has(c.title)) throw new InvalidInput(1133);
     titles.add(c.title);
     if (c.systemColumnType !== undefined) {
-      if (systems.has(c.systemColumnType)) throw apiError(1134);
+      if (systems.has(c.systemColumnType)) throw new InvalidInput(1134);
       systems.add(c.systemColumnType);
     }
   }
 }
 
 function newColumn(v: ColumnInput, idx: number, opts: ColumnRulesOptions, inNewSheet: boolean): ValidColumn {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw apiError(1008, 'column must be an object');
-  if (!present(v.title)) throw apiError(1012, 'title');
-  if (!present(v.type)) throw apiError(1012, 'type');
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new InvalidInput(1008, 'column must be an object');
+  if (!present(v.title)) throw new InvalidInput(1012, 'title');
+  if (!present(v.type)) throw new InvalidInput(1012, 'type');
   const c = applyAttributes({ index: idx, title: '', type: 'TEXT_NUMBER', version: 0 }, v);
   if (!inNewSheet) delete c.primary;
   if (present(v.primary) && v.primary === true && !inNewSheet) c.primary = true;
@@ -359,16 +359,16 @@ export interface ColumnUpdate {
  */
 export function validateColumnUpdate(existing: readonly ColumnDef[], columnId: number, v: ColumnInput, opts: ColumnRulesOptions = {}): ColumnUpdate {
   const old = existing.find((c) => c.id === columnId);
-  if (old === undefined) throw apiError(1006);
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw apiError(1008, 'column must be an object');
+  if (old === undefined) throw new NotFound(1006);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new InvalidInput(1008, 'column must be an object');
   assertColumnLevel(old, opts.level);
-  if (present(v.id) && v.id !== columnId) throw apiError(1029);
+  if (present(v.id) && v.id !== columnId) throw new InvalidInput(1029);
   const typeWritten = present(v.type);
   if (!typeWritten) {
-    if (present(v.options) && old.type !== 'PICKLIST' && old.type !== 'MULTI_PICKLIST') throw apiError(1082, columnId);
-    if (v.symbol !== undefined || v.systemColumnType !== undefined || v.options !== undefined) throw apiError(1090);
+    if (present(v.options) && old.type !== 'PICKLIST' && old.type !== 'MULTI_PICKLIST') throw new InvalidInput(1082, columnId);
+    if (v.symbol !== undefined || v.systemColumnType !== undefined || v.options !== undefined) throw new InvalidInput(1090);
   }
-  if (present(v.primary) && (v.primary === true) !== (old.primary === true)) throw apiError(1055);
+  if (present(v.primary) && (v.primary === true) !== (old.primary === true)) throw new InvalidInput(1055);
   const c: ColumnDef = structuredClone(old);
   applyAttributes(c, { ...v, primary: undefined });
   if (old.primary === true) c.primary = true;
@@ -384,9 +384,9 @@ export function validateColumnUpdate(existing: readonly ColumnDef[], columnId: n
   if (c.systemColumnType !== 'AUTO_NUMBER' && v.autoNumberFormat === undefined) delete c.autoNumberFormat;
   if (c.systemColumnType === 'AUTO_NUMBER' && c.autoNumberFormat === undefined) c.autoNumberFormat = {};
   checkTypeRules(c, v, columnId, opts);
-  if (c.title !== old.title && existing.some((o) => o.id !== columnId && o.title === c.title)) throw apiError(1056);
+  if (c.title !== old.title && existing.some((o) => o.id !== columnId && o.title === c.title)) throw new InvalidInput(1056);
   if (c.systemColumnType !== undefined && c.systemColumnType !== old.systemColumnType
-    && existing.some((o) => o.id !== columnId && o.systemColumnType === c.systemColumnType)) throw apiError(1077, c.systemColumnType);
+    && existing.some((o) => o.id !== columnId && o.systemColumnType === c.systemColumnType)) throw new InvalidInput(1077, c.systemColumnType);
   let moved = false;
   if (present(v.index)) {
     c.index = index(v.index, existing.length - 1);
@@ -408,14 +408,14 @@ export function insertColumnIds(orderedIds: readonly number[], at: number, ids: 
 /** Delete column checks: the primary column (1065) and the last visible column (1260). */
 export function assertColumnDeletable(columns: readonly ColumnDef[], columnId: number): void {
   const c = columns.find((x) => x.id === columnId);
-  if (c === undefined) throw apiError(1006);
-  if (c.primary === true) throw apiError(1065);
-  if (c.hidden !== true && !columns.some((x) => x.id !== columnId && x.hidden !== true)) throw apiError(1260);
+  if (c === undefined) throw new NotFound(1006);
+  if (c.primary === true) throw new InvalidInput(1065);
+  if (c.hidden !== true && !columns.some((x) => x.id !== columnId && x.hidden !== true)) throw new InvalidInput(1260);
 }
 
 /** 1039: a locked column can be edited (cells or definition) only by sheet admins/owners. */
 export function assertColumnEditable(column: ColumnDef, isSheetAdmin: boolean): void {
-  if (column.locked === true && !isSheetAdmin) throw apiError(1039, column.id);
+  if (column.locked === true && !isSheetAdmin) throw new NotPermitted(1039, column.id);
 }
 
 /**
@@ -423,7 +423,7 @@ export function assertColumnEditable(column: ColumnDef, isSheetAdmin: boolean): 
  * TEXT_NUMBER and must not redefine it, nor write plain values into it.
  */
 export function assertColumnLevel(column: ColumnDef, level: number | undefined): void {
-  if (column.version > (level ?? 0)) throw apiError(1239);
+  if (column.version > (level ?? 0)) throw new InvalidInput(1239);
 }
 
 /** The type a client at `level` sees: MULTI_* read as TEXT_NUMBER below their version. */

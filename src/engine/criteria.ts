@@ -8,7 +8,7 @@
  * dates and date-times compare as such; multi-valued cells (MULTI_PICKLIST,
  * MULTI_CONTACT_LIST) match EQUAL and IS_ONE_OF when any of their values does.
  */
-import { apiError } from '../errors.ts';
+import { InvalidInput } from './errors.ts';
 import type { ColumnDef } from './columns.ts';
 import type { StoredCell, StoredValue } from './cells.ts';
 import { dayOfEpochMs, dayToEpochMs, parseIsoDateTime, parseIsoDay } from './dates.ts';
@@ -65,38 +65,38 @@ const has = (list: readonly string[], op: string) => list.includes(op);
  * values, 1036 for a column the sheet does not have.
  */
 export function parseCriterion(raw: unknown, columns: readonly ColumnDef[], attr: string): Criterion {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw apiError(1031, JSON.stringify(raw), attr);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InvalidInput(1031, JSON.stringify(raw), attr);
   const c = raw as Record<string, unknown>;
   const op = c.operator;
-  if (op === undefined || op === null) throw apiError(1012, `${attr}.operator`);
-  if (typeof op !== 'string' || !CRITERION_OPERATORS.includes(op)) throw apiError(1031, String(op), `${attr}.operator`);
+  if (op === undefined || op === null) throw new InvalidInput(1012, `${attr}.operator`);
+  if (typeof op !== 'string' || !CRITERION_OPERATORS.includes(op)) throw new InvalidInput(1031, String(op), `${attr}.operator`);
   const out: Criterion = { operator: op };
   if (!has(ROW_LEVEL, op)) {
-    if (c.columnId === undefined || c.columnId === null) throw apiError(1012, `${attr}.columnId`);
-    if (typeof c.columnId !== 'number' || !columns.some((col) => col.id === c.columnId)) throw apiError(1036, String(c.columnId));
+    if (c.columnId === undefined || c.columnId === null) throw new InvalidInput(1012, `${attr}.columnId`);
+    if (typeof c.columnId !== 'number' || !columns.some((col) => col.id === c.columnId)) throw new InvalidInput(1036, String(c.columnId));
     out.columnId = c.columnId;
   }
   const values = c.values;
   const need = has(ONE_VALUE, op) ? 1 : has(TWO_VALUES, op) ? 2 : has(DAY_COUNT, op) ? 1 : has(MANY_VALUES, op) ? -1 : 0;
   if (need === 0) return out;
-  if (values === undefined || values === null || (Array.isArray(values) && values.length === 0)) throw apiError(1012, `${attr}.values`);
-  if (!Array.isArray(values) || values.some((v) => typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')) throw apiError(1031, JSON.stringify(values), `${attr}.values`);
+  if (values === undefined || values === null || (Array.isArray(values) && values.length === 0)) throw new InvalidInput(1012, `${attr}.values`);
+  if (!Array.isArray(values) || values.some((v) => typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')) throw new InvalidInput(1031, JSON.stringify(values), `${attr}.values`);
   const texts = values.map((v) => String(v));
-  if (need > 0 && texts.length !== need) throw apiError(1031, JSON.stringify(values), `${attr}.values`);
-  if (has(DAY_COUNT, op) && !/^\d{1,5}$/.test(texts[0]!.trim())) throw apiError(1031, texts[0]!, `${attr}.values`);
+  if (need > 0 && texts.length !== need) throw new InvalidInput(1031, JSON.stringify(values), `${attr}.values`);
+  if (has(DAY_COUNT, op) && !/^\d{1,5}$/.test(texts[0]!.trim())) throw new InvalidInput(1031, texts[0]!, `${attr}.values`);
   out.values = texts;
   return out;
 }
 
 /** Validates a query `{operator, criteria}`; 1183 when there is no criterion. */
 export function parseQuery(raw: unknown, columns: readonly ColumnDef[], attr: string): CriteriaQuery {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw apiError(1031, JSON.stringify(raw), attr);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new InvalidInput(1031, JSON.stringify(raw), attr);
   const q = raw as Record<string, unknown>;
   const op = q.operator ?? 'AND';
-  if (op !== 'AND' && op !== 'OR') throw apiError(1031, String(op), `${attr}.operator`);
+  if (op !== 'AND' && op !== 'OR') throw new InvalidInput(1031, String(op), `${attr}.operator`);
   const list = q.criteria;
-  if (list === undefined || list === null || (Array.isArray(list) && list.length === 0)) throw apiError(1183);
-  if (!Array.isArray(list)) throw apiError(1031, JSON.stringify(list), `${attr}.criteria`);
+  if (list === undefined || list === null || (Array.isArray(list) && list.length === 0)) throw new InvalidInput(1183);
+  if (!Array.isArray(list)) throw new InvalidInput(1031, JSON.stringify(list), `${attr}.criteria`);
   return { operator: op, criteria: list.map((c, i) => parseCriterion(c, columns, `${attr}.criteria[${i}]`)) };
 }
 

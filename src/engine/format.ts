@@ -7,7 +7,7 @@
  * `format` travels as an attribute of a cell, row or column body, not as a query parameter
  * (which would be 1018).
  */
-import { apiError } from '../errors.ts';
+import { InvalidInput } from './errors.ts';
 import { FORMAT_POSITIONS, FORMAT_TABLES, optionCount } from './formatTables.ts';
 
 export const FORMAT_LENGTH = FORMAT_POSITIONS.length; // 17
@@ -33,16 +33,16 @@ export function emptyFormat(): FormatSpec {
  * index outside the position's table is 1031.
  */
 export function parseFormat(desc: unknown, attribute = 'format'): FormatSpec {
-  if (typeof desc !== 'string') throw apiError(1031, String(desc), attribute);
+  if (typeof desc !== 'string') throw new InvalidInput(1031, String(desc), attribute);
   const parts = desc.split(',');
-  if (parts.length > FORMAT_LENGTH) throw apiError(1031, desc, attribute);
+  if (parts.length > FORMAT_LENGTH) throw new InvalidInput(1031, desc, attribute);
   const spec = emptyFormat();
   for (let i = 0; i < parts.length; i++) {
     const p = parts[i]!.trim();
     if (p === '') continue;
-    if (!/^\d{1,3}$/.test(p)) throw apiError(1031, desc, attribute);
+    if (!/^\d{1,3}$/.test(p)) throw new InvalidInput(1031, desc, attribute);
     const n = Number(p);
-    if (n >= optionCount(i)) throw apiError(1031, desc, attribute);
+    if (n >= optionCount(i)) throw new InvalidInput(1031, desc, attribute);
     spec[i] = n;
   }
   return spec;

@@ -3,7 +3,7 @@
  * objects, ids, and text the databases can store. Services and the engine share these so that
  * one kind of bad input always gets one catalogued answer.
  */
-import { apiError } from '../errors.ts';
+import { InvalidInput } from './errors.ts';
 
 export type Obj = Record<string, unknown>;
 
@@ -13,7 +13,7 @@ export function isObject(v: unknown): v is Obj {
 
 /** The body (or an element of it) as an object; anything else answers 1008. */
 export function asObject(body: unknown, what: string): Obj {
-  if (!isObject(body)) throw apiError(1008, `expected ${what}`);
+  if (!isObject(body)) throw new InvalidInput(1008, `expected ${what}`);
   return body;
 }
 
@@ -23,20 +23,20 @@ export function asObject(body: unknown, what: string): Obj {
  */
 export function objectList(body: unknown, what: string): { list: Obj[]; single: boolean } {
   if (isObject(body)) return { list: [body], single: true };
-  if (!Array.isArray(body)) throw apiError(1008, `expected ${what} or an array of them`);
+  if (!Array.isArray(body)) throw new InvalidInput(1008, `expected ${what} or an array of them`);
   for (const x of body) {
-    if (x === null) throw apiError(1177);
-    if (!isObject(x)) throw apiError(1008, `expected ${what} or an array of them`);
+    if (x === null) throw new InvalidInput(1177);
+    if (!isObject(x)) throw new InvalidInput(1008, `expected ${what} or an array of them`);
   }
   return { list: body as Obj[], single: false };
 }
 
 /** An array attribute whose elements must be objects (members, cells, sortCriteria, ...). */
 export function objectArray(v: unknown, attr: string): Obj[] {
-  if (!Array.isArray(v)) throw apiError(1031, describe(v), attr);
+  if (!Array.isArray(v)) throw new InvalidInput(1031, describe(v), attr);
   for (const x of v) {
-    if (x === null) throw apiError(1176, attr);
-    if (!isObject(x)) throw apiError(1031, describe(x), attr);
+    if (x === null) throw new InvalidInput(1176, attr);
+    if (!isObject(x)) throw new InvalidInput(1031, describe(x), attr);
   }
   return v as Obj[];
 }
@@ -52,7 +52,7 @@ export function isId(v: unknown): v is number {
 
 /** An id attribute of a body: 1031 unless it is an id. */
 export function bodyId(v: unknown, attr: string): number {
-  if (!isId(v)) throw apiError(1031, describe(v), attr);
+  if (!isId(v)) throw new InvalidInput(1031, describe(v), attr);
   return v;
 }
 
@@ -125,5 +125,5 @@ const SUSPECT_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
 export function assertJsonText(text: string, parsed: unknown): void {
   if (!SUSPECT_ESCAPE.test(text)) return;
   const at = findBadText(parsed);
-  if (at !== null) throw apiError(1008, `the text at body${at} holds a NUL character or an unpaired UTF-16 surrogate`);
+  if (at !== null) throw new InvalidInput(1008, `the text at body${at} holds a NUL character or an unpaired UTF-16 surrogate`);
 }

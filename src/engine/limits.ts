@@ -2,7 +2,7 @@
  * Limits of spec section 8 that the sheet engine enforces, and the codes used when one is
  * exceeded. Services import these rather than repeating the numbers.
  */
-import { apiError } from '../errors.ts';
+import { LimitExceeded } from './errors.ts';
 
 /**
  * Rows per add or update request. Exceeding it gives 1061 ("Max count exceeded for field
@@ -50,15 +50,15 @@ export const MAX_COLUMNS_PER_SHEET = 400;
 
 /** 1061 when a request carries more than 500 rows. */
 export function assertRowsPerRequest(count: number): void {
-  if (count > MAX_ROWS_PER_REQUEST) throw apiError(1061, 'rows');
+  if (count > MAX_ROWS_PER_REQUEST) throw new LimitExceeded(1061, 'rows');
 }
 
 /** 1061 when a sheet would hold more than 500,000 cells (columns x rows). */
 export function assertCellsPerSheet(rowCount: number, columnCount: number): void {
-  if (rowCount * columnCount > MAX_CELLS_PER_SHEET) throw apiError(1061, 'cells');
+  if (rowCount * columnCount > MAX_CELLS_PER_SHEET) throw new LimitExceeded(1061, 'cells');
 }
 
 /** 1061 when a sheet would receive more than 500,000 inbound cell links. */
 export function assertInboundCellLinks(count: number): void {
-  if (count > MAX_INBOUND_CELL_LINKS) throw apiError(1061, 'linkInFromCell');
+  if (count > MAX_INBOUND_CELL_LINKS) throw new LimitExceeded(1061, 'linkInFromCell');
 }

@@ -9,7 +9,7 @@
  * system column, or the special "Sheet Name" column. The filter and the sort name columns the
  * same way, so they need not be columns the report shows.
  */
-import { apiError } from '../errors.ts';
+import { InvalidInput, LimitExceeded } from './errors.ts';
 import { COLUMN_TYPES, SYSTEM_COLUMN_TYPES, columnVersion, type ColumnDef, type ColumnType, type SystemColumnType } from './columns.ts';
 import type { StoredCell, StoredRowCells } from './cells.ts';
 import { criterionMatches, parseCriterion, type MatchContext, type RowFacts } from './criteria.ts';
@@ -65,35 +65,35 @@ export const MAX_REPORT_COLUMNS = 400;
 export const MAX_FILTER_CRITERIA = 100;
 
 function text(v: unknown, attr: string, max = 4000): string {
-  if (typeof v !== 'string' || v.trim() === '') throw apiError(1031, String(v), attr);
-  if (v.length > max) throw apiError(1041, attr, max, v.length);
+  if (typeof v !== 'string' || v.trim() === '') throw new InvalidInput(1031, String(v), attr);
+  if (v.length > max) throw new LimitExceeded(1041, attr, max, v.length);
   return v;
 }
 
 function flag(v: unknown, attr: string): boolean {
   if (v === undefined || v === null) return false;
-  if (typeof v !== 'boolean') throw apiError(1031, String(v), attr);
+  if (typeof v !== 'boolean') throw new InvalidInput(1031, String(v), attr);
   return v;
 }
 
 /** Reads a ColumnRef: one of sheetNameColumn, primary, systemColumnType, or a title (with or without type). */
 export function parseColumnRef(raw: unknown, attr: string): ColumnRef {
-  if (!isObject(raw)) throw apiError(1031, JSON.stringify(raw) ?? String(raw), attr);
+  if (!isObject(raw)) throw new InvalidInput(1031, JSON.stringify(raw) ?? String(raw), attr);
   const out: ColumnRef = {};
   if (flag(raw.sheetNameColumn, `${attr}.sheetNameColumn`)) out.sheetNameColumn = true;
   if (flag(raw.primary, `${attr}.primary`)) out.primary = true;
   if (raw.systemColumnType !== undefined && raw.systemColumnType !== null) {
-    if (typeof raw.systemColumnType !== 'string' || !(SYSTEM_COLUMN_TYPES as readonly string[]).includes(raw.systemColumnType)) throw apiError(1031, String(raw.systemColumnType), `${attr}.systemColumnType`);
+    if (typeof raw.systemColumnType !== 'string' || !(SYSTEM_COLUMN_TYPES as readonly string[]).includes(raw.systemColumnType)) throw new InvalidInput(1031, String(raw.systemColumnType), `${attr}.systemColumnType`);
     out.systemColumnType = raw.systemColumnType as SystemColumnType;
   }
   if (raw.type !== undefined && raw.type !== null) {
-    if (typeof raw.type !== 'string' || !(COLUMN_TYPES as readonly string[]).includes(raw.type)) throw apiError(1031, String(raw.type), `${attr}.type`);
+    if (typeof raw.type !== 'string' || !(COLUMN_TYPES as readonly string[]).includes(raw.type)) throw new InvalidInput(1031, String(raw.type), `${attr}.type`);
     out.type = raw.type as ColumnType;
   }
   if (raw.title !== undefined && raw.title !== null) out.title = text(raw.title, `${attr}.title`, 1000);
   const kinds = [out.sheetNameColumn, out.primary, out.systemColumnType !== undefined].filter(Boolean).length;
-  if (kinds > 1) throw apiError(1031, JSON.stringify(raw), attr);
-  if (kinds === 0 && out.title === undefined) throw apiError(1012, `${attr}.title`);
+  if (kinds > 1) throw new InvalidInput(1031, JSON.stringify(raw), attr);
+  if (kinds === 0 && out.title === undefined) throw new InvalidInput(1012, `${attr}.title`);
   return out;
 }
 
@@ -109,16 +109,16 @@ function refKey(r: ColumnRef): string {
  * that names the same source columns; new ones get ids from `newId`.
  */
 export function parseReportColumns(raw: unknown, previous: readonly ReportColumnDef[], newId: () => number): ReportColumnDef[] {
-  if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) throw apiError(1012, 'columns');
-  if (!Array.isArray(raw)) throw apiError(1031, JSON.stringify(raw), 'columns');
-  if (raw.length > MAX_REPORT_COLUMNS) throw apiError(1031, `${raw.length} columns`, 'columns');
+  if (raw === undefined || raw === null || (Array.isArray(raw) && raw.length === 0)) throw new InvalidInput(1012, 'columns');
+  if (!Array.isArray(raw)) throw new InvalidInput(1031, JSON.stringify(raw), 'columns');
+  if (raw.length > MAX_REPORT_COLUMNS) throw new InvalidInput(1031, `${raw.length} columns`, 'columns');
   const old = new Map(previous.map((c) => [refKey(c), c]));
   const seen = new Set<string>();
   return raw.map((item: unknown, i) => {
     const attr = `columns[${i}]`;
     const ref = parseColumnRef(item, attr);
     const key = refKey(ref);
-    if (seen.has(key)) throw apiError(1031, JSON.stringify(item), attr);
+    if (seen.has(key)) throw new InvalidInput(1031, JSON.stringify(item), attr);
     seen.add(key);
     const o = item as Obj;
     let type: ColumnType = ref.type ?? 'TEXT_NUMBER';
@@ -128,7 +128,7 @@ export function parseReportColumns(raw: unknown, previous: readonly ReportColumn
     const title = ref.title ?? (ref.sheetNameColumn ? SHEET_NAME_TITLE : ref.primary ? 'Primary Column' : ref.systemColumnType!);
     const out: ReportColumnDef = { ...ref, virtualId: old.get(key)?.virtualId ?? newId(), title, type };
     if (o.width !== undefined && o.width !== null) {
-      if (typeof o.width !== 'number' || !Number.isInteger(o.width) || o.width < 1 || o.width > 10_000) throw apiError(1031, String(o.width), `${attr}.width`);
+      if (typeof o.width !== 'number' || !Number.isInteger(o.width) || o.width < 1 || o.width > 10_000) throw new InvalidInput(1031, String(o.width), `${attr}.width`);
       out.width = o.width;
     }
     return out;
@@ -144,19 +144,19 @@ function probeColumn(id: number, type: ColumnType): ColumnDef {
 export function parseReportFilter(raw: unknown, attr = 'filters'): ReportFilter {
   let count = 0;
   const read = (r: unknown, at: string, depth: number): ReportFilter => {
-    if (!isObject(r)) throw apiError(1031, JSON.stringify(r) ?? String(r), at);
+    if (!isObject(r)) throw new InvalidInput(1031, JSON.stringify(r) ?? String(r), at);
     const op = r.operator ?? 'AND';
-    if (op !== 'AND' && op !== 'OR') throw apiError(1031, String(op), `${at}.operator`);
-    if (depth > 5) throw apiError(1031, 'nesting deeper than 5', at);
+    if (op !== 'AND' && op !== 'OR') throw new InvalidInput(1031, String(op), `${at}.operator`);
+    if (depth > 5) throw new InvalidInput(1031, 'nesting deeper than 5', at);
     const list = r.criteria ?? [];
     const nested = r.nestedCriteria ?? [];
-    if (!Array.isArray(list)) throw apiError(1031, JSON.stringify(list), `${at}.criteria`);
-    if (!Array.isArray(nested)) throw apiError(1031, JSON.stringify(nested), `${at}.nestedCriteria`);
+    if (!Array.isArray(list)) throw new InvalidInput(1031, JSON.stringify(list), `${at}.criteria`);
+    if (!Array.isArray(nested)) throw new InvalidInput(1031, JSON.stringify(nested), `${at}.nestedCriteria`);
     const criteria = list.map((c: unknown, i) => {
       const ca = `${at}.criteria[${i}]`;
-      if (++count > MAX_FILTER_CRITERIA) throw apiError(1031, `more than ${MAX_FILTER_CRITERIA} criteria`, attr);
-      if (!isObject(c)) throw apiError(1031, JSON.stringify(c) ?? String(c), ca);
-      if (c.column === undefined || c.column === null) throw apiError(1012, `${ca}.column`);
+      if (++count > MAX_FILTER_CRITERIA) throw new InvalidInput(1031, `more than ${MAX_FILTER_CRITERIA} criteria`, attr);
+      if (!isObject(c)) throw new InvalidInput(1031, JSON.stringify(c) ?? String(c), ca);
+      if (c.column === undefined || c.column === null) throw new InvalidInput(1012, `${ca}.column`);
       const column = parseColumnRef(c.column, `${ca}.column`);
       const type = column.sheetNameColumn ? 'TEXT_NUMBER' : column.type ?? 'TEXT_NUMBER';
       const checked = parseCriterion({ columnId: 1, operator: c.operator, values: c.values }, [probeColumn(1, type)], ca);
@@ -165,21 +165,21 @@ export function parseReportFilter(raw: unknown, attr = 'filters'): ReportFilter 
       return out;
     });
     const out: ReportFilter = { operator: op, criteria, nestedCriteria: nested.map((n: unknown, i) => read(n, `${at}.nestedCriteria[${i}]`, depth + 1)) };
-    if (out.criteria.length === 0 && out.nestedCriteria.length === 0) throw apiError(1183);
+    if (out.criteria.length === 0 && out.nestedCriteria.length === 0) throw new InvalidInput(1183);
     return out;
   };
   return read(raw, attr, 0);
 }
 
 export function parseReportSort(raw: unknown): ReportSortCriterion[] {
-  if (!Array.isArray(raw)) throw apiError(1031, JSON.stringify(raw) ?? String(raw), 'sortingCriteria');
-  if (raw.length > 20) throw apiError(1031, `${raw.length} criteria`, 'sortingCriteria');
+  if (!Array.isArray(raw)) throw new InvalidInput(1031, JSON.stringify(raw) ?? String(raw), 'sortingCriteria');
+  if (raw.length > 20) throw new InvalidInput(1031, `${raw.length} criteria`, 'sortingCriteria');
   return raw.map((s: unknown, i) => {
     const at = `sortingCriteria[${i}]`;
-    if (!isObject(s)) throw apiError(1031, JSON.stringify(s) ?? String(s), at);
-    if (s.column === undefined || s.column === null) throw apiError(1012, `${at}.column`);
+    if (!isObject(s)) throw new InvalidInput(1031, JSON.stringify(s) ?? String(s), at);
+    if (s.column === undefined || s.column === null) throw new InvalidInput(1012, `${at}.column`);
     const d = s.sortingDirection ?? 'ASCENDING';
-    if (d !== 'ASCENDING' && d !== 'DESCENDING') throw apiError(1031, String(d), `${at}.sortingDirection`);
+    if (d !== 'ASCENDING' && d !== 'DESCENDING') throw new InvalidInput(1031, String(d), `${at}.sortingDirection`);
     return { column: parseColumnRef(s.column, `${at}.column`), sortingDirection: d };
   });
 }

@@ -18,7 +18,7 @@
  * Rows of one request keep their request order at the destination. Moving a row moves its
  * subtree; a row whose ancestor is moved by the same request stays inside that ancestor.
  */
-import { apiError } from '../errors.ts';
+import { InvalidInput, NotFound, NotPermitted } from './errors.ts';
 
 export interface RowNode {
   id: number;
@@ -75,7 +75,7 @@ function present(v: unknown): boolean {
 
 function flag(v: unknown): boolean {
   if (!present(v)) return false;
-  if (typeof v !== 'boolean') throw apiError(1062);
+  if (typeof v !== 'boolean') throw new InvalidInput(1062);
   return v;
 }
 
@@ -88,20 +88,20 @@ function locationOf(r: RowLocationInput, forUpdate: boolean): RowLocation {
   const indent = present(r.indent);
   const outdent = present(r.outdent);
   if (indent || outdent) {
-    if (!forUpdate || (indent && outdent) || toTop || toBottom || above || hasParent || hasSibling) throw apiError(1062);
-    if ((indent ? r.indent : r.outdent) !== 1) throw apiError(1062);
+    if (!forUpdate || (indent && outdent) || toTop || toBottom || above || hasParent || hasSibling) throw new InvalidInput(1062);
+    if ((indent ? r.indent : r.outdent) !== 1) throw new InvalidInput(1062);
     return { kind: indent ? 'indent' : 'outdent' };
   }
-  if (toTop && toBottom) throw apiError(1062);
-  if (hasParent && hasSibling) throw apiError(1062);
-  if (above && !hasSibling) throw apiError(1062);
+  if (toTop && toBottom) throw new InvalidInput(1062);
+  if (hasParent && hasSibling) throw new InvalidInput(1062);
+  if (above && !hasSibling) throw new InvalidInput(1062);
   if (hasSibling) {
-    if (toTop || toBottom) throw apiError(1062);
-    if (typeof r.siblingId !== 'number' || !Number.isSafeInteger(r.siblingId)) throw apiError(1064, String(r.siblingId));
+    if (toTop || toBottom) throw new InvalidInput(1062);
+    if (typeof r.siblingId !== 'number' || !Number.isSafeInteger(r.siblingId)) throw new InvalidInput(1064, String(r.siblingId));
     return { kind: 'sibling', siblingId: r.siblingId, above };
   }
   if (hasParent) {
-    if (typeof r.parentId !== 'number' || !Number.isSafeInteger(r.parentId)) throw apiError(1063, String(r.parentId));
+    if (typeof r.parentId !== 'number' || !Number.isSafeInteger(r.parentId)) throw new InvalidInput(1063, String(r.parentId));
     return { kind: 'parent', parentId: r.parentId, toBottom };
   }
   if (toTop) return { kind: 'top' };
@@ -121,7 +121,7 @@ export function readRowLocation(rows: readonly RowLocationInput[], forUpdate: bo
   if (rows.length === 0) return { kind: 'none' };
   const first = locationOf(rows[0]!, forUpdate);
   for (let i = 1; i < rows.length; i++) {
-    if (!sameLocation(first, locationOf(rows[i]!, forUpdate))) throw apiError(1123);
+    if (!sameLocation(first, locationOf(rows[i]!, forUpdate))) throw new InvalidInput(1123);
   }
   return first;
 }
@@ -277,8 +277,8 @@ export class RowTree {
   }
 
   private assertParentTarget(parentId: number, opts: RowMutationOptions): void {
-    if (!this.nodes.has(parentId)) throw apiError(1063, parentId);
-    if (opts.hasData !== undefined && !opts.hasData(parentId)) throw apiError(1185);
+    if (!this.nodes.has(parentId)) throw new InvalidInput(1063, parentId);
+    if (opts.hasData !== undefined && !opts.hasData(parentId)) throw new InvalidInput(1185);
   }
 
   /** Insert `ids` (already detached or new) at a location; all get the location's parent. */
@@ -309,9 +309,9 @@ export class RowTree {
    * new rows), 1063 unknown parent, 1064 unknown sibling, 1185 parent without data.
    */
   addRows(rows: readonly { id: number; expanded?: boolean; locked?: boolean }[], location: RowLocation, opts: RowMutationOptions = {}): void {
-    if (location.kind === 'indent' || location.kind === 'outdent') throw apiError(1062);
+    if (location.kind === 'indent' || location.kind === 'outdent') throw new InvalidInput(1062);
     if (location.kind === 'parent') this.assertParentTarget(location.parentId, opts);
-    if (location.kind === 'sibling' && !this.nodes.has(location.siblingId)) throw apiError(1064, location.siblingId);
+    if (location.kind === 'sibling' && !this.nodes.has(location.siblingId)) throw new InvalidInput(1064, location.siblingId);
     for (const r of rows) {
       if (this.nodes.has(r.id) || r.id === ROOT) throw new Error(`row id ${r.id} already in the sheet`);
     }
@@ -340,7 +340,7 @@ export class RowTree {
 
   private assertEditable(ids: Iterable<number>, opts: RowMutationOptions, code: number): void {
     if (opts.canEditLocked === true) return;
-    for (const id of ids) if (this.nodes.get(id)?.locked === true) throw apiError(code);
+    for (const id of ids) if (this.nodes.get(id)?.locked === true) throw new NotPermitted(code);
   }
 
   /** The moved rows without those whose ancestor is also moved, in display order. */
@@ -363,7 +363,7 @@ export class RowTree {
    * indent without a previous sibling or outdent of a top-level row 1062.
    */
   moveRows(ids: readonly number[], location: RowLocation, opts: RowMutationOptions = {}): void {
-    for (const id of ids) if (!this.nodes.has(id)) throw apiError(1034);
+    for (const id of ids) if (!this.nodes.has(id)) throw new InvalidInput(1034);
     if (location.kind === 'none' || ids.length === 0) return;
     this.assertEditable(ids, opts, 1050);
     if (location.kind === 'indent' || location.kind === 'outdent') {
@@ -375,10 +375,10 @@ export class RowTree {
     const inMoved = (x: number): boolean => movedSet.has(x) || roots.some((r) => this.isAncestor(r, x));
     if (location.kind === 'parent') {
       this.assertParentTarget(location.parentId, opts);
-      if (inMoved(location.parentId)) throw apiError(1063, location.parentId);
+      if (inMoved(location.parentId)) throw new InvalidInput(1063, location.parentId);
     }
     if (location.kind === 'sibling') {
-      if (!this.nodes.has(location.siblingId) || inMoved(location.siblingId)) throw apiError(1064, location.siblingId);
+      if (!this.nodes.has(location.siblingId) || inMoved(location.siblingId)) throw new InvalidInput(1064, location.siblingId);
     }
     this.detach(roots);
     this.place(roots, location);
@@ -408,14 +408,14 @@ export class RowTree {
       const siblings = this.childList(parentId);
       const i = siblings.indexOf(id);
       if (indent) {
-        if (i <= 0) throw apiError(1062);
+        if (i <= 0) throw new InvalidInput(1062);
         const newParent = siblings[i - 1]!;
-        if (opts.hasData !== undefined && !opts.hasData(newParent)) throw apiError(1185);
+        if (opts.hasData !== undefined && !opts.hasData(newParent)) throw new InvalidInput(1185);
         siblings.splice(i, 1);
         this.childList(newParent).push(id);
         this.nodes.get(id)!.parentId = newParent;
       } else {
-        if (parentId === null) throw apiError(1062);
+        if (parentId === null) throw new InvalidInput(1062);
         const following = siblings.splice(i).slice(1);
         const grand = this.parentOf(parentId);
         const up = this.childList(grand);
@@ -438,11 +438,11 @@ export class RowTree {
    */
   deleteRows(ids: readonly number[], opts: RowMutationOptions & { ignoreMissing?: boolean } = {}): number[] {
     const known = ids.filter((id) => this.nodes.has(id));
-    if (known.length !== ids.length && opts.ignoreMissing !== true) throw apiError(1006);
+    if (known.length !== ids.length && opts.ignoreMissing !== true) throw new NotFound(1006);
     const roots = this.topMost(known);
     const all: number[] = [];
     for (const r of roots) all.push(r, ...this.descendantsOf(r));
-    if (opts.canEditLocked !== true) for (const id of all) if (this.nodes.get(id)!.locked) throw apiError(1092);
+    if (opts.canEditLocked !== true) for (const id of all) if (this.nodes.get(id)!.locked) throw new NotPermitted(1092);
     this.detach(roots);
     for (const id of all) {
       this.nodes.delete(id);

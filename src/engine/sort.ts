@@ -7,7 +7,7 @@
  * with natural numbers ("item 2" < "item 10"); contacts by display name; symbol picklists by
  * the symbol's own order. Ties keep the current order (stable).
  */
-import { apiError } from '../errors.ts';
+import { InvalidInput } from './errors.ts';
 import type { StoredCell, StoredValue } from './cells.ts';
 import { SYMBOL_VALUES, type ColumnDef } from './columns.ts';
 import { valueText } from './display.ts';
@@ -27,16 +27,16 @@ export interface SortCriterion {
  * a column of the sheet (1036); direction ASCENDING (default) or DESCENDING (1031).
  */
 export function readSortSpecifier(body: unknown, columnsById: ReadonlyMap<number, ColumnDef>): SortCriterion[] {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(1012, 'sortCriteria');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new InvalidInput(1012, 'sortCriteria');
   const list = (body as Record<string, unknown>).sortCriteria;
-  if (!Array.isArray(list) || list.length === 0) throw apiError(1012, 'sortCriteria');
+  if (!Array.isArray(list) || list.length === 0) throw new InvalidInput(1012, 'sortCriteria');
   return list.map((x: unknown) => {
-    if (typeof x !== 'object' || x === null) throw apiError(1012, 'sortCriteria.columnId');
+    if (typeof x !== 'object' || x === null) throw new InvalidInput(1012, 'sortCriteria.columnId');
     const o = x as Record<string, unknown>;
-    if (o.columnId === undefined || o.columnId === null) throw apiError(1012, 'sortCriteria.columnId');
-    if (typeof o.columnId !== 'number' || !columnsById.has(o.columnId)) throw apiError(1036, String(o.columnId));
+    if (o.columnId === undefined || o.columnId === null) throw new InvalidInput(1012, 'sortCriteria.columnId');
+    if (typeof o.columnId !== 'number' || !columnsById.has(o.columnId)) throw new InvalidInput(1036, String(o.columnId));
     const d = o.direction ?? 'ASCENDING';
-    if (d !== 'ASCENDING' && d !== 'DESCENDING') throw apiError(1031, String(d), 'direction');
+    if (d !== 'ASCENDING' && d !== 'DESCENDING') throw new InvalidInput(1031, String(d), 'direction');
     return { columnId: o.columnId, direction: d };
   });
 }

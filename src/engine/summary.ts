@@ -5,7 +5,7 @@
  * column. This module checks the definitions written through Add and Update Summary Fields and
  * throws the summary codes of the catalogue (1191 to 1208).
  */
-import { apiError } from '../errors.ts';
+import { InvalidInput, LimitExceeded } from './errors.ts';
 import {
   CHECKBOX_SYMBOLS, COLUMN_TYPES, columnVersion, PICKLIST_SYMBOLS,
   type ColumnDef, type ColumnType, type ContactOption,
@@ -46,43 +46,43 @@ function present(v: unknown): boolean {
 }
 
 function title(v: unknown): string {
-  if (typeof v !== 'string') throw apiError(1191);
+  if (typeof v !== 'string') throw new InvalidInput(1191);
   const t = v.trim();
-  if (t === '') throw apiError(1207);
-  if (t.length > MAX_COLUMN_TITLE_CHARS) throw apiError(1041, 'title', MAX_COLUMN_TITLE_CHARS, t.length);
+  if (t === '') throw new InvalidInput(1207);
+  if (t.length > MAX_COLUMN_TITLE_CHARS) throw new LimitExceeded(1041, 'title', MAX_COLUMN_TITLE_CHARS, t.length);
   return t;
 }
 
 function strings(v: unknown): string[] {
-  if (!Array.isArray(v)) throw apiError(1191);
+  if (!Array.isArray(v)) throw new InvalidInput(1191);
   return v.map((x) => {
-    if (x === null) throw apiError(1176, 'options');
-    if (typeof x !== 'string' && typeof x !== 'number') throw apiError(1191);
+    if (x === null) throw new InvalidInput(1176, 'options');
+    if (typeof x !== 'string' && typeof x !== 'number') throw new InvalidInput(1191);
     return String(x);
   });
 }
 
 function contacts(v: unknown): ContactOption[] {
-  if (!Array.isArray(v)) throw apiError(1191);
+  if (!Array.isArray(v)) throw new InvalidInput(1191);
   return v.map((x) => {
-    if (x === null) throw apiError(1176, 'contactOptions');
-    if (!isObject(x)) throw apiError(1191);
+    if (x === null) throw new InvalidInput(1176, 'contactOptions');
+    if (!isObject(x)) throw new InvalidInput(1191);
     const c: ContactOption = {};
     if (present(x.email)) {
-      if (typeof x.email !== 'string' || !isValidEmail(x.email)) throw apiError(1156);
+      if (typeof x.email !== 'string' || !isValidEmail(x.email)) throw new InvalidInput(1156);
       c.email = x.email;
     }
     if (present(x.name)) {
-      if (typeof x.name !== 'string') throw apiError(1191);
+      if (typeof x.name !== 'string') throw new InvalidInput(1191);
       c.name = x.name;
     }
-    if (c.email === undefined && c.name === undefined) throw apiError(1207);
+    if (c.email === undefined && c.name === undefined) throw new InvalidInput(1207);
     return c;
   });
 }
 
 function bool(v: unknown): boolean {
-  if (typeof v !== 'boolean') throw apiError(1191);
+  if (typeof v !== 'boolean') throw new InvalidInput(1191);
   return v;
 }
 
@@ -122,35 +122,35 @@ export function changesDefinition(f: SummaryFieldDef, w: FieldDefinitionWrite): 
  */
 export function readDefinition(b: Obj): FieldDefinitionWrite {
   const out: FieldDefinitionWrite = {};
-  if (present(b.image)) throw apiError(1201);
+  if (present(b.image)) throw new InvalidInput(1201);
   if (b.title !== undefined) out.title = title(b.title);
   if (present(b.type)) {
-    if (typeof b.type !== 'string') throw apiError(1191);
-    if (!(COLUMN_TYPES as readonly string[]).includes(b.type)) throw apiError(1031, b.type, 'type');
+    if (typeof b.type !== 'string') throw new InvalidInput(1191);
+    if (!(COLUMN_TYPES as readonly string[]).includes(b.type)) throw new InvalidInput(1031, b.type, 'type');
     out.type = b.type as ColumnType;
   }
   if (b.options !== undefined) out.options = b.options === null ? null : strings(b.options);
   if (b.symbol !== undefined) {
-    if (b.symbol !== null && typeof b.symbol !== 'string') throw apiError(1191);
+    if (b.symbol !== null && typeof b.symbol !== 'string') throw new InvalidInput(1191);
     out.symbol = b.symbol;
   }
   if (b.contactOptions !== undefined) out.contactOptions = b.contactOptions === null ? null : contacts(b.contactOptions);
   if (present(b.validation)) out.validation = bool(b.validation);
   if (present(b.locked)) out.locked = bool(b.locked);
   if (b.format !== undefined) {
-    if (b.format !== null && typeof b.format !== 'string') throw apiError(1191);
+    if (b.format !== null && typeof b.format !== 'string') throw new InvalidInput(1191);
     if (b.format === null || isDefaultFormat(b.format)) out.format = null;
     else {
       try {
         out.format = normaliseFormat(b.format);
       } catch {
-        throw apiError(1206);
+        throw new InvalidInput(1206);
       }
     }
   }
   if (present(b.index)) {
-    if (typeof b.index !== 'number' || !Number.isInteger(b.index)) throw apiError(1191);
-    if (b.index < 0) throw apiError(1031, String(b.index), 'index');
+    if (typeof b.index !== 'number' || !Number.isInteger(b.index)) throw new InvalidInput(1191);
+    if (b.index < 0) throw new InvalidInput(1031, String(b.index), 'index');
     out.index = b.index;
   }
   return out;
@@ -162,7 +162,7 @@ export function readDefinition(b: Obj): FieldDefinitionWrite {
  * type: options or symbols then need it (1196).
  */
 export function applyDefinition(base: SummaryFieldDef, w: FieldDefinitionWrite, typeRequired: boolean): SummaryFieldDef {
-  if (typeRequired && w.type === undefined && (w.options !== undefined || w.symbol !== undefined || w.contactOptions !== undefined)) throw apiError(1196);
+  if (typeRequired && w.type === undefined && (w.options !== undefined || w.symbol !== undefined || w.contactOptions !== undefined)) throw new InvalidInput(1196);
   const f: SummaryFieldDef = { ...base };
   if (w.title !== undefined) f.title = w.title;
   if (w.type !== undefined && w.type !== base.type) {
@@ -185,12 +185,12 @@ export function applyDefinition(base: SummaryFieldDef, w: FieldDefinitionWrite, 
     else f.format = w.format;
   }
   if (f.symbol !== undefined) {
-    if (f.options !== undefined) throw apiError(1197);
+    if (f.options !== undefined) throw new InvalidInput(1197);
     const allowed: readonly string[] = f.type === 'CHECKBOX' ? CHECKBOX_SYMBOLS : f.type === 'PICKLIST' ? PICKLIST_SYMBOLS : [];
-    if (!allowed.includes(f.symbol)) throw apiError(1198);
+    if (!allowed.includes(f.symbol)) throw new InvalidInput(1198);
   }
-  if (f.options !== undefined && f.type !== 'PICKLIST' && f.type !== 'MULTI_PICKLIST') throw apiError(1194);
-  if (f.contactOptions !== undefined && f.type !== 'CONTACT_LIST' && f.type !== 'MULTI_CONTACT_LIST') throw apiError(1194);
+  if (f.options !== undefined && f.type !== 'PICKLIST' && f.type !== 'MULTI_PICKLIST') throw new InvalidInput(1194);
+  if (f.contactOptions !== undefined && f.type !== 'CONTACT_LIST' && f.type !== 'MULTI_CONTACT_LIST') throw new InvalidInput(1194);
   if (f.validation === false) delete f.validation;
   if (f.locked === false) delete f.locked;
   return f;

@@ -8,7 +8,7 @@
  * formatted numbers, loose dates and the like are recognised; anything else is kept as text.
  */
 import { bodyId, isObject } from './input.ts';
-import { apiError } from '../errors.ts';
+import { InvalidInput, LimitExceeded, NotFound, NotPermitted } from './errors.ts';
 import type { CellLinkStatus, StoredCell, StoredCellLink, StoredHyperlink, StoredImage, StoredRowCells, StoredValue } from './cells.ts';
 import { CELL_LINK_STATUSES, cellHasData, cellKey, isEmptyCell } from './cells.ts';
 import { assertColumnEditable, assertColumnLevel, type ColumnDef } from './columns.ts';
@@ -83,7 +83,7 @@ function present(v: unknown): boolean {
 }
 
 function strictError(column: ColumnDef, value: unknown): never {
-  throw apiError(1042, column.id, typeof value === 'object' ? JSON.stringify(value) : String(value), column.type);
+  throw new InvalidInput(1042, column.id, typeof value === 'object' ? JSON.stringify(value) : String(value), column.type);
 }
 
 function truncate(s: string): string {
@@ -124,7 +124,7 @@ export const PROJECT_DAY_START_HOUR = 8;
 
 function parseNumberValue(column: ColumnDef, n: number, strict: boolean): ValueResult {
   if (!Number.isFinite(n) || !inCellNumberRange(n)) {
-    if (strict) throw apiError(1148, MIN_CELL_NUMBER, MAX_CELL_NUMBER);
+    if (strict) throw new InvalidInput(1148, MIN_CELL_NUMBER, MAX_CELL_NUMBER);
     return { v: text(numberText(n)) };
   }
   void column;
@@ -224,7 +224,7 @@ function parseContactObject(column: ColumnDef, o: Record<string, unknown>, ctx: 
   if (typeof email !== 'string' || !isValidEmail(email)) strictError(column, o);
   const c: StoredContact = { email: normaliseEmail(email) };
   if (present(o.name)) {
-    if (typeof o.name !== 'string') throw apiError(1241);
+    if (typeof o.name !== 'string') throw new InvalidInput(1241);
     if (o.name !== '') c.name = truncate(o.name);
   } else {
     const found = (ctx.lookupContactName ?? contactOptionLookup(column))(c.email);
@@ -267,7 +267,7 @@ function parseMultiContactValue(column: ColumnDef, x: string | number | boolean,
   if (s.trim() === '') return { v: undefined };
   const parts = s.split(/[,;]/).map((p) => p.trim()).filter((p) => p !== '');
   if (parts.length > 0 && parts.every(isValidEmail)) {
-    if (parts.length > MAX_CONTACTS_PER_CELL) throw apiError(1240);
+    if (parts.length > MAX_CONTACTS_PER_CELL) throw new LimitExceeded(1240);
     const lookup = ctx.lookupContactName ?? contactOptionLookup(column);
     return {
       v: {
@@ -292,7 +292,7 @@ function parsePrimitive(column: ColumnDef, x: string | number | boolean, strict:
     case 'CHECKBOX': return parseCheckbox(column, xs, strict);
     case 'DATE': return parseDate(column, xs, strict, ctx);
     case 'ABSTRACT_DATETIME': return parseAbstractDateTime(column, xs, strict, ctx);
-    case 'DATETIME': throw apiError(1046, column.id);
+    case 'DATETIME': throw new InvalidInput(1046, column.id);
     case 'CONTACT_LIST': return parseContactValue(column, xs, strict, input, ctx);
     case 'DURATION': return parseDurationValue(column, xs, strict);
     case 'PREDECESSOR': return parsePredecessorValue(column, xs, strict, ctx);
@@ -302,12 +302,12 @@ function parsePrimitive(column: ColumnDef, x: string | number | boolean, strict:
 }
 
 function wrongObjectType(column: ColumnDef): never {
-  throw apiError(1131, 'objectValue', column.id, (OBJECT_TYPES_BY_COLUMN[column.type] ?? []).join(', ') || 'string, number, boolean');
+  throw new InvalidInput(1131, 'objectValue', column.id, (OBJECT_TYPES_BY_COLUMN[column.type] ?? []).join(', ') || 'string, number, boolean');
 }
 
 function parseObjectValue(column: ColumnDef, ov: unknown, strict: boolean, input: CellInput, ctx: CellWriteContext): ValueResult {
   if (typeof ov === 'string' || typeof ov === 'number' || typeof ov === 'boolean') return parsePrimitive(column, ov, strict, input, ctx);
-  if (!isObject(ov)) throw apiError(1038);
+  if (!isObject(ov)) throw new InvalidInput(1038);
   const allowed = OBJECT_TYPES_BY_COLUMN[column.type] ?? [];
   const ot = ov.objectType;
   if (typeof ot !== 'string' || !allowed.includes(ot)) wrongObjectType(column);
@@ -318,13 +318,13 @@ function parseObjectValue(column: ColumnDef, ov: unknown, strict: boolean, input
     }
     case 'MULTI_CONTACT': {
       const values = ov.values;
-      if (!Array.isArray(values)) throw apiError(1012, 'objectValue.values');
-      if (values.length > MAX_CONTACTS_PER_CELL) throw apiError(1240);
+      if (!Array.isArray(values)) throw new InvalidInput(1012, 'objectValue.values');
+      if (values.length > MAX_CONTACTS_PER_CELL) throw new LimitExceeded(1240);
       if (values.length === 0) return { v: undefined };
       return {
         v: {
           mc: values.map((x: unknown) => {
-            if (x === null) throw apiError(1177);
+            if (x === null) throw new InvalidInput(1177);
             if (!isObject(x)) strictError(column, x);
             if (x.objectType !== undefined && x.objectType !== 'CONTACT') wrongObjectType(column);
             return parseContactObject(column, x, ctx);
@@ -334,12 +334,12 @@ function parseObjectValue(column: ColumnDef, ov: unknown, strict: boolean, input
     }
     case 'MULTI_PICKLIST': {
       const values = ov.values;
-      if (!Array.isArray(values)) throw apiError(1012, 'objectValue.values');
-      if (values.length > MAX_MULTI_PICKLIST_VALUES) throw apiError(1277);
+      if (!Array.isArray(values)) throw new InvalidInput(1012, 'objectValue.values');
+      if (values.length > MAX_MULTI_PICKLIST_VALUES) throw new InvalidInput(1277);
       if (values.length === 0) return { v: undefined };
       const out: string[] = [];
       for (const x of values as unknown[]) {
-        if (x === null) throw apiError(1177);
+        if (x === null) throw new InvalidInput(1177);
         if (typeof x !== 'string' && typeof x !== 'number') strictError(column, x);
         const s = truncate(String(x));
         if (!out.includes(s)) out.push(s);
@@ -348,18 +348,18 @@ function parseObjectValue(column: ColumnDef, ov: unknown, strict: boolean, input
     }
     case 'PREDECESSOR_LIST': {
       const list = parsePredecessorObject(ov);
-      if (list === null) throw apiError(1031, JSON.stringify(ov), 'objectValue');
+      if (list === null) throw new InvalidInput(1031, JSON.stringify(ov), 'objectValue');
       return { v: list.length === 0 ? undefined : { p: list } };
     }
     case 'DURATION': {
       const d = normaliseDurationObject(ov);
-      if (d === null) throw apiError(1031, JSON.stringify(ov), 'objectValue');
+      if (d === null) throw new InvalidInput(1031, JSON.stringify(ov), 'objectValue');
       return { v: { du: d } };
     }
     default: {
       // DATE / DATETIME / ABSTRACT_DATETIME objects carry their `value`.
       const x = ov.value;
-      if (typeof x !== 'string' && typeof x !== 'number') throw apiError(1012, 'objectValue.value');
+      if (typeof x !== 'string' && typeof x !== 'number') throw new InvalidInput(1012, 'objectValue.value');
       return column.type === 'DATE' ? parseDate(column, x, true, ctx) : parseAbstractDateTime(column, x, true, ctx);
     }
   }
@@ -401,38 +401,38 @@ function violatesValidation(column: ColumnDef, v: StoredValue | undefined): bool
 // Hyperlinks, cell links, images
 
 function parseHyperlink(h: unknown, value: unknown, ctx: CellWriteContext): { h: StoredHyperlink; derivedValue?: string } {
-  if (!isObject(h)) throw apiError(1031, String(h), 'hyperlink');
+  if (!isObject(h)) throw new InvalidInput(1031, String(h), 'hyperlink');
   const ids: ['sheet' | 'report' | 'sight', number][] = [];
   for (const [kind, key] of [['sheet', 'sheetId'], ['report', 'reportId'], ['sight', 'sightId']] as const) {
     const x = h[key];
     if (!present(x)) continue;
     ids.push([kind, bodyId(x, `hyperlink.${key}`)]);
   }
-  if (ids.length > 1) throw apiError(1111);
+  if (ids.length > 1) throw new InvalidInput(1111);
   const url = h.url;
-  if (present(url) && typeof url !== 'string') throw apiError(1031, String(url), 'hyperlink.url');
-  if (ids.length === 1 && present(url)) throw apiError(1112);
-  if (ids.length === 0 && (!present(url) || url === '')) throw apiError(1117);
-  if (present(value) && typeof value !== 'string') throw apiError(1113);
+  if (present(url) && typeof url !== 'string') throw new InvalidInput(1031, String(url), 'hyperlink.url');
+  if (ids.length === 1 && present(url)) throw new InvalidInput(1112);
+  if (ids.length === 0 && (!present(url) || url === '')) throw new InvalidInput(1117);
+  if (present(value) && typeof value !== 'string') throw new InvalidInput(1113);
   if (ids.length === 0) return { h: { url: url as string }, derivedValue: url as string };
   const [kind, id] = ids[0]!;
   const target = ctx.hyperlinkTarget?.(kind, id);
-  if (ctx.hyperlinkTarget !== undefined && target === undefined) throw apiError(1114, id);
+  if (ctx.hyperlinkTarget !== undefined && target === undefined) throw new NotFound(1114, id);
   const out: StoredHyperlink = kind === 'sheet' ? { sheetId: id } : kind === 'report' ? { reportId: id } : { sightId: id };
   if (target?.permalink !== undefined) out.url = target.permalink;
   return target === undefined ? { h: out } : { h: out, derivedValue: target.name };
 }
 
 function parseCellLink(l: unknown, ctx: CellWriteContext): StoredCellLink {
-  if (ctx.isNewRow === true) throw apiError(1032, 'linkInFromCell');
-  if (!isObject(l)) throw apiError(1031, String(l), 'linkInFromCell');
+  if (ctx.isNewRow === true) throw new InvalidInput(1032, 'linkInFromCell');
+  if (!isObject(l)) throw new InvalidInput(1031, String(l), 'linkInFromCell');
   const out: Partial<StoredCellLink> = {};
   for (const k of ['sheetId', 'rowId', 'columnId'] as const) {
     const x = l[k];
-    if (!present(x)) throw apiError(1012, `linkInFromCell.${k}`);
+    if (!present(x)) throw new InvalidInput(1012, `linkInFromCell.${k}`);
     out[k] = bodyId(x, `linkInFromCell.${k}`);
   }
-  if (ctx.sheetId !== undefined && out.sheetId === ctx.sheetId) throw apiError(1116);
+  if (ctx.sheetId !== undefined && out.sheetId === ctx.sheetId) throw new InvalidInput(1116);
   const status = l.status;
   const link: StoredCellLink = { sheetId: out.sheetId!, rowId: out.rowId!, columnId: out.columnId!, status: 'OK' };
   if (typeof status === 'string' && (CELL_LINK_STATUSES as readonly string[]).includes(status)) link.status = status as CellLinkStatus;
@@ -440,24 +440,24 @@ function parseCellLink(l: unknown, ctx: CellWriteContext): StoredCellLink {
 }
 
 function parseImage(img: unknown, existing: StoredCell | undefined, column: ColumnDef, ctx: CellWriteContext): StoredImage {
-  if (ctx.imagesEnabled === false) throw apiError(1164);
-  if (!isObject(img)) throw apiError(1031, String(img), 'image');
+  if (ctx.imagesEnabled === false) throw new InvalidInput(1164);
+  if (!isObject(img)) throw new InvalidInput(1031, String(img), 'image');
   const alt = img.altText;
-  if (present(alt) && typeof alt !== 'string') throw apiError(1031, String(alt), 'image.altText');
-  if (typeof alt === 'string' && alt.length > MAX_ALT_TEXT_CHARS) throw apiError(1165);
+  if (present(alt) && typeof alt !== 'string') throw new InvalidInput(1031, String(alt), 'image.altText');
+  if (typeof alt === 'string' && alt.length > MAX_ALT_TEXT_CHARS) throw new LimitExceeded(1165);
   const id = img.id;
-  if (present(id) && typeof id !== 'string') throw apiError(1031, String(id), 'image.id');
+  if (present(id) && typeof id !== 'string') throw new InvalidInput(1031, String(id), 'image.id');
   const isNew = typeof id === 'string' && id !== '' && id !== existing?.img?.id;
   const base = isNew ? { id: id as string } : existing?.img;
   if (base === undefined) {
-    if (typeof alt === 'string') throw apiError(1161, ctx.rowId ?? '', column.id);
-    throw apiError(1012, 'image.id');
+    if (typeof alt === 'string') throw new InvalidInput(1161, ctx.rowId ?? '', column.id);
+    throw new InvalidInput(1012, 'image.id');
   }
   const out: StoredImage = { ...base, id: base.id };
   if (isNew && ctx.imageInfo !== undefined) {
     // an image of this sheet: its size is the stored image's, not what the client says
     const info = ctx.imageInfo(base.id);
-    if (info === undefined) throw apiError(1006);
+    if (info === undefined) throw new NotFound(1006);
     out.width = info.width;
     out.height = info.height;
   } else if (ctx.imageInfo === undefined) {
@@ -498,8 +498,8 @@ function cloneData<T>(x: T): T {
  * 1131, 1240, 1241, 1277) and column validation (1235 unless overridden).
  */
 export function parseCellWrite(column: ColumnDef, input: CellInput, existing: StoredCell | undefined, ctx: CellWriteContext = {}): ParsedCell {
-  if (!isObject(input)) throw apiError(1008, 'cell must be an object');
-  if (column.systemColumnType !== undefined) throw apiError(1046, column.id);
+  if (!isObject(input)) throw new InvalidInput(1008, 'cell must be an object');
+  if (column.systemColumnType !== undefined) throw new InvalidInput(1046, column.id);
   assertColumnEditable(column, ctx.isSheetAdmin === true);
 
   const value = input.value;
@@ -507,13 +507,13 @@ export function parseCellWrite(column: ColumnDef, input: CellInput, existing: St
   const strict = input.strict !== false;
   const override = input.overrideValidation === true || ctx.overrideValidation === true;
 
-  if (present(input.formula) && (typeof input.formula !== 'string' || !input.formula.startsWith('='))) throw apiError(1162);
-  if (present(input.hyperlink) && present(input.linkInFromCell)) throw apiError(1109);
-  if (present(value) && present(objectValue)) throw apiError(1130);
-  if (present(value) && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw apiError(1038);
-  if (present(input.image) && (present(value) || present(objectValue) || present(input.hyperlink) || present(input.linkInFromCell))) throw apiError(1163);
-  if (present(input.linkInFromCell) && present(value)) throw apiError(1110);
-  if (override && ctx.isSheetAdmin !== true) throw apiError(1212);
+  if (present(input.formula) && (typeof input.formula !== 'string' || !input.formula.startsWith('='))) throw new InvalidInput(1162);
+  if (present(input.hyperlink) && present(input.linkInFromCell)) throw new InvalidInput(1109);
+  if (present(value) && present(objectValue)) throw new InvalidInput(1130);
+  if (present(value) && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new InvalidInput(1038);
+  if (present(input.image) && (present(value) || present(objectValue) || present(input.hyperlink) || present(input.linkInFromCell))) throw new InvalidInput(1163);
+  if (present(input.linkInFromCell) && present(value)) throw new InvalidInput(1110);
+  if (override && ctx.isSheetAdmin !== true) throw new NotPermitted(1212);
 
   const cell: StoredCell = existing === undefined ? {} : cloneData(existing);
   const wasBlank = !cellHasData(existing);
@@ -568,7 +568,7 @@ export function parseCellWrite(column: ColumnDef, input: CellInput, existing: St
     }
   }
 
-  if (writesValue && violatesValidation(column, result.v) && !override) throw apiError(1235);
+  if (writesValue && violatesValidation(column, result.v) && !override) throw new InvalidInput(1235);
 
   if (result.v === undefined) delete cell.v;
   else cell.v = result.v;
@@ -597,17 +597,17 @@ export function parseRowCells(
   existing: StoredRowCells | undefined,
   ctx: CellWriteContext = {},
 ): { cells: StoredRowCells; changed: number[] } {
-  if (!Array.isArray(cells)) throw apiError(1031, String(cells), 'cells');
+  if (!Array.isArray(cells)) throw new InvalidInput(1031, String(cells), 'cells');
   const seen = new Set<number>();
   const out: StoredRowCells = { ...(existing ?? {}) };
   const changed: number[] = [];
   let links = 0;
   let values = 0;
   for (const raw of cells as unknown[]) {
-    if (!isObject(raw)) throw apiError(1008, 'cell must be an object');
+    if (!isObject(raw)) throw new InvalidInput(1008, 'cell must be an object');
     const id = raw.columnId;
-    if (typeof id !== 'number' || !columnsById.has(id)) throw apiError(1036, String(id));
-    if (seen.has(id)) throw apiError(1037, id);
+    if (typeof id !== 'number' || !columnsById.has(id)) throw new InvalidInput(1036, String(id));
+    if (seen.has(id)) throw new InvalidInput(1037, id);
     seen.add(id);
     const column = columnsById.get(id)!;
     const key = cellKey(id);
@@ -618,6 +618,6 @@ export function parseRowCells(
     else out[key] = parsed.cell;
     changed.push(id);
   }
-  if (links > 0 && values > 0) throw apiError(1115);
+  if (links > 0 && values > 0) throw new InvalidInput(1115);
   return { cells: out, changed };
 }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, apiError, apiErrorWith, isApiError } from '../errors.ts';
+import { ApiError, apiError, apiErrorWith } from '../errors.ts';
+import { apiErrorOf } from '../services/errors.ts';
 import { randomString } from '../ids.ts';
 import type { ErrorBody } from './present.ts';
 
@@ -34,10 +35,12 @@ export function protocolError(status: number, reason: string): ApiError {
 }
 
 /**
- * Fastify's own failures mapped into the catalogue, so that no response has another shape.
+ * Fastify's own failures and the engine's refusals (through services/errors.ts, the one mapping)
+ * in the catalogue, so that no response has another shape.
  */
 export function toApiError(err: unknown): ApiError | null {
-  if (isApiError(err)) return err;
+  const refusal = apiErrorOf(err);
+  if (refusal !== undefined) return refusal;
   const fe = err as Partial<FastifyError> & { type?: string };
   switch (fe.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

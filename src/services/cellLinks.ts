@@ -1,4 +1,5 @@
 import { apiError, isApiError, type ApiError } from '../errors.ts';
+import { apiErrorOf } from './errors.ts';
 import type { Queryable } from '../store/db.ts';
 import type { SheetRow } from '../store/sheets.ts';
 import { deleteCellLinksOfRows, deleteCellLinksOutside, insertCellLinks, linkTargetSheets, linksFromSheet } from '../store/links.ts';
@@ -30,8 +31,9 @@ export async function loadLinkSources(db: Queryable, actor: Actor, ids: Iterable
       const { sheet } = await sheetFor(db, actor, id, 'VIEWER');
       out.set(id, { sheet, model: await readModel(db, sheet) });
     } catch (e) {
-      if (!isApiError(e)) throw e;
-      out.set(id, e);
+      const refusal = apiErrorOf(e);
+      if (refusal === undefined) throw e;
+      out.set(id, refusal);
     }
   }
   return out;

@@ -13,11 +13,13 @@
  * A shared filter or a rule change is a change of the sheet: its version goes up and a SHEET
  * UPDATE event is recorded. A personal filter changes nothing others see.
  */
-import type { Selectable } from 'kysely';
 import { apiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import type { Queryable, Store } from '../store/db.ts';
-import type { SheetFilterTable } from '../store/viewTables.ts';
+import {
+  appliedFilterId, deleteFilterRow, deleteViewsOf, filterIdsNamed, filtersVisibleTo, findFilter, insertFilters, replaceRules, rulesJson,
+  setAppliedFilter, sheetFilters, unapplyFilterForOthers, updateFilterRow, type FilterRow,
+} from '../store/filters.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 import { columnsOf, parseQuery, type CriteriaQuery, type MatchContext } from '../engine/criteria.ts';
 import { dayOfEpochMs } from '../engine/dates.ts';
@@ -30,7 +32,7 @@ import { writeSheet, type RowState, type SheetModel, type WriteContext } from '.
 import { asObject } from '../engine/input.ts';
 import { nameKey } from './crossSheet.ts';
 
-export type FilterRow = Selectable<SheetFilterTable>;
+export type { FilterRow };
 export type FilterType = 'PERSONAL' | 'SHARED';
 
 export interface ApiFilter {
@@ -64,16 +66,9 @@ export function presentFilter(f: FilterRow, appliedId: number | undefined, detai
 
 /** The filters of a sheet the caller can see (shared ones and their own), oldest first. */
 export async function visibleFilters(db: Queryable, actor: Actor, sheetId: number): Promise<{ filters: FilterRow[]; appliedId: number | undefined }> {
-  const rows = await db
-    .selectFrom('sheet_filters')
-    .selectAll()
-    .where('sheet_id', '=', sheetId)
-    .where((eb) => eb.or([eb('filter_type', '=', 'SHARED'), eb('owner_id', '=', actor.user.id)]))
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  const applied = await db.selectFrom('sheet_filter_applied').select('filter_id').where('sheet_id', '=', sheetId).where('user_id', '=', actor.user.id).executeTakeFirst();
-  const appliedId = applied !== undefined && rows.some((r) => r.id === applied.filter_id) ? applied.filter_id : undefined;
+  const rows = await filtersVisibleTo(db, sheetId, actor.user.id);
+  const applied = await appliedFilterId(db, sheetId, actor.user.id);
+  const appliedId = applied !== undefined && rows.some((r) => r.id === applied) ? applied : undefined;
   return { filters: rows, appliedId };
 }
 
@@ -136,15 +131,8 @@ function parseFilterBody(body: unknown, columns: readonly ColumnDef[], creating:
 }
 
 async function assertNameFree(tx: Queryable, sheetId: number, actor: Actor, name: string, type: FilterType, exceptId?: number): Promise<void> {
-  let q = tx.selectFrom('sheet_filters').select('id').where('sheet_id', '=', sheetId).where('name_key', '=', nameKey(name)).where('filter_type', '=', type);
-  if (type === 'PERSONAL') q = q.where('owner_id', '=', actor.user.id);
-  const hits = await q.execute();
-  if (hits.some((h) => h.id !== exceptId)) throw apiError(1184, sheetId, name, type);
-}
-
-async function setApplied(tx: Queryable, sheetId: number, userId: number, filterId: number, applied: boolean): Promise<void> {
-  await tx.deleteFrom('sheet_filter_applied').where('sheet_id', '=', sheetId).where('user_id', '=', userId).$if(!applied, (q) => q.where('filter_id', '=', filterId)).execute();
-  if (applied) await tx.insertInto('sheet_filter_applied').values({ sheet_id: sheetId, user_id: userId, filter_id: filterId }).execute();
+  const hits = await filterIdsNamed(tx, sheetId, nameKey(name), type, actor.user.id);
+  if (hits.some((id) => id !== exceptId)) throw apiError(1184, sheetId, name, type);
 }
 
 /** A shared filter changed: the sheet changed for everyone who reads it. */
@@ -172,8 +160,8 @@ export async function createFilter(store: Store, actor: Actor, sheetId: number, 
       created_at: ctx.now,
       modified_at: ctx.now,
     };
-    await ctx.tx.insertInto('sheet_filters').values(row).execute();
-    if (input.applied === true) await setApplied(ctx.tx, sheetId, actor.user.id, row.id, true);
+    await insertFilters(ctx.tx, [row]);
+    if (input.applied === true) await setAppliedFilter(ctx.tx, sheetId, actor.user.id, row.id, true);
     if (type === 'SHARED') sharedChange(ctx, row.id, 'CREATE');
     return presentFilter(row, input.applied === true ? row.id : undefined, true);
   });
@@ -181,7 +169,7 @@ export async function createFilter(store: Store, actor: Actor, sheetId: number, 
 }
 
 async function filterForChange(ctx: WriteContext, actor: Actor, filterId: number): Promise<FilterRow> {
-  const f = await ctx.tx.selectFrom('sheet_filters').selectAll().where('sheet_id', '=', ctx.sheet.id).where('id', '=', filterId).executeTakeFirst();
+  const f = await findFilter(ctx.tx, ctx.sheet.id, filterId);
   if (f === undefined || (f.filter_type === 'PERSONAL' && f.owner_id !== actor.user.id)) throw apiError(1182, filterId, ctx.sheet.id);
   return f;
 }
@@ -215,14 +203,13 @@ export async function updateFilter(store: Store, actor: Actor, sheetId: number, 
         query: input.query === undefined ? f.query : JSON.stringify(input.query),
         modified_at: ctx.now,
       };
-      await ctx.tx.updateTable('sheet_filters').set({ owner_id: next.owner_id, name: next.name, name_key: next.name_key, filter_type: next.filter_type, exclude_selected: next.exclude_selected, include_parent: next.include_parent, query: next.query, modified_at: next.modified_at }).where('id', '=', f.id).execute();
+      await updateFilterRow(ctx.tx, f.id, { owner_id: next.owner_id, name: next.name, name_key: next.name_key, filter_type: next.filter_type, exclude_selected: next.exclude_selected, include_parent: next.include_parent, query: next.query, modified_at: next.modified_at });
       if (f.filter_type === 'SHARED' || type === 'SHARED') sharedChange(ctx, f.id, 'UPDATE');
       // a filter that became personal is no longer seen (nor applied) by others
-      if (f.filter_type === 'SHARED' && type === 'PERSONAL') await ctx.tx.deleteFrom('sheet_filter_applied').where('filter_id', '=', f.id).where('user_id', '!=', actor.user.id).execute();
+      if (f.filter_type === 'SHARED' && type === 'PERSONAL') await unapplyFilterForOthers(ctx.tx, f.id, actor.user.id);
     }
-    if (input.applied !== undefined) await setApplied(ctx.tx, sheetId, actor.user.id, f.id, input.applied);
-    const applied = await ctx.tx.selectFrom('sheet_filter_applied').select('filter_id').where('sheet_id', '=', sheetId).where('user_id', '=', actor.user.id).executeTakeFirst();
-    return presentFilter(next, applied?.filter_id, true);
+    if (input.applied !== undefined) await setAppliedFilter(ctx.tx, sheetId, actor.user.id, f.id, input.applied);
+    return presentFilter(next, await appliedFilterId(ctx.tx, sheetId, actor.user.id), true);
   });
   return { filter: out.result, version: out.version, changed: out.changed };
 }
@@ -231,8 +218,7 @@ export async function deleteFilter(store: Store, actor: Actor, sheetId: number, 
   const out = await writeSheet(store, actor, sheetId, 'VIEWER', async (ctx) => {
     const f = await filterForChange(ctx, actor, filterId);
     if (f.filter_type === 'SHARED' && !atLeast(ctx.level, 'ADMIN')) throw apiError(1181);
-    await ctx.tx.deleteFrom('sheet_filters').where('id', '=', f.id).execute();
-    await ctx.tx.deleteFrom('sheet_filter_applied').where('filter_id', '=', f.id).execute();
+    await deleteFilterRow(ctx.tx, f.id);
     if (f.filter_type === 'SHARED') sharedChange(ctx, f.id, 'DELETE');
   });
   return { version: out.version, changed: out.changed };
@@ -299,8 +285,8 @@ export function hiddenRows(model: SheetModel, f: FilterRow, actor: Actor, system
 // ---- conditional formatting
 
 export async function readRules(db: Queryable, sheetId: number): Promise<ConditionalRule[]> {
-  const r = await db.selectFrom('sheet_conditional_formats').select('rules').where('sheet_id', '=', sheetId).executeTakeFirst();
-  return r === undefined ? [] : (JSON.parse(r.rules) as ConditionalRule[]);
+  const r = await rulesJson(db, sheetId);
+  return r === undefined ? [] : (JSON.parse(r) as ConditionalRule[]);
 }
 
 export interface ApiConditionalRule {
@@ -346,8 +332,7 @@ export async function setRules(store: Store, actor: Actor, sheetId: number, body
     const old = await readRules(ctx.tx, sheetId);
     const keep = new Set(old.map((r) => r.id));
     const rules = b.rules.map((r, i) => parseRule(r, ctx.model.columns, `rules[${i}]`, keep));
-    await ctx.tx.deleteFrom('sheet_conditional_formats').where('sheet_id', '=', sheetId).execute();
-    if (rules.length > 0) await ctx.tx.insertInto('sheet_conditional_formats').values({ sheet_id: sheetId, rules: JSON.stringify(rules) }).execute();
+    await replaceRules(ctx.tx, sheetId, rules.length > 0 ? JSON.stringify(rules) : undefined);
     ctx.metaChanged = true;
     ctx.events.push({ objectType: 'SHEET', action: 'UPDATE', objectId: sheetId, details: { conditionalFormats: rules.length } });
     return rules.map(presentRule);
@@ -377,7 +362,7 @@ export async function assertColumnNotInRules(tx: Queryable, sheetId: number, col
 
 /** A deleted column leaves the filters' criteria; a filter left with none goes. */
 export async function dropColumnFromFilters(tx: Queryable, sheetId: number, columnId: number, now: number): Promise<boolean> {
-  const filters = await tx.selectFrom('sheet_filters').selectAll().where('sheet_id', '=', sheetId).execute();
+  const filters = await sheetFilters(tx, sheetId);
   let sharedChanged = false;
   for (const f of filters) {
     const q = JSON.parse(f.query) as CriteriaQuery;
@@ -385,10 +370,9 @@ export async function dropColumnFromFilters(tx: Queryable, sheetId: number, colu
     if (criteria.length === q.criteria.length) continue;
     if (f.filter_type === 'SHARED') sharedChanged = true;
     if (criteria.length === 0) {
-      await tx.deleteFrom('sheet_filters').where('id', '=', f.id).execute();
-      await tx.deleteFrom('sheet_filter_applied').where('filter_id', '=', f.id).execute();
+      await deleteFilterRow(tx, f.id);
     } else {
-      await tx.updateTable('sheet_filters').set({ query: JSON.stringify({ ...q, criteria }), modified_at: now }).where('id', '=', f.id).execute();
+      await updateFilterRow(tx, f.id, { query: JSON.stringify({ ...q, criteria }), modified_at: now });
     }
   }
   return sharedChanged;
@@ -406,21 +390,14 @@ export async function copyViews(db: Queryable, fromSheetId: number, toSheetId: n
   const rules = await readRules(db, fromSheetId);
   if (rules.length > 0) {
     const copied = rules.map((r) => ({ ...r, id: newId(), query: remapQuery(r.query, colMap), ...(r.columnIds ? { columnIds: r.columnIds.map((id) => colMap.get(id) ?? id) } : {}) }));
-    await db.insertInto('sheet_conditional_formats').values({ sheet_id: toSheetId, rules: JSON.stringify(copied) }).execute();
+    await replaceRules(db, toSheetId, JSON.stringify(copied));
   }
   if (!withFilters) return;
-  const filters = await db.selectFrom('sheet_filters').selectAll().where('sheet_id', '=', fromSheetId).where('filter_type', '=', 'SHARED').execute();
-  if (filters.length === 0) return;
-  await db
-    .insertInto('sheet_filters')
-    .values(filters.map((f) => ({ ...f, id: newId(), sheet_id: toSheetId, owner_id: ownerId, query: JSON.stringify(remapQuery(JSON.parse(f.query) as CriteriaQuery, colMap)), created_at: now, modified_at: now })))
-    .execute();
+  const filters = await sheetFilters(db, fromSheetId, 'SHARED');
+  await insertFilters(db, filters.map((f) => ({ ...f, id: newId(), sheet_id: toSheetId, owner_id: ownerId, query: JSON.stringify(remapQuery(JSON.parse(f.query) as CriteriaQuery, colMap)), created_at: now, modified_at: now })));
 }
 
 /** Views go with their sheets. */
 export async function deleteViews(db: Queryable, sheetIds: number[]): Promise<void> {
-  if (sheetIds.length === 0) return;
-  await db.deleteFrom('sheet_filters').where('sheet_id', 'in', sheetIds).execute();
-  await db.deleteFrom('sheet_filter_applied').where('sheet_id', 'in', sheetIds).execute();
-  await db.deleteFrom('sheet_conditional_formats').where('sheet_id', 'in', sheetIds).execute();
+  await deleteViewsOf(db, sheetIds);
 }

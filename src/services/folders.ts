@@ -4,7 +4,8 @@ import {
 } from '../store/sheets.ts';
 import { childFolders, deleteFolderRows, descendantFolders, insertFolder, updateFolders, type FolderRow } from '../store/containers.ts';
 import { deleteFavoritesOf } from '../store/favorites.ts';
-import { apiError, apiErrorWith, isApiError } from '../errors.ts';
+import { apiError, apiErrorWith } from '../errors.ts';
+import { apiErrorOf } from './errors.ts';
 import { newId } from '../ids.ts';
 import type { AccessLevel } from './access.ts';
 import type { AfterDb } from './transactions.ts';
@@ -212,8 +213,7 @@ export async function reserveSheetIds(db: Queryable, ctx: CopyContext, q: { fold
 
 /** Wraps an unexpected failure of a tree copy as 1119 (nothing is kept: the transaction rolls back). */
 export function copyFailed(e: unknown, topType: 'folder' | 'workspace', topId: number): unknown {
-  if (isApiError(e)) return e;
-  return apiErrorWith(1119, { detail: { topContainerType: topType, topContainerId: topId } });
+  return apiErrorOf(e) ?? apiErrorWith(1119, { detail: { topContainerType: topType, topContainerId: topId } });
 }
 
 /** Copy Folder (include options, skipRemap) to a ContainerDestination. */

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Store } from '../store/db.ts';
-import { isApiError } from '../errors.ts';
+import { apiErrorOf } from './errors.ts';
 import { findSheet, dependentSheets } from '../store/sheets.ts';
 import type { Actor } from './context.ts';
 import { beforeRead, beforeWrite, carryRefs } from './crossSheet.ts';
@@ -50,7 +50,7 @@ export async function followSheet(store: Store, actor: Actor, source: { sheet: S
       );
     } catch (e) {
       // the dependent was deleted or is busy: it catches up later (see above); anything else is a fault
-      if (!isApiError(e) && (e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
+      if (apiErrorOf(e) === undefined && (e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
     }
   }
 }

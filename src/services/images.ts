@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { BlobNotFound, BlobTooLarge, newBlobKey, type BlobStore } from '../blobs/index.ts';
 import { isObject } from '../engine/input.ts';
 import { apiError, type ApiError } from '../errors.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import type { DB } from '../store/schema.ts';
 import { findSheet } from '../store/sheets.ts';
+import { copyImagesToSheet, imageBytes, imageOfUrlToken, imagesWithBytes, insertImage, insertImageUrls, moveImageBytesToBlob, sheetsOfImages } from '../store/images.ts';
 import type { StoredRowCells } from '../engine/cells.ts';
 import { imageInfo, type ImageInfo } from '../engine/imageSize.ts';
 import { parseRowCells } from '../engine/values.ts';
@@ -158,7 +159,7 @@ async function storeCellImage(
     row.cells = cells;
     // column formula cells refuse (1302); formulas referring to the cell see it change
     afterWrite(ctx, [{ row, column, before }]);
-    await ctx.tx.insertInto('images').values({
+    await insertImage(ctx.tx, {
       id,
       sheet_id: sheetId,
       blob_key: stored.blobKey,
@@ -170,7 +171,7 @@ async function storeCellImage(
       file_name: u.fileName,
       created_at: ctx.now,
       created_by: actor.user.id,
-    }).execute();
+    });
     row.modifiedAt = ctx.now;
     row.modifiedBy = actor.user.id;
     ctx.dirtyRows.add(row.id);
@@ -203,11 +204,7 @@ function readImageIds(body: unknown): string[] {
 export async function createImageUrls(db: Kysely<DB>, actor: Actor, body: unknown, now = Date.now()): Promise<ImageUrlItem[]> {
   const wanted = readImageIds(body);
   const ids = [...new Set(wanted)];
-  const sheetsOf = new Map<string, number[]>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const found = await db.selectFrom('images').select(['id', 'sheet_id']).where('id', 'in', ids.slice(i, i + 500)).execute();
-    for (const f of found) sheetsOf.set(f.id, [...(sheetsOf.get(f.id) ?? []), f.sheet_id]);
-  }
+  const sheetsOf = await sheetsOfImages(db, ids);
   const visible = new Map<number, boolean>();
   for (const sheetId of new Set([...sheetsOf.values()].flat())) {
     const sheet = await findSheet(db, sheetId);
@@ -221,11 +218,8 @@ export async function createImageUrls(db: Kysely<DB>, actor: Actor, body: unknow
     tokens.push({ token, sheet_id: sheetId, image_id: imageId, expires_at: now + IMAGE_URL_TTL_MS });
     return { imageId, token };
   });
-  await db.transaction().execute(async (tx) => {
-    // expired URLs are of no use to anyone: forget them as new ones are made
-    await tx.deleteFrom('image_urls').where('expires_at', '<=', now).execute();
-    for (let i = 0; i < tokens.length; i += 500) await tx.insertInto('image_urls').values(tokens.slice(i, i + 500)).execute();
-  });
+  // expired URLs are of no use to anyone: forget them as new ones are made
+  await db.transaction().execute((tx) => insertImageUrls(tx, tokens, now));
   return items;
 }
 
@@ -241,13 +235,7 @@ export interface ServedImage {
 /** The image a URL token serves, while it has not expired; 1006 otherwise. */
 export async function imageForToken(db: Queryable, blobs: BlobStore, token: string, now = Date.now()): Promise<ServedImage> {
   if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) throw apiError(1006);
-  const hit = await db
-    .selectFrom('image_urls as u')
-    .innerJoin('images as i', (j) => j.onRef('i.id', '=', 'u.image_id').onRef('i.sheet_id', '=', 'u.sheet_id'))
-    .select(['i.blob_key', 'i.mime_type', 'i.file_name', 'u.expires_at'])
-    .where('u.token', '=', token)
-    .where('u.expires_at', '>', now)
-    .executeTakeFirst();
+  const hit = await imageOfUrlToken(db, token, now);
   if (!hit || hit.blob_key === null) throw apiError(1006);
   try {
     const blob = await blobs.get(hit.blob_key);
@@ -275,21 +263,7 @@ function imageIdsIn(rowsCells: Iterable<string>): Set<string> {
  * orphanedBlobKeys).
  */
 export async function copyCellImages(db: Queryable, fromSheetId: number, toSheetId: number, rowsCells: Iterable<string>): Promise<void> {
-  const ids = [...imageIdsIn(rowsCells)];
-  if (!Number.isSafeInteger(toSheetId)) throw new Error('sheet ids are safe integers');
-  for (let i = 0; i < ids.length; i += 500) {
-    await db
-      .insertInto('images')
-      .columns(['id', 'sheet_id', 'blob_key', 'size', 'mime_type', 'width', 'height', 'file_name', 'created_at', 'created_by'])
-      .expression(
-        db.selectFrom('images')
-          .select(['id', sql<number>`${sql.lit(toSheetId)}`.as('sheet_id'), 'blob_key', 'size', 'mime_type', 'width', 'height', 'file_name', 'created_at', 'created_by'])
-          .where('sheet_id', '=', fromSheetId)
-          .where('id', 'in', ids.slice(i, i + 500)),
-      )
-      .onConflict((oc) => oc.columns(['sheet_id', 'id']).doNothing())
-      .execute();
-  }
+  await copyImagesToSheet(db, fromSheetId, toSheetId, [...imageIdsIn(rowsCells)]);
 }
 
 /**
@@ -301,21 +275,17 @@ export async function copyCellImages(db: Queryable, fromSheetId: number, toSheet
  * the one whose update finds the bytes gone removes its blob again.
  */
 export async function moveImageBytesToBlobs(db: Kysely<DB>, blobs: BlobStore): Promise<number> {
-  const pending = await db.selectFrom('images').select(['sheet_id', 'id']).where('bytes', 'is not', null).execute();
+  const pending = await imagesWithBytes(db);
   let moved = 0;
   for (const p of pending) {
-    const row = await db.selectFrom('images').select(['bytes', 'mime_type']).where('sheet_id', '=', p.sheet_id).where('id', '=', p.id).where('bytes', 'is not', null).executeTakeFirst();
+    const row = await imageBytes(db, p.sheet_id, p.id);
     if (row?.bytes == null) continue; // moved along with an earlier row of the same image
     const bytes = Buffer.from(row.bytes);
     const blobKey = newBlobKey();
     await blobs.put(blobKey, Readable.from([bytes]), { contentType: row.mime_type, maxBytes: bytes.length });
-    const done = await db.updateTable('images')
-      .set({ blob_key: blobKey, size: bytes.length, bytes: null })
-      .where('id', '=', p.id)
-      .where('bytes', '=', bytes)
-      .executeTakeFirst();
-    if (done.numUpdatedRows === 0n) await blobs.delete(blobKey);
-    else moved += Number(done.numUpdatedRows);
+    const done = await moveImageBytesToBlob(db, p.id, bytes, blobKey);
+    if (done === 0) await blobs.delete(blobKey);
+    else moved += done;
   }
   return moved;
 }

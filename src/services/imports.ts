@@ -10,7 +10,8 @@ import type { StoredRowCells } from '../engine/cells.ts';
 import { MAX_COLUMNS_PER_SHEET, MAX_CELLS_PER_SHEET } from '../engine/limits.ts';
 import { ColumnGuess, csvValue, importCell, importTitles, xlsxValue, type ImportValue } from '../engine/imports.ts';
 import { KEY_STEP } from '../engine/sortKeys.ts';
-import { ApiError, apiError } from '../errors.ts';
+import { apiError } from '../errors.ts';
+import { apiErrorOf } from './errors.ts';
 import { newIds } from '../ids.ts';
 import { insertMany, type Store } from '../store/db.ts';
 import type { RowTable } from '../store/schema.ts';
@@ -67,7 +68,8 @@ async function* csvRows(file: string): AsyncGenerator<[number, ImportValue[]]> {
   try {
     for await (const rec of parser as AsyncIterable<string[]>) yield [i++, rec.map(csvValue)];
   } catch (e) {
-    if (e instanceof ApiError) throw e;
+    const refusal = apiErrorOf(e);
+    if (refusal !== undefined) throw refusal;
     throw apiError(1008, `the CSV file: ${(e as Error).message}`);
   }
 }
@@ -86,7 +88,8 @@ async function* xlsxRows(file: string): AsyncGenerator<[number, ImportValue[]]> 
       break;
     }
   } catch (e) {
-    if (e instanceof ApiError) throw e;
+    const refusal = apiErrorOf(e);
+    if (refusal !== undefined) throw refusal;
     throw apiError(1008, `the XLSX file: ${(e as Error).message}`);
   }
 }

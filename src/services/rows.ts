@@ -1,5 +1,6 @@
 import { objectList } from '../engine/input.ts';
-import { apiError, isApiError, type ApiError } from '../errors.ts';
+import { apiError, type ApiError } from '../errors.ts';
+import { apiErrorOf } from './errors.ts';
 import { newIds } from '../ids.ts';
 import type { Store } from '../store/db.ts';
 import { parseRowCells, type CellWriteContext } from '../engine/values.ts';
@@ -132,8 +133,9 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
         writtenOf.push(changed);
         created.push(row);
       } catch (e) {
-        if (!o.allowPartialSuccess || !isApiError(e)) throw e;
-        failures.push({ index, rowId: null, error: e });
+        const refusal = apiErrorOf(e);
+        if (!o.allowPartialSuccess || refusal === undefined) throw e;
+        failures.push({ index, rowId: null, error: refusal });
       }
     });
     if (created.length === 0) return { rows: created, failures, single };
@@ -214,8 +216,9 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
         if (targets.links.size > 0) resolveNewLinks(ctx, row.cells, cells, changed, targets.links);
         staged.push({ row, cells, changed, format, expanded, locked });
       } catch (e) {
-        if (!o.allowPartialSuccess || !isApiError(e)) throw e;
-        failures.push({ index, rowId: rid, error: e });
+        const refusal = apiErrorOf(e);
+        if (!o.allowPartialSuccess || refusal === undefined) throw e;
+        failures.push({ index, rowId: rid, error: refusal });
       }
     });
     if (location.kind !== 'none' && staged.length > 0) {

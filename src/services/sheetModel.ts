@@ -1,12 +1,16 @@
-import { sql } from 'kysely';
-import { insertMany, runShaped, type Queryable, type Store, type Tx } from '../store/db.ts';
-import { findSheet, listColumns, recordToColumn, columnToRecord, type SheetRow } from '../store/sheets.ts';
+import type { Queryable, Store, Tx } from '../store/db.ts';
+import {
+  findSheet, listColumns, listRows, recordToColumn, columnToRecord, deleteRowsById, insertRows, lockSheetRow, saveColumns, setLockTimeout,
+  updateRow, updateSheet, type SheetRow,
+} from '../store/sheets.ts';
+import { insertCellHistory } from '../store/cellHistory.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 import type { StoredCell, StoredRowCells } from '../engine/cells.ts';
 import { RowTree } from '../engine/rows.ts';
 import type { CrossSheetData, FormulaEngine } from '../engine/formula/index.ts';
 import { assignSortKeys } from '../engine/sortKeys.ts';
-import { apiError, isApiError } from '../errors.ts';
+import { apiError } from '../errors.ts';
+import { apiErrorOf } from './errors.ts';
 import type { AccessLevel } from './access.ts';
 import type { Actor } from './context.ts';
 import { sheetFor } from './permissions.ts';
@@ -83,7 +87,7 @@ export function indexColumns(columns: ColumnDef[]): Map<number, ColumnDef> {
 /** The model as stored, read afresh (not cached: readModel caches). */
 export async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
   const columns = await listColumns(db, sheet.id);
-  const records = await db.selectFrom('rows').selectAll().where('sheet_id', '=', sheet.id).orderBy('sort_key').execute();
+  const records = await listRows(db, sheet.id);
   const rows = new Map<number, RowState>();
   for (const r of records) {
     rows.set(r.id, {
@@ -161,11 +165,11 @@ export interface SheetWriteTarget {
 
 async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts: WriteOptions): Promise<void> {
   if (store.dialect !== 'postgres') return; // SQLite: the write transaction is the lock
-  await sql`SET LOCAL lock_timeout = ${sql.lit(`${opts.lockTimeoutMs ?? store.lockTimeoutMs}ms`)}`.execute(tx);
+  await setLockTimeout(tx, opts.lockTimeoutMs ?? store.lockTimeoutMs);
   // ascending ids: two writers over the same sheets never wait on each other in a circle
   for (const id of [...new Set(sheetIds)].sort((a, b) => a - b)) {
     try {
-      await tx.selectFrom('sheets').select('id').where('id', '=', id).forUpdate().execute();
+      await lockSheetRow(tx, id);
     } catch (e) {
       if ((e as { code?: string }).code === '55P03') throw apiError(4004, id);
       throw e;
@@ -198,7 +202,7 @@ async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: 
   if (changed) {
     await persist(ctx);
     version = sheet.version + 1;
-    await tx.updateTable('sheets').set({ version, modified_at: ctx.now }).where('id', '=', sheet.id).execute();
+    await updateSheet(tx, sheet.id, { version, modified_at: ctx.now });
     model.version = version;
   }
   if (ctx.events.length > 0) {
@@ -243,7 +247,7 @@ export async function writeSheets<T>(
     return out;
   } catch (e) {
     for (const id of ids) forgetSheet(id);
-    if (!isApiError(e) && (e as { code?: string }).code === 'SQLITE_BUSY') throw apiError(4004, ids[0]);
+    if (apiErrorOf(e) === undefined && (e as { code?: string }).code === 'SQLITE_BUSY') throw apiError(4004, ids[0]);
     throw e;
   }
 }
@@ -347,34 +351,19 @@ async function persist(ctx: WriteContext): Promise<void> {
       ctx.dirtyRows.add(id);
     }
   }
-  if (ctx.deletedRows.size > 0) {
-    const ids = [...ctx.deletedRows];
-    for (let i = 0; i < ids.length; i += 500) await tx.deleteFrom('rows').where('id', 'in', ids.slice(i, i + 500)).execute();
-  }
+  if (ctx.deletedRows.size > 0) await deleteRowsById(tx, [...ctx.deletedRows]);
   // statements of a fixed shape, compiled once (store/db.ts); the table keeps rows in insertion
   // order, with their random ids in an index (migration 0008), so the order here does not matter
-  await insertMany(tx, 'rows', [...ctx.newRows].filter((id) => model.rows.has(id)).map((id) => rowRecord(model.sheetId, model.rows.get(id)!)));
+  await insertRows(tx, [...ctx.newRows].filter((id) => model.rows.has(id)).map((id) => rowRecord(model.sheetId, model.rows.get(id)!)));
   for (const id of ctx.dirtyRows) {
     if (ctx.newRows.has(id) || ctx.deletedRows.has(id)) continue;
     const r = model.rows.get(id);
     if (!r) continue;
     const { id: _id, sheet_id: _s, created_at: _c, created_by: _cb, ...set } = rowRecord(model.sheetId, r);
-    await runShaped(tx, 'rows.update', () => tx.updateTable('rows').set(set).where('id', '=', id), [...UPDATE_COLUMNS.map((k) => set[k]), id]);
+    await updateRow(tx, id, set);
   }
   if (ctx.dirtyColumns) {
-    const existing = new Set((await tx.selectFrom('columns').select('id').where('sheet_id', '=', model.sheetId).execute()).map((c) => c.id));
-    const keep = new Set(model.columns.map((c) => c.id));
-    const gone = [...existing].filter((id) => !keep.has(id));
-    if (gone.length > 0) await tx.deleteFrom('columns').where('id', 'in', gone).execute();
-    for (const c of model.columns) {
-      const rec = columnToRecord(model.sheetId, c);
-      if (existing.has(c.id)) {
-        const { id: _id, sheet_id: _s, ...set } = rec;
-        await tx.updateTable('columns').set(set).where('id', '=', c.id).execute();
-      } else {
-        await tx.insertInto('columns').values(rec).execute();
-      }
-    }
+    await saveColumns(tx, model.sheetId, model.columns.map((c) => columnToRecord(model.sheetId, c)));
   }
   if (ctx.history.length > 0) {
     const recs = ctx.history.map(([rowId, columnId, cell, meta]) => ({
@@ -385,12 +374,9 @@ async function persist(ctx: WriteContext): Promise<void> {
       modified_at: meta?.[0] ?? model.rows.get(rowId)?.createdAt ?? ctx.now,
       modified_by: meta?.[1] ?? model.rows.get(rowId)?.createdBy ?? null,
     }));
-    await insertMany(tx, 'cell_history', recs);
+    await insertCellHistory(tx, recs);
   }
 }
-
-/** The columns an update of a stored row sets, in rowRecord's order. */
-const UPDATE_COLUMNS = ['parent_id', 'sort_key', 'expanded', 'locked', 'format', 'cells', 'cell_meta', 'modified_at', 'modified_by'] as const;
 
 function rowRecord(sheetId: number, r: RowState) {
   return {

@@ -1,4 +1,6 @@
-import type { Queryable } from './db.ts';
+import type { Insertable } from 'kysely';
+import { insertMany, type Queryable } from './db.ts';
+import type { CellHistoryTable } from './schema.ts';
 
 /** Earlier states of one cell, newest first (each kept when the cell was overwritten). */
 export async function listCellHistory(db: Queryable, sheetId: number, rowId: number, columnId: number) {
@@ -10,4 +12,9 @@ export async function listCellHistory(db: Queryable, sheetId: number, rowId: num
     .where('column_id', '=', columnId)
     .orderBy('seq', 'desc')
     .execute();
+}
+
+/** Keeps earlier states of cells that a write overwrote. */
+export async function insertCellHistory(db: Queryable, records: ReadonlyArray<Insertable<CellHistoryTable>>): Promise<void> {
+  await insertMany(db, 'cell_history', records);
 }

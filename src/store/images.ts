@@ -1,6 +1,6 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Queryable } from './db.ts';
-import type { ImageTable } from './schema.ts';
+import type { ImageTable, ImageUrlTable } from './schema.ts';
 
 /** Width and height of the given images of a sheet (at most 500 ids per call). */
 export async function imageSizes(db: Queryable, sheetId: number, ids: string[]) {
@@ -10,6 +10,74 @@ export async function imageSizes(db: Queryable, sheetId: number, ids: string[]) 
 /** A stored image's row (its bytes are on the blob store under blob_key). */
 export async function insertImage(db: Queryable, row: Insertable<ImageTable>): Promise<void> {
   await db.insertInto('images').values(row).execute();
+}
+
+/** The sheets holding each of the given image ids (an image copied with its sheet is in several). */
+export async function sheetsOfImages(db: Queryable, ids: readonly string[]): Promise<Map<string, number[]>> {
+  const sheetsOf = new Map<string, number[]>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const found = await db.selectFrom('images').select(['id', 'sheet_id']).where('id', 'in', ids.slice(i, i + 500)).execute();
+    for (const f of found) sheetsOf.set(f.id, [...(sheetsOf.get(f.id) ?? []), f.sheet_id]);
+  }
+  return sheetsOf;
+}
+
+/** Stores new image URL tokens, forgetting the expired ones (no use to anyone) as it goes. */
+export async function insertImageUrls(db: Queryable, tokens: readonly ImageUrlTable[], now: number): Promise<void> {
+  await db.deleteFrom('image_urls').where('expires_at', '<=', now).execute();
+  for (let i = 0; i < tokens.length; i += 500) await db.insertInto('image_urls').values(tokens.slice(i, i + 500)).execute();
+}
+
+/** The image a URL token serves while it has not expired. */
+export async function imageOfUrlToken(db: Queryable, token: string, now: number) {
+  return db
+    .selectFrom('image_urls as u')
+    .innerJoin('images as i', (j) => j.onRef('i.id', '=', 'u.image_id').onRef('i.sheet_id', '=', 'u.sheet_id'))
+    .select(['i.blob_key', 'i.mime_type', 'i.file_name', 'u.expires_at'])
+    .where('u.token', '=', token)
+    .where('u.expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** Copies the given images of one sheet to another under the same ids (those already there stay). */
+export async function copyImagesToSheet(db: Queryable, fromSheetId: number, toSheetId: number, ids: readonly string[]): Promise<void> {
+  if (!Number.isSafeInteger(toSheetId)) throw new Error('sheet ids are safe integers');
+  for (let i = 0; i < ids.length; i += 500) {
+    await db
+      .insertInto('images')
+      .columns(['id', 'sheet_id', 'blob_key', 'size', 'mime_type', 'width', 'height', 'file_name', 'created_at', 'created_by'])
+      .expression(
+        db.selectFrom('images')
+          .select(['id', sql<number>`${sql.lit(toSheetId)}`.as('sheet_id'), 'blob_key', 'size', 'mime_type', 'width', 'height', 'file_name', 'created_at', 'created_by'])
+          .where('sheet_id', '=', fromSheetId)
+          .where('id', 'in', ids.slice(i, i + 500)),
+      )
+      .onConflict((oc) => oc.columns(['sheet_id', 'id']).doNothing())
+      .execute();
+  }
+}
+
+/** Images whose bytes are still in the database (stored before migration 0010). */
+export async function imagesWithBytes(db: Queryable): Promise<Array<{ sheet_id: number; id: string }>> {
+  return db.selectFrom('images').select(['sheet_id', 'id']).where('bytes', 'is not', null).execute();
+}
+
+/** The bytes of one image still in the database, if they are. */
+export async function imageBytes(db: Queryable, sheetId: number, id: string) {
+  return db.selectFrom('images').select(['bytes', 'mime_type']).where('sheet_id', '=', sheetId).where('id', '=', id).where('bytes', 'is not', null).executeTakeFirst();
+}
+
+/**
+ * Points the rows of an image that still hold exactly these bytes at a blob and drops the bytes;
+ * the number of rows moved (0: another process moved them first).
+ */
+export async function moveImageBytesToBlob(db: Queryable, id: string, bytes: Buffer, blobKey: string): Promise<number> {
+  const done = await db.updateTable('images')
+    .set({ blob_key: blobKey, size: bytes.length, bytes: null })
+    .where('id', '=', id)
+    .where('bytes', '=', bytes)
+    .executeTakeFirst();
+  return Number(done.numUpdatedRows);
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Queryable } from './db.ts';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { insertMany, runShaped, type Queryable, type Tx } from './db.ts';
 import type { ColumnTable, RowTable, SheetTable } from './schema.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 
@@ -157,4 +157,51 @@ export async function sheetsOwnedOrShared(
     .orderBy('name')
     .orderBy('id')
     .execute();
+}
+
+// ---- the writes of a loaded sheet model (services/sheetModel.ts)
+
+/** PostgreSQL: how long this transaction waits for a row lock before failing with 55P03. */
+export async function setLockTimeout(tx: Tx, ms: number): Promise<void> {
+  await sql`SET LOCAL lock_timeout = ${sql.lit(`${ms}ms`)}`.execute(tx);
+}
+
+/** Locks a sheet's row until the transaction ends (SELECT ... FOR UPDATE; PostgreSQL). */
+export async function lockSheetRow(tx: Tx, id: number): Promise<void> {
+  await tx.selectFrom('sheets').select('id').where('id', '=', id).forUpdate().execute();
+}
+
+/** Deletes rows by id (any number). */
+export async function deleteRowsById(db: Queryable, ids: readonly number[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) await db.deleteFrom('rows').where('id', 'in', ids.slice(i, i + 500)).execute();
+}
+
+/** Inserts rows with multi-row statements compiled once per shape (insertMany). */
+export async function insertRows(db: Queryable, records: ReadonlyArray<Insertable<RowTable>>): Promise<void> {
+  await insertMany(db, 'rows', records);
+}
+
+/** The columns an update of a stored row sets, in this order (the statement is compiled once). */
+export const ROW_UPDATE_COLUMNS = ['parent_id', 'sort_key', 'expanded', 'locked', 'format', 'cells', 'cell_meta', 'modified_at', 'modified_by'] as const;
+export type RowUpdate = { [K in (typeof ROW_UPDATE_COLUMNS)[number]]: Insertable<RowTable>[K] };
+
+/** Updates one stored row; `set` has exactly ROW_UPDATE_COLUMNS, in that order. */
+export async function updateRow(db: Queryable, id: number, set: RowUpdate): Promise<void> {
+  await runShaped(db, 'rows.update', () => db.updateTable('rows').set(set).where('id', '=', id), [...ROW_UPDATE_COLUMNS.map((k) => set[k]), id]);
+}
+
+/** Makes a sheet's stored columns these: gone ones deleted, existing ones updated, new ones inserted. */
+export async function saveColumns(db: Queryable, sheetId: number, records: ReadonlyArray<Selectable<ColumnTable>>): Promise<void> {
+  const existing = new Set((await db.selectFrom('columns').select('id').where('sheet_id', '=', sheetId).execute()).map((c) => c.id));
+  const keep = new Set(records.map((c) => c.id));
+  const gone = [...existing].filter((id) => !keep.has(id));
+  if (gone.length > 0) await db.deleteFrom('columns').where('id', 'in', gone).execute();
+  for (const rec of records) {
+    if (existing.has(rec.id)) {
+      const { id: _id, sheet_id: _s, ...set } = rec;
+      await db.updateTable('columns').set(set).where('id', '=', rec.id).execute();
+    } else {
+      await db.insertInto('columns').values(rec).execute();
+    }
+  }
 }

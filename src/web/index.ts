@@ -7,7 +7,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import { isApiError } from '../errors.ts';
+import { apiErrorOf } from '../services/errors.ts';
 import { cookieSecret, sessionUser } from '../services/sessions.ts';
 import type { UserRow } from '../services/context.ts';
 import { SESSION_COOKIE, page } from './page.ts';
@@ -62,9 +62,10 @@ export async function webPlugin(web: FastifyInstance): Promise<void> {
   });
 
   web.setErrorHandler(async (err: unknown, req, reply) => {
-    const e = err as { statusCode?: number; code?: string; message?: string };
-    let status = isApiError(err) ? err.statusCode : typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
-    let message = isApiError(err) || status < 500 ? (e.message ?? 'Bad request') : 'Something went wrong on the server.';
+    const refusal = apiErrorOf(err);
+    const e = (refusal ?? err) as { statusCode?: number; code?: string; message?: string };
+    let status = refusal !== undefined ? refusal.statusCode : typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
+    let message = refusal !== undefined || status < 500 ? (e.message ?? 'Bad request') : 'Something went wrong on the server.';
     if (e.code?.startsWith('FST_CSRF')) {
       status = 403;
       message = 'This form has expired or did not come from this site. Go back, reload the page and try again.';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkAuthorize, createApp, decideAuthorize, listOwnApps, regenerateSecret, type AuthorizeParams } from '../services/oauth.ts';
-import { isApiError } from '../errors.ts';
+import { apiErrorOf } from '../services/errors.ts';
 import type { Scope } from '../services/scopes.ts';
 import { page, webAuthor } from './page.ts';
 
@@ -84,8 +84,9 @@ export async function oauthPages(web: FastifyInstance): Promise<void> {
       });
       return page(req, reply, 'app-secret.eta', { title: `App ${made.app.name}`, app: made.app, secret: made.clientSecret }, 201);
     } catch (e) {
-      if (!isApiError(e)) throw e;
-      return page(req, reply, 'apps.eta', { title: 'Apps', apps: await listOwnApps(store.db, req.webUser.id), form: f, error: e.message }, e.statusCode);
+      const refusal = apiErrorOf(e);
+      if (refusal === undefined) throw e;
+      return page(req, reply, 'apps.eta', { title: 'Apps', apps: await listOwnApps(store.db, req.webUser.id), form: f, error: refusal.message }, refusal.statusCode);
     }
   });
 

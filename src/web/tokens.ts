@@ -3,7 +3,7 @@ import { createOwnToken, listOwnTokens, revokeOwnToken } from '../services/token
 import { listAuthorizedApps, revokeAppAccess } from '../services/oauth.ts';
 import { membersForAdmin } from '../services/users.ts';
 import type { UserRow } from '../services/context.ts';
-import { isApiError } from '../errors.ts';
+import { apiErrorOf } from '../services/errors.ts';
 import { page, webAuthor } from './page.ts';
 
 /** "API access": the user's raw tokens (created, shown once, revoked) and the apps they authorized. */
@@ -30,8 +30,9 @@ export async function tokenPages(web: FastifyInstance): Promise<void> {
       const tok = await createOwnToken(store, webAuthor(req.webUser), req.webUser.id, typeof name === 'string' ? name : '');
       return page(req, reply, 'api-access.eta', { ...(await show(req.webUser)), created: tok.raw }, 201);
     } catch (e) {
-      if (!isApiError(e)) throw e;
-      return page(req, reply, 'api-access.eta', { ...(await show(req.webUser)), error: e.message }, e.statusCode);
+      const refusal = apiErrorOf(e);
+      if (refusal === undefined) throw e;
+      return page(req, reply, 'api-access.eta', { ...(await show(req.webUser)), error: refusal.message }, refusal.statusCode);
     }
   });
 

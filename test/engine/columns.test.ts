@@ -4,9 +4,9 @@ import {
   assertColumnDeletable, assertColumnEditable, assertColumnLevel, insertColumnIds, presentColumn,
   validateAddColumns, validateColumnUpdate, validateNewSheetColumns, type ColumnDef, type ValidColumn,
 } from '../../src/engine/columns.ts';
-import type { ApiError } from '../../src/errors.ts';
+import { EngineError } from '../../src/engine/errors.ts';
 
-const code = (c: number) => (e: unknown): boolean => (e as ApiError).errorCode === c;
+const code = (c: number) => (e: unknown): boolean => e instanceof EngineError && e.errorCode === c;
 
 function sheet(cols: ValidColumn[]): ColumnDef[] {
   return cols.map((c, i) => ({ ...c, id: 1000 + i }));

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { criterionMatches, parseQuery, type Criterion } from '../../src/engine/criteria.ts';
 import type { ColumnDef } from '../../src/engine/columns.ts';
 import type { StoredRowCells } from '../../src/engine/cells.ts';
+import { InvalidInput } from '../../src/engine/errors.ts';
 
 const col = (id: number, type: ColumnDef['type'], extra: Partial<ColumnDef> = {}): ColumnDef => ({ id, index: id, title: `c${id}`, type, ...extra }) as ColumnDef;
 const columns = [col(1, 'TEXT_NUMBER', { primary: true }), col(2, 'MULTI_PICKLIST'), col(3, 'MULTI_CONTACT_LIST'), col(4, 'DATE'), col(5, 'DATETIME', { systemColumnType: 'CREATED_DATE' }), col(6, 'CONTACT_LIST')];
@@ -55,7 +56,7 @@ test('text never compares as a number unless both sides are numbers', () => {
 });
 
 test('a query needs criteria (1183) and a known operator (1031)', () => {
-  assert.throws(() => parseQuery({ criteria: [] }, columns, 'query'), (e: { errorCode?: number }) => e.errorCode === 1183);
-  assert.throws(() => parseQuery({ criteria: [{ columnId: 1, operator: 'LIKE', values: ['a'] }] }, columns, 'query'), (e: { errorCode?: number }) => e.errorCode === 1031);
+  assert.throws(() => parseQuery({ criteria: [] }, columns, 'query'), (e: unknown) => e instanceof InvalidInput && e.errorCode === 1183);
+  assert.throws(() => parseQuery({ criteria: [{ columnId: 1, operator: 'LIKE', values: ['a'] }] }, columns, 'query'), (e: unknown) => e instanceof InvalidInput && e.errorCode === 1031);
   assert.deepEqual(parseQuery({ criteria: [{ columnId: 1, operator: 'EQUAL', values: [5] }] }, columns, 'query'), { operator: 'AND', criteria: [{ columnId: 1, operator: 'EQUAL', values: ['5'] }] });
 });

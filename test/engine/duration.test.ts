@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { durationToMs, formatDuration, normaliseDurationObject, parseDuration } from '../../src/engine/duration.ts';
 import { allocateAutoNumbers, renderAutoNumber, validateAutoNumberFormat } from '../../src/engine/autonumber.ts';
-import type { ApiError } from '../../src/errors.ts';
+import { EngineError } from '../../src/engine/errors.ts';
 
-const code = (c: number) => (e: unknown): boolean => (e as ApiError).errorCode === c;
+const code = (c: number) => (e: unknown): boolean => e instanceof EngineError && e.errorCode === c;
 
 test('duration strings', () => {
   assert.deepEqual(parseDuration('4d 6h 30m'), { objectType: 'DURATION', days: 4, hours: 6, minutes: 30 });

@@ -5,9 +5,9 @@ import {
   normaliseFormat, parseFormat, storedFormat,
 } from '../../src/engine/format.ts';
 import { parseLenientNumber } from '../../src/engine/numbers.ts';
-import type { ApiError } from '../../src/errors.ts';
+import { EngineError } from '../../src/engine/errors.ts';
 
-const code = (c: number) => (e: unknown): boolean => (e as ApiError).errorCode === c;
+const code = (c: number) => (e: unknown): boolean => e instanceof EngineError && e.errorCode === c;
 const D = ',,,,,,,,,,,,,,,,';
 
 function fmt(set: Record<number, number>): string {

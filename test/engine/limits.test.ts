@@ -4,14 +4,15 @@ import { assertCellsPerSheet, assertInboundCellLinks, assertRowsPerRequest, MAX_
 import { assignAutoNumbers } from '../../src/engine/autonumber.ts';
 import { presentRowCells } from '../../src/engine/display.ts';
 import type { ColumnDef } from '../../src/engine/columns.ts';
-import type { ApiError } from '../../src/errors.ts';
+import { EngineError, LimitExceeded } from '../../src/engine/errors.ts';
+import { fromEngineError } from '../../src/services/errors.ts';
 
-const code = (c: number) => (e: unknown): boolean => (e as ApiError).errorCode === c;
+const code = (c: number) => (e: unknown): boolean => e instanceof EngineError && e.errorCode === c;
 
 test('limits of spec section 8 (1061)', () => {
   assert.doesNotThrow(() => assertRowsPerRequest(500));
   assert.throws(() => assertRowsPerRequest(501), code(1061));
-  assert.throws(() => assertRowsPerRequest(501), (e: unknown) => (e as ApiError).message === 'Max count exceeded for field rows.');
+  assert.throws(() => assertRowsPerRequest(501), (e: unknown) => e instanceof LimitExceeded && fromEngineError(e).message === 'Max count exceeded for field rows.');
   assert.doesNotThrow(() => assertCellsPerSheet(5000, 100));
   assert.throws(() => assertCellsPerSheet(5001, 100), code(1061));
   assert.throws(() => assertInboundCellLinks(500_001), code(1061));

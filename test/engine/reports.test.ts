@@ -5,7 +5,7 @@ import { compareRows, compileSource, parseReportColumns, parseReportFilter, pars
 import { matchesAll, searchTerms } from '../../src/engine/search.ts';
 import type { ColumnDef } from '../../src/engine/columns.ts';
 import type { StoredRowCells } from '../../src/engine/cells.ts';
-import { isApiError } from '../../src/errors.ts';
+import { isEngineError } from '../../src/engine/errors.ts';
 
 const col = (id: number, title: string, type: ColumnDef['type'], extra: Partial<ColumnDef> = {}): ColumnDef => ({ id, index: id, title, type, version: 0, ...extra }) as ColumnDef;
 const columns = [col(11, 'Task', 'TEXT_NUMBER', { primary: true }), col(12, ' STATUS ', 'PICKLIST'), col(13, 'Status', 'TEXT_NUMBER'), col(14, 'Changed', 'DATETIME', { systemColumnType: 'MODIFIED_DATE' })];
@@ -16,7 +16,7 @@ const code = (f: () => unknown) => {
   try {
     f();
   } catch (e) {
-    return isApiError(e) ? e.errorCode : -1;
+    return isEngineError(e) ? e.errorCode : -1;
   }
   return 0;
 };

@@ -5,9 +5,9 @@ import { convertCell, convertValue } from '../../src/engine/convert.ts';
 import { RowTree } from '../../src/engine/rows.ts';
 import { columnVersion, type ColumnDef, type ColumnType } from '../../src/engine/columns.ts';
 import type { StoredCell, StoredValue } from '../../src/engine/cells.ts';
-import type { ApiError } from '../../src/errors.ts';
+import { EngineError } from '../../src/engine/errors.ts';
 
-const code = (c: number) => (e: unknown): boolean => (e as ApiError).errorCode === c;
+const code = (c: number) => (e: unknown): boolean => e instanceof EngineError && e.errorCode === c;
 const col = (id: number, type: ColumnType, extra: Partial<ColumnDef> = {}): ColumnDef => ({ id, index: 0, title: `c${id}`, type, version: columnVersion(type), ...extra });
 
 test('readSortSpecifier', () => {

@@ -4,9 +4,10 @@ import { parseCellWrite, parseRowCells, type CellInput, type CellWriteContext } 
 import { presentCell, systemCellValue, type PresentCellOptions } from '../../src/engine/display.ts';
 import { columnVersion, type ColumnDef, type ColumnType } from '../../src/engine/columns.ts';
 import type { StoredCell } from '../../src/engine/cells.ts';
-import type { ApiError } from '../../src/errors.ts';
+import { EngineError } from '../../src/engine/errors.ts';
+import { fromEngineError } from '../../src/services/errors.ts';
 
-const code = (c: number) => (e: unknown): boolean => (e as ApiError).errorCode === c;
+const code = (c: number) => (e: unknown): boolean => e instanceof EngineError && e.errorCode === c;
 
 let nextId = 100;
 function col(type: ColumnType, extra: Partial<ColumnDef> = {}): ColumnDef {
@@ -63,7 +64,7 @@ test('CHECKBOX: booleans; strict 1042; lenient text', () => {
 
 test('1042 message carries column id, value and type', () => {
   const c = col('CHECKBOX');
-  assert.throws(() => write(c, { value: 'yes' }), (e: unknown) => (e as ApiError).message === `Cell value in column ${c.id}, yes, violates strict requirements of type CHECKBOX.`);
+  assert.throws(() => write(c, { value: 'yes' }), (e: unknown) => e instanceof EngineError && fromEngineError(e).message === `Cell value in column ${c.id}, yes, violates strict requirements of type CHECKBOX.`);
 });
 
 test('DATE: ISO days, numericDates, lenient forms, free text', () => {

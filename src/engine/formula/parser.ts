@@ -14,7 +14,7 @@
  *   ref     := col row? ( : col row? )?      col := $? ( [Title] | BareTitle )   row := $? digits | @row
  *   arg     := ( = | <> | < | > | <= | >= ) add   (a criterion)   | compare | (nothing)
  */
-import { apiError } from '../../errors.ts';
+import { InvalidInput } from '../errors.ts';
 import type { ColRef, CompareOp, Formula, Node, RowRef, Span } from './ast.ts';
 import { isFunctionName } from './functions/names.ts';
 import { LexError, tokenize, type Token } from './lexer.ts';
@@ -24,9 +24,9 @@ class ParseError extends Error {}
 
 const COMPARE_OPS: ReadonlySet<string> = new Set(['=', '<>', '<', '>', '<=', '>=']);
 
-/** Throws apiError(1162) unless the text is a formula (starts with '='). */
+/** Throws InvalidInput(1162) unless the text is a formula (starts with '='). */
 export function validateFormulaText(text: string): void {
-  if (!text.startsWith('=')) throw apiError(1162);
+  if (!text.startsWith('=')) throw new InvalidInput(1162);
 }
 
 /** Whether a cell value written by a client is a formula (rather than a value). */

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { parseFormula, validateFormulaText } from '../../../src/engine/formula/parser.ts';
 import type { Formula, Node } from '../../../src/engine/formula/ast.ts';
 import { staticSchema } from '../../../src/engine/formula/schema.ts';
-import { isApiError } from '../../../src/errors.ts';
+import { InvalidInput } from '../../../src/engine/errors.ts';
+import { fromEngineError } from '../../../src/services/errors.ts';
 
 const schema = staticSchema(
   [
@@ -34,7 +35,7 @@ function failed(text: string): Formula & { ok: false } {
 
 test('validateFormulaText: a formula must start with =', () => {
   validateFormulaText('=1');
-  assert.throws(() => validateFormulaText('SUM(1)'), (e: unknown) => isApiError(e) && e.errorCode === 1162 && e.statusCode === 400);
+  assert.throws(() => validateFormulaText('SUM(1)'), (e: unknown) => e instanceof InvalidInput && e.errorCode === 1162 && fromEngineError(e).statusCode === 400);
 });
 
 test('literals: numbers, text, booleans', () => {
