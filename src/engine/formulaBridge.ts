@@ -59,3 +59,21 @@ export function resultToStored(column: ColumnDef, r: FormulaResult): StoredValue
   }
   return r.value;
 }
+
+/**
+ * A stored formula (identity form) pointed at a copy's columns and rows (Copy Sheet, a sheet
+ * from a template, a copied summary): references to columns or rows the copy does not have
+ * become #REF, as they would for deleted ones. Text that does not parse is kept as it is.
+ */
+export function remapIdentityFormula(fx: string, colMap: ReadonlyMap<number, number>, rowMap: ReadonlyMap<number, number>): string {
+  const f = parseFormula(fx, IDENTITY_SCHEMA);
+  if (!f.ok) return fx;
+  return render(f, {
+    ...IDENTITY_SCHEMA,
+    columnTitle: (id) => {
+      const n = colMap.get(id);
+      return n === undefined ? undefined : `c${n}`;
+    },
+    rowNumber: (id) => rowMap.get(id),
+  });
+}

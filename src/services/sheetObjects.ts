@@ -1,3 +1,4 @@
+import { remapIdentityFormula } from '../engine/formulaBridge.ts';
 import type { Insertable } from 'kysely';
 import type { Queryable, Store } from '../store/db.ts';
 import type { RowTable } from '../store/schema.ts';
@@ -63,6 +64,7 @@ function remapCells(cells: StoredRowCells, ctx: CopyContext): { cells: StoredRow
     if (newCol === undefined) continue;
     const c: StoredCell = { ...cell };
     if (isPredecessorValue(c.v)) c.v = { p: c.v.p.map((p) => ({ ...p, rowId: ctx.rowMap.get(p.rowId) ?? p.rowId })) };
+    if (c.fx !== undefined) c.fx = remapIdentityFormula(c.fx, ctx.colMap, ctx.rowMap);
     if (c.li !== undefined) {
       if (!ctx.include.has('cellLinks')) delete c.li;
       else if (ctx.sheetMap.has(c.li.sheetId) && !ctx.skipRemap.has('cellLinks')) pendingLink = true;

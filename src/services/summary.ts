@@ -4,10 +4,10 @@ import type { BlobStore } from '../blobs/index.ts';
 import type { StoredCell } from '../engine/cells.ts';
 import { convertCell } from '../engine/convert.ts';
 import {
-  err, evaluate, inputToScalar, parseFormula, render, summaryRefTitle, toFormulaResult,
+  err, evaluate, inputToScalar, parseFormula, summaryRefTitle, toFormulaResult,
   type ColumnId, type CrossSheetData, type ErrorValue, type EvalContext, type RangeValue, type RowId, type Scalar,
 } from '../engine/formula/index.ts';
-import { fromIdentityForm, IDENTITY_SCHEMA, resultToStored, sheetSchema, storedToRaw, toIdentityForm } from '../engine/formulaBridge.ts';
+import { fromIdentityForm, remapIdentityFormula, resultToStored, sheetSchema, storedToRaw, toIdentityForm } from '../engine/formulaBridge.ts';
 import { asObject, bodyId, isObject, type Obj } from '../engine/input.ts';
 import {
   applyDefinition, changesDefinition, fieldColumn, MAX_SUMMARY_FIELDS, readDefinition, uniqueTitle,
@@ -593,18 +593,6 @@ export async function addSummaryFieldImage(store: Store, blobs: BlobStore, actor
 // Copies
 
 /** A stored (identity form) formula with its columns and rows mapped to a copy's (#REF where the copy has none). */
-function remapFormula(fx: string, colMap: ReadonlyMap<number, number>, rowMap: ReadonlyMap<number, number>): string {
-  const f = parseFormula(fx, IDENTITY_SCHEMA);
-  if (!f.ok) return fx;
-  return render(f, {
-    ...IDENTITY_SCHEMA,
-    columnTitle: (id) => {
-      const n = colMap.get(id);
-      return n === undefined ? undefined : `c${n}`;
-    },
-    rowNumber: (id) => rowMap.get(id),
-  });
-}
 
 /**
  * A sheet copy (Copy Sheet, Create Sheet from a template or sheet) takes the summary along:
@@ -617,7 +605,7 @@ export async function copySummary(db: Queryable, fromSheetId: number, to: SheetR
   const copies = records.map((r) => {
     const f = fromRecord(r);
     f.def.id = newId();
-    if (f.cell.fx !== undefined) f.cell.fx = remapFormula(f.cell.fx, colMap, rowMap);
+    if (f.cell.fx !== undefined) f.cell.fx = remapIdentityFormula(f.cell.fx, colMap, rowMap);
     if (f.cell.h?.sheetId === fromSheetId) f.cell.h = { ...f.cell.h, sheetId: to.id };
     return { ...f, createdAt: now, createdBy: actor.user.id, modifiedAt: now, modifiedBy: actor.user.id };
   });

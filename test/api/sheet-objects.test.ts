@@ -109,6 +109,29 @@ describe('raw HTTP', () => {
     assert.equal((await api.get(`/sheets/${s.id}/version`)).body.version, 1);
   });
 
+  test('copy with include=data: cell and column formulas work on the copy\'s own cells', async () => {
+    const s = (await api.post('/sheets', { name: 'Formulas to copy', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }, { title: 'B', type: 'TEXT_NUMBER' }, { title: 'C', type: 'TEXT_NUMBER', formula: '=[A]@row + 1' }] })).body.result;
+    const [a, b] = s.columns;
+    const added = await api.post(`/sheets/${s.id}/rows`, [
+      { toBottom: true, cells: [{ columnId: a.id, value: 2 }, { columnId: b.id, formula: '=A1 * 3' }] },
+      { toBottom: true, cells: [{ columnId: a.id, value: 5 }, { columnId: b.id, formula: '=SUM(A:A)' }] },
+    ]);
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const copy = await api.post(`/sheets/${s.id}/copy?include=data`, { destinationType: 'home', newName: 'Formulas copied' });
+    assert.equal(copy.status, 200, JSON.stringify(copy.body));
+    const shown = async (id: number) => (await api.get(`/sheets/${id}`)).body.rows.map((r: { cells: Array<{ value?: unknown; formula?: string }> }) => r.cells.map((c) => [c.value ?? null, c.formula ?? null]));
+    const expected = [[[2, null], [6, '=[A]1 * 3'], [3, '=[A]@row + 1']], [[5, null], [7, '=SUM([A]:[A])'], [6, '=[A]@row + 1']]];
+    assert.deepEqual(await shown(copy.body.result.id), expected);
+    // the copy's formulas read the copy: a change there moves its results, not the source's
+    const copied = (await api.get(`/sheets/${copy.body.result.id}`)).body;
+    const colA = copied.columns[0].id;
+    const upd = await api.put(`/sheets/${copied.id}/rows`, [{ id: copied.rows[0].id, cells: [{ columnId: colA, value: 10 }] }]);
+    assert.equal(upd.status, 200, JSON.stringify(upd.body));
+    const after = await shown(copied.id);
+    assert.deepEqual([after[0][1][0], after[0][2][0], after[1][1][0]], [30, 11, 15]);
+    assert.deepEqual(await shown(s.id), expected);
+  });
+
   test('copy: include=data copies rows, shares only with include=shares; move keeps the sheet and its shares', async () => {
     const s = (await api.post('/sheets', { name: 'Copied', columns: COLS })).body.result;
     await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.columns[0].id, value: 'a' }, { columnId: s.columns[1].id, value: 'Open' }] }]);
