@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { serverKey } from './secrets.ts';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import mime from 'mime-types';
@@ -9,7 +10,7 @@ import { enqueue } from '../store/jobs.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import { rowExists } from '../store/sheets.ts';
 import {
-  attachmentIdsOf, deleteAttachments, findAttachmentsByIds, listDiscussions, retireVersions, serverSecret, findAttachment, findComment, findDiscussion, insertAttachment, listAttachments,
+  attachmentIdsOf, deleteAttachments, findAttachmentsByIds, listDiscussions, retireVersions, findAttachment, findComment, findDiscussion, insertAttachment, listAttachments,
   listDiscussionAttachments, listVersions, promoteNewest, threadCounts, type AttachmentRow, type CommentRow,
 } from '../store/attachments.ts';
 import { atLeast, type AccessLevel } from './access.ts';
@@ -278,16 +279,8 @@ export async function readAttachments(db: Queryable, actor: Actor, sheetId: numb
 
 // ---- Temporary URLs --------------------------------------------------------------------------
 
-// per database handle: a process may serve more than one database (tests do)
-const secretCache = new WeakMap<Queryable, Buffer>();
-
-/** The key that signs URLs: made once, in the database, so every process shares it. */
-async function urlSecret(db: Queryable): Promise<Buffer> {
-  const cached = secretCache.get(db);
-  if (cached) return cached;
-  const secret = Buffer.from(await serverSecret(db, 'attachment-url', () => randomBytes(32).toString('base64')), 'base64');
-  secretCache.set(db, secret);
-  return secret;
+function urlSecret(db: Queryable): Promise<Buffer> {
+  return serverKey(db, 'attachment-url');
 }
 
 function sign(secret: Buffer, payload: string): string {

@@ -1,6 +1,6 @@
-import { serverSecret } from '../store/attachments.ts';
+import { serverKey } from './secrets.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { apiError } from '../errors.ts';
 import { newId, newIds } from '../ids.ts';
 import { clock } from '../clock.ts';
@@ -345,14 +345,8 @@ async function send(deps: AutomationDeps, tx: Queryable, sheet: SheetRow, model:
 
 // ---- approvals
 
-const secretCache = new WeakMap<Queryable, Buffer>();
-
-async function approvalSecret(db: Queryable): Promise<Buffer> {
-  const cached = secretCache.get(db);
-  if (cached) return cached;
-  const secret = Buffer.from(await serverSecret(db, 'automation-approval', () => randomBytes(32).toString('base64')), 'base64');
-  secretCache.set(db, secret);
-  return secret;
+function approvalSecret(db: Queryable): Promise<Buffer> {
+  return serverKey(db, 'automation-approval');
 }
 
 async function approvalToken(db: Queryable, id: number): Promise<string> {

@@ -1,6 +1,6 @@
+import { serverKey } from './secrets.ts';
 import { revokeAppWebhooks } from './webhooks.ts';
-import { serverSecret } from '../store/attachments.ts';
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Queryable, Store } from '../store/db.ts';
 import {
   findAppByClientId, findApp, findCode, findGrantByAccessToken, findGrantByRefresh, insertApp, insertCode, insertGrant,
@@ -96,15 +96,8 @@ export async function listOwnApps(db: Queryable, userId: number): Promise<OAuthA
   return listAppsOwnedBy(db, userId);
 }
 
-// The key client secrets derive from: made once, in the database, so every process shares it.
-const keyCache = new WeakMap<Queryable, Buffer>();
-
-async function secretKey(db: Queryable): Promise<Buffer> {
-  const cached = keyCache.get(db);
-  if (cached) return cached;
-  const key = Buffer.from(await serverSecret(db, 'oauth-client-secret', () => randomBytes(32).toString('base64')), 'base64');
-  keyCache.set(db, key);
-  return key;
+function secretKey(db: Queryable): Promise<Buffer> {
+  return serverKey(db, 'oauth-client-secret');
 }
 
 /**
