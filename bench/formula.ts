@@ -8,11 +8,15 @@
  * For each form it prints the time to load and compute everything and to recompute after one
  * edit in column A (at the top: every C cell changes; at the bottom: three cells), each beside
  * its goal, on a cold JIT and warm (after two unmeasured rounds), and a plain-array baseline
- * doing the same arithmetic. Never asserts.
+ * doing the same arithmetic. Each figure is printed beside HyperFormula's on the same workload
+ * (same sheet, same edits; its own cold and warm rounds) with the ratio sheetd / HyperFormula.
+ * HyperFormula is GPL-3.0 (used with licenseKey 'gpl-v3'): a devDependency for this benchmark
+ * only, never imported from src/. Never asserts.
  *
  *   node --import tsx bench/formula.ts     (or: npm run bench -- formula)
  */
 import { pathToFileURL } from 'node:url';
+import { HyperFormula, type RawCellContent } from 'hyperformula';
 import { FormulaEngine, type LoadCell } from '../src/engine/formula/index.ts';
 
 const ROWS = 25_000;
@@ -61,27 +65,81 @@ function median(xs: number[]): number {
   return s[s.length >> 1] as number;
 }
 
-/** One measured round: load + compute all, then edits at the top (every C cell changes) and one at the bottom. */
-function round(rows: number, form: Form): Round {
+/** One engine under measurement: load() computes everything; edit() writes column A and returns the number of cells it reports changed. */
+interface Subject {
+  load(): void;
+  edit(row: number, value: number): number;
+  valueC(row: number): unknown;
+  dispose(): void;
+}
+
+function sheetdSubject(rows: number, form: Form): Subject {
   const { engine, cells, columnFormulas } = sheet(rows, form);
-  let t = process.hrtime.bigint();
-  engine.load(cells, columnFormulas);
-  const load = ms(t);
-  t = process.hrtime.bigint();
-  const top = engine.setCellValue(1, A, 1000);
-  const editTop = ms(t);
-  const more: number[] = [];
-  for (let i = 1; i <= 5; i++) {
-    t = process.hrtime.bigint();
-    engine.setCellValue(1, A, 1000 + i);
-    more.push(ms(t));
-  }
-  t = process.hrtime.bigint();
-  const bottom = engine.setCellValue(rows, A, 7);
-  const editBottom = ms(t);
   return {
-    load, editTop, editTopMedian: median(more), topCells: top.length, editBottom, bottomCells: bottom.length, check: engine.value(rows, C),
+    load: () => engine.load(cells, columnFormulas),
+    edit: (row, value) => engine.setCellValue(row, A, value).length,
+    valueC: (row) => engine.value(row, C),
+    dispose: () => {},
   };
+}
+
+/**
+ * The same sheet on HyperFormula (GPL-3.0, a devDependency used here only; never imported from
+ * src/): A = i % 100, B = A * 2, C as cell-to-cell formulas or SUM($B$1:Bn). Load is
+ * buildFromArray (parse + compute all); an edit is setCellContents on A.
+ */
+function hyperFormulaSubject(rows: number, form: Form): Subject {
+  const data: RawCellContent[][] = [];
+  for (let i = 0; i < rows; i++) {
+    const r = i + 1;
+    data.push([i % 100, `=A${r}*2`, form === 'cell-to-cell' ? (i === 0 ? '=B1' : `=C${i}+B${r}`) : `=SUM($B$1:B${r})`]);
+  }
+  let hf: HyperFormula | undefined;
+  const get = (): HyperFormula => {
+    if (hf === undefined) throw new Error('HyperFormula: not loaded');
+    return hf;
+  };
+  return {
+    load: () => {
+      hf = HyperFormula.buildFromArray(data, { licenseKey: 'gpl-v3' });
+    },
+    edit: (row, value) => get().setCellContents({ sheet: 0, row: row - 1, col: A - 1 }, [[value]]).length,
+    valueC: (row) => get().getCellValue({ sheet: 0, row: row - 1, col: C - 1 }),
+    dispose: () => hf?.destroy(),
+  };
+}
+
+/** One measured round: load + compute all, then edits at the top (every C cell changes) and one at the bottom. */
+function round(rows: number, make: () => Subject): Round {
+  const subject = make();
+  try {
+    let t = process.hrtime.bigint();
+    subject.load();
+    const load = ms(t);
+    t = process.hrtime.bigint();
+    const topCells = subject.edit(1, 1000);
+    const editTop = ms(t);
+    const more: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      t = process.hrtime.bigint();
+      subject.edit(1, 1000 + i);
+      more.push(ms(t));
+    }
+    t = process.hrtime.bigint();
+    const bottomCells = subject.edit(rows, 7);
+    const editBottom = ms(t);
+    return { load, editTop, editTopMedian: median(more), topCells, editBottom, bottomCells, check: subject.valueC(rows) };
+  } finally {
+    subject.dispose();
+  }
+}
+
+/** Cold round, two unmeasured rounds (so that "warm" means what a running server sees), warm round. */
+function coldAndWarm(rows: number, make: () => Subject): { cold: Round; warm: Round } {
+  const cold = round(rows, make);
+  round(rows, make);
+  round(rows, make);
+  return { cold, warm: round(rows, make) };
 }
 
 /** The same arithmetic on plain arrays: the floor any engine sits above. */
@@ -101,24 +159,31 @@ function line(label: string, value: number, goal: string): void {
   console.log(`  ${label.padEnd(50)} ${value.toFixed(1).padStart(9)} ms   ${goal}`);
 }
 
+/** sheetd beside HyperFormula on the same step, with the ratio (below 1: sheetd is faster). */
+function pair(label: string, ours: number, theirs: number, goal: string): void {
+  const ratio = theirs > 0 ? (ours / theirs).toFixed(2) + 'x' : '-';
+  console.log(`  ${label.padEnd(42)} ${ours.toFixed(1).padStart(9)} ms ${theirs.toFixed(1).padStart(11)} ms ${ratio.padStart(10)}   ${goal}`);
+}
+
 function report(form: Form): void {
   const formula = form === 'cell-to-cell' ? 'C1 = B1, Cn = C(n-1) + Bn (cell formulas)' : 'C = SUM([B]$1:[B]@row) (column formula)';
   console.log(`formula engine, ${form}: ${ROWS} rows, B = [A]@row * 2 (column formula), ${formula}`);
-  const cold = round(ROWS, form);
-  line('first run: load + compute all (cold JIT)', cold.load, '(goal < 500 ms)');
-  line(`first run: edit A1 -> ${cold.topCells} cells changed`, cold.editTop, '(goal < 50 ms)');
-  // two unmeasured rounds so that "warm" means what a running server sees
-  round(ROWS, form);
-  round(ROWS, form);
-  const warm = round(ROWS, form);
-  line('warm: load + compute all', warm.load, '(goal < 500 ms)');
-  line(`warm: edit A1 -> ${warm.topCells} cells changed`, warm.editTop, '(goal < 50 ms)');
-  line('warm: edit A1 again, median of 5', warm.editTopMedian, '(goal < 50 ms)');
-  line(`warm: edit A${ROWS} -> ${warm.bottomCells} cells changed`, warm.editBottom, '(goal < 50 ms)');
-  console.log(`  check: C${ROWS} = ${String(warm.check)}`);
+  // each engine's first round in this process is its cold JIT
+  const ours = coldAndWarm(ROWS, () => sheetdSubject(ROWS, form));
+  const hf = coldAndWarm(ROWS, () => hyperFormulaSubject(ROWS, form));
+  console.log(`  ${''.padEnd(42)} ${'sheetd'.padStart(12)} ${'HyperFormula'.padStart(14)} ${'sheetd/HF'.padStart(10)}`);
+  pair('first run: load + compute all (cold JIT)', ours.cold.load, hf.cold.load, '(goal < 500 ms)');
+  pair('first run: edit A1', ours.cold.editTop, hf.cold.editTop, '(goal < 50 ms)');
+  pair('warm: load + compute all', ours.warm.load, hf.warm.load, '(goal < 500 ms)');
+  pair('warm: edit A1', ours.warm.editTop, hf.warm.editTop, '(goal < 50 ms)');
+  pair('warm: edit A1 again, median of 5', ours.warm.editTopMedian, hf.warm.editTopMedian, '(goal < 50 ms)');
+  pair(`warm: edit A${ROWS}`, ours.warm.editBottom, hf.warm.editBottom, '(goal < 50 ms)');
+  console.log(`  cells changed by edit A1: sheetd ${ours.warm.topCells}, HyperFormula ${hf.warm.topCells}; by edit A${ROWS}: ${ours.warm.bottomCells}, ${hf.warm.bottomCells}`);
+  console.log(`  check: C${ROWS} = ${String(ours.warm.check)} (sheetd), ${String(hf.warm.check)} (HyperFormula)`);
 }
 
 export async function benchFormula(): Promise<void> {
+  console.log(`HyperFormula ${HyperFormula.version} (GPL-3.0, licenseKey 'gpl-v3'; a devDependency used by bench/ only, never by sheetd itself)`);
   report('cell-to-cell');
   report('SUM range');
   line('baseline: same arithmetic on plain arrays', baseline(ROWS), '');

@@ -14,6 +14,7 @@ const suites: Array<[string, string, string]> = [
   ['memory', 'memory.ts', 'benchMemory'],
   ['search', 'search.ts', 'benchSearch'],
   ['import', 'import.ts', 'benchImport'],
+  ['cluster', 'cluster.ts', 'benchCluster'],
 ];
 const wanted = process.argv.slice(2);
 

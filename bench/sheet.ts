@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
+import { createPgDatabase } from '../test/helpers/server.ts';
 
 /**
  * A 20-column sheet growing to 25,000 rows (500,000 cells) through the API: time to add 500
@@ -11,6 +13,12 @@ import { startServer } from '../src/server.ts';
  * in the same run (JSON.stringify of the same response object; a raw SQLite insert of the
  * same rows). Goals: whole-sheet read within 2x of its JSON.stringify baseline; add 500 rows
  * under 100 ms at 25,000 rows.
+ *
+ * Runs on SQLite, and also on PostgreSQL when BENCH_DATABASE_URL (default
+ * SHEETD_TEST_DATABASE_URL) is set: a PostgreSQL URL whose user may create databases; each run
+ * gets a fresh database (sheetd_bench_sheet_<random>), dropped at the end. The two are printed
+ * side by side; on PostgreSQL the raw-insert baseline is one multi-row INSERT of the same rows
+ * into a bare table of that database.
  */
 const COLS = 20;
 const TARGET = Number(process.env.BENCH_ROWS ?? 25_000);
@@ -20,9 +28,60 @@ function ms(t0: bigint): number {
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
-export async function benchSheet(): Promise<void> {
+interface Figures {
+  rowCount: number;
+  add: number;
+  rawInsert: number;
+  update: number;
+  get: number;
+  sheetMB: number;
+  stringify: number;
+  gzip: number;
+  oneRow: number;
+}
+
+/** The same rows inserted into a bare table: a prepared statement in one SQLite transaction, or one multi-row INSERT on PostgreSQL. */
+async function rawInsertTimes(dataDir: string, databaseUrl: string | undefined, batch: Array<{ cells: Array<{ columnId: number; value: unknown }> }>): Promise<number[]> {
+  const cellsText = (r: { cells: Array<{ columnId: number; value: unknown }> }) => JSON.stringify(Object.fromEntries(r.cells.map((c) => [c.columnId, { v: c.value }])));
+  const times: number[] = [];
+  if (databaseUrl === undefined) {
+    const raw = new Database(path.join(dataDir, 'baseline.db'));
+    raw.pragma('journal_mode = WAL');
+    raw.exec('create table rows (id integer primary key, sheet_id integer, sort_key real, cells text)');
+    const ins = raw.prepare('insert into rows (id, sheet_id, sort_key, cells) values (?, ?, ?, ?)');
+    for (let i = 0; i < 5; i++) {
+      const t0 = process.hrtime.bigint();
+      raw.transaction(() => {
+        batch.forEach((r, k) => ins.run(i * BATCH + k + 1, 1, i * BATCH + k, cellsText(r)));
+      })();
+      times.push(ms(t0));
+    }
+    raw.close();
+    return times;
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('create table bench_raw_rows (id bigint primary key, sheet_id bigint, sort_key double precision, cells text)');
+    const placeholders = batch.map((_, k) => `($${k * 4 + 1}, $${k * 4 + 2}, $${k * 4 + 3}, $${k * 4 + 4})`).join(', ');
+    for (let i = 0; i < 5; i++) {
+      const params = batch.flatMap((r, k) => [i * BATCH + k + 1, 1, i * BATCH + k, cellsText(r)]);
+      const t0 = process.hrtime.bigint();
+      await client.query('begin');
+      await client.query(`insert into bench_raw_rows (id, sheet_id, sort_key, cells) values ${placeholders}`, params);
+      await client.query('commit');
+      times.push(ms(t0));
+    }
+  } finally {
+    await client.end();
+  }
+  return times;
+}
+
+/** The whole workload on one store: SQLite in a temporary data directory, or PostgreSQL at databaseUrl. */
+async function measure(databaseUrl: string | undefined): Promise<Figures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-bench-sheet-'));
-  const server = await startServer(loadConfig({ PORT: '0', SHEETD_DATA_DIR: dataDir, SHEETD_RATE_LIMIT: String(1e12), SHEETD_LOG_LEVEL: 'silent', SHEETD_BODY_LIMIT: String(64 * 1024 * 1024) }), { logger: false });
+  const server = await startServer(loadConfig({ PORT: '0', SHEETD_DATA_DIR: dataDir, SHEETD_RATE_LIMIT: String(1e12), SHEETD_LOG_LEVEL: 'silent', SHEETD_BODY_LIMIT: String(64 * 1024 * 1024), ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }) }), { logger: false });
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const call = async (method: string, p: string, body?: unknown, encoding = 'identity') => {
@@ -90,35 +149,46 @@ export async function benchSheet(): Promise<void> {
       await call('GET', `/sheets/${sheetId}/rows/${lastIds[i % lastIds.length]}`);
       oneRow.push(ms(t0));
     }
-    // baseline for adds: the same 500 rows inserted with a prepared statement into a bare SQLite table
-    const raw = new Database(path.join(dataDir, 'baseline.db'));
-    raw.pragma('journal_mode = WAL');
-    raw.exec('create table rows (id integer primary key, sheet_id integer, sort_key real, cells text)');
-    const ins = raw.prepare('insert into rows (id, sheet_id, sort_key, cells) values (?, ?, ?, ?)');
-    const rawBatch = rowsOf(BATCH, 0);
-    const rawTimes: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t0 = process.hrtime.bigint();
-      raw.transaction(() => {
-        rawBatch.forEach((r, k) => ins.run(i * BATCH + k + 1, 1, i * BATCH + k, JSON.stringify(Object.fromEntries(r.cells.map((c) => [c.columnId, { v: c.value }])))));
-      })();
-      rawTimes.push(ms(t0));
-    }
-    raw.close();
-
-    const rowCount = obj.rows.length;
-    console.log(`sheet: ${COLS} columns x ${rowCount} rows (${COLS * rowCount} cells), SQLite`);
-    console.log(`add 500 rows (24,500->25,000): ${median(adds).toFixed(1)} ms (goal < 100 ms)`);
-    console.log(`  baseline raw SQLite insert: ${median(rawTimes).toFixed(1)} ms   ratio ${(median(adds) / median(rawTimes)).toFixed(1)}x`);
-    console.log(`update 500 rows (5 cells):    ${median(updates).toFixed(1)} ms`);
-    console.log(`get whole sheet:              ${median(gets).toFixed(1)} ms (${(sheetText.length / 1e6).toFixed(1)} MB)`);
-    console.log(`  baseline JSON.stringify:    ${median(stringifies).toFixed(1)} ms   ratio ${(median(gets) / median(stringifies)).toFixed(2)}x (goal within 2x)`);
-    console.log(`get whole sheet, gzip:        ${median(gz).toFixed(1)} ms`);
-    console.log(`get one row:                  ${median(oneRow).toFixed(2)} ms`);
+    // baseline for adds: the same 500 rows inserted into a bare table of the same store
+    const rawTimes = await rawInsertTimes(dataDir, databaseUrl, rowsOf(BATCH, 0));
+    return {
+      rowCount: obj.rows.length, add: median(adds), rawInsert: median(rawTimes), update: median(updates), get: median(gets),
+      sheetMB: sheetText.length / 1e6, stringify: median(stringifies), gzip: median(gz), oneRow: median(oneRow),
+    };
   } finally {
     await server.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+export async function benchSheet(): Promise<void> {
+  const sqlite = await measure(undefined);
+  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.SHEETD_TEST_DATABASE_URL;
+  let postgres: Figures | undefined;
+  if (adminUrl) {
+    const db = await createPgDatabase(adminUrl);
+    try {
+      postgres = await measure(db.url);
+    } finally {
+      await db.drop();
+    }
+  }
+  const stores: Array<[string, Figures]> = [['SQLite', sqlite], ...(postgres ? [['PostgreSQL', postgres] as [string, Figures]] : [])];
+  const cellsOf = (f: Figures) => `${COLS} x ${f.rowCount} rows (${COLS * f.rowCount} cells)`;
+  console.log(`sheet: ${stores.map(([name, f]) => `${name} ${cellsOf(f)}`).join('; ')}`);
+  if (!postgres) console.log('  (PostgreSQL skipped: set BENCH_DATABASE_URL to a PostgreSQL URL whose user may create databases)');
+  const row = (label: string, values: string[], goal = '') => console.log(`  ${label.padEnd(40)}${values.map((v) => v.padStart(14)).join('')}   ${goal}`);
+  const each = (fn: (f: Figures) => string) => stores.map(([, f]) => fn(f));
+  row('', stores.map(([name]) => name));
+  row('add 500 rows (24,500->25,000)', each((f) => `${f.add.toFixed(1)} ms`), '(goal < 100 ms)');
+  row('  baseline raw insert, same store', each((f) => `${f.rawInsert.toFixed(1)} ms`));
+  row('  ratio', each((f) => `${(f.add / f.rawInsert).toFixed(1)}x`));
+  row('update 500 rows (5 cells)', each((f) => `${f.update.toFixed(1)} ms`));
+  row('get whole sheet', each((f) => `${f.get.toFixed(1)} ms`), `(${sqlite.sheetMB.toFixed(1)} MB)`);
+  row('  baseline JSON.stringify', each((f) => `${f.stringify.toFixed(1)} ms`));
+  row('  ratio', each((f) => `${(f.get / f.stringify).toFixed(2)}x`), '(goal within 2x)');
+  row('get whole sheet, gzip', each((f) => `${f.gzip.toFixed(1)} ms`));
+  row('get one row', each((f) => `${f.oneRow.toFixed(2)} ms`));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchSheet();

@@ -22,6 +22,20 @@ function walk(dir) {
 
 let files = walk(path.join(root, 'test')).sort();
 if (filters.length > 0) files = files.filter((f) => filters.some((x) => f === x || f.startsWith(x + path.sep)));
+// Against a running cluster (SHEETD_TEST_BASE_URL): only the files that speak HTTP to it.
+if (process.env.SHEETD_TEST_BASE_URL) {
+  const { clusterExcluded } = await import('../test/cluster-excluded.mjs');
+  files = files.filter((f) => {
+    const rel = path.relative(root, f);
+    const reason = rel.startsWith('test/api' + path.sep) ? clusterExcluded[rel] : 'not an HTTP test of test/api';
+    if (reason && rel.startsWith('test/api' + path.sep)) console.log(`cluster run: skipping ${rel}: ${reason}`);
+    return !reason;
+  });
+  if (files.length === 0) {
+    console.error('no test files left for a cluster run');
+    process.exit(1);
+  }
+}
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);

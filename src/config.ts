@@ -48,10 +48,24 @@ export interface Config {
   maxConnections: number;
   /** Whether automation rules run (SHEETD_AUTOMATION); off, every rule reads AUTOMATION_NOT_ENABLED_FOR_ORG. */
   automation: boolean;
+  /** Who published sheets and reports may reach (SHEETD_PUBLISH): all (links open to anyone), org (members only), off. */
+  publish: PublishPolicy;
   /** Bytes of large Get Sheet bodies (1 MB or more) in memory at once; more large reads wait (http/present/sheetBodies.ts). */
   bodyMemory: number;
   /** Webhook callbacks (see "Webhooks" in docs/operations.md). */
   webhooks: WebhookConfig;
+  /** Test mode (SHEETD_TEST_MODE or `sheetd serve --test-mode`; docs/testing.md): the /2.0/sheetd/test controls. Off by default. */
+  testMode: boolean;
+  /** A fixture (JSON) loaded at start in test mode (SHEETD_TEST_SEED or `serve --seed FILE`). */
+  testSeedFile: string | undefined;
+}
+
+export type PublishPolicy = 'all' | 'org' | 'off';
+
+function publishPolicy(v: string | undefined): PublishPolicy {
+  if (v === undefined || v === '') return 'all';
+  if (v === 'all' || v === 'org' || v === 'off') return v;
+  throw new Error(`SHEETD_PUBLISH must be all, org or off, not ${v}`);
 }
 
 function onOff(v: string | undefined, dflt: boolean, name: string): boolean {
@@ -129,8 +143,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: positive(env.SHEETD_KEEPALIVE_TIMEOUT_MS, 5_000, 'SHEETD_KEEPALIVE_TIMEOUT_MS'),
     maxConnections: env.SHEETD_MAX_CONNECTIONS ? positive(env.SHEETD_MAX_CONNECTIONS, 0, 'SHEETD_MAX_CONNECTIONS') : defaultMaxConnections(),
     automation: onOff(env.SHEETD_AUTOMATION, true, 'SHEETD_AUTOMATION'),
+    publish: publishPolicy(env.SHEETD_PUBLISH),
     bodyMemory: int(env.SHEETD_BODY_MEMORY, 96 * 1024 * 1024, 'SHEETD_BODY_MEMORY'),
     webhooks: webhookConfig(env),
+    testMode: onOff(env.SHEETD_TEST_MODE, false, 'SHEETD_TEST_MODE'),
+    testSeedFile: env.SHEETD_TEST_SEED || undefined,
   };
 }
 

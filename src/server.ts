@@ -7,22 +7,30 @@ import { moveImageBytesToBlobs } from './services/images.ts';
 import { looseDataDirMode, openStore, type Store } from './store/db.ts';
 import { ensureBootstrap, type BootstrapResult } from './services/bootstrap.ts';
 import { buildApp } from './http/app.ts';
-import { createRateLimiter, type RateLimiter } from './http/ratelimit.ts';
+import { createRateLimiter, MemoryRateLimiter, type RateLimiter } from './http/ratelimit.ts';
+import { atomically, saveSnapshot, TestMode } from './services/testmode.ts';
+import { runSeed, SeedError } from './http/testmode.ts';
+import fs from 'node:fs';
+import path from 'node:path';
 import { JobHandlers, startWorker, type JobHandler } from './jobs/worker.ts';
 import { createMailer, mailJobHandler } from './mail/index.ts';
 import { deleteBlobsHandler } from './services/blobs.ts';
 import { DELETE_BLOBS_JOB } from './services/attachments.ts';
 import { registerThreadHooks } from './services/discussions.ts';
+import { registerProofHooks } from './services/proofs.ts';
 import { startInvalidation } from './jobs/invalidation.ts';
-import { forgetOlder, onSheetWrite } from './services/sheetModel.ts';
+import { forgetOlder } from './services/sheetCache.ts';
+import { onSheetWrite } from './services/sheetWrites.ts';
 import { createCallbackSender } from './callbacks/index.ts';
 import { pumpLeaseMs, webhookPumpHandler } from './services/webhookDelivery.ts';
 import { WEBHOOK_PUMP_JOB, webhookBatch } from './store/webhooks.ts';
 import { randomString } from './ids.ts';
 import { registerAutomation, runChanges, runDigest, runTimer, AUTOMATION_DIGEST_JOB, AUTOMATION_JOB, type AutomationDeps } from './services/automationRuns.ts';
 import { AUTOMATION_TIMER_JOB } from './services/automation.ts';
+import { UPDATE_REQUEST_JOB, runScheduledSend, type UpdateRequestDeps } from './services/updateRequests.ts';
 import { rowsMailBody } from './http/present/emails.ts';
-import { userLookup } from './http/routes/sheetData.ts';
+import { userLookup } from './services/sheetReads.ts';
+import { catchUpSearchIndex } from './services/searchIndex.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -30,6 +38,8 @@ export interface RunningServer {
   blobs: BlobStore;
   limiter: RateLimiter;
   bootstrap: BootstrapResult;
+  /** Test mode's state when the operator enabled it. */
+  testMode?: TestMode;
   /** e.g. http://127.0.0.1:8080 (the API is at url + '/2.0') */
   url: string;
   close(): Promise<void>;
@@ -55,16 +65,23 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   if (bootstrap.created && logger) {
     logger.info({ tokenFile: bootstrap.tokenFile }, `created the organization and its admin ${config.adminEmail}; the admin's API token is in ${bootstrap.tokenFile}`);
   }
+  const testMode = config.testMode ? new TestMode(store, config.dataDir) : undefined;
+  if (testMode) await testMode.takeBaseline();
   const blobs = await createBlobStore(config.blobs, config.dataDir);
   const moved = await moveImageBytesToBlobs(store.db, blobs);
   if (moved > 0 && logger) logger.info({ images: moved }, 'moved cell images from the database onto the blob store');
+  // the search index follows the change log; after migration 0022 this builds it from the data
+  const indexed = await catchUpSearchIndex(store);
+  if (indexed === -1 && logger) logger.info('built the search index from the data');
   registerFollowers();
   registerThreadHooks();
+  registerProofHooks();
   registerAutomation();
   const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
   const callbacks = createCallbackSender(config.webhooks);
   webhookBatch.ms = config.webhooks.batchMs;
-  const app = await buildApp({ store, blobs, config, limiter, callbacks }, { logger: logger || false });
+  if (testMode && limiter instanceof MemoryRateLimiter) testMode.onReset.push(() => limiter.reset());
+  const app = await buildApp({ store, blobs, config, limiter, callbacks, ...(testMode ? { testMode } : {}) }, { logger: logger || false });
   // close() ends the idle keep-alive connections once. A response still streaming then (an
   // image from the blob store) finishes later, and its connection would hold close() open for
   // the whole keep-alive timeout (72 s): end idle connections again as each response finishes.
@@ -80,17 +97,35 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     render: async (m, db) => rowsMailBody(m, { ro, level: m.level, users: await userLookup(db, m.rows), permalinkBase: config.publicUrl }),
     publicUrl: () => config.publicUrl,
   };
+  const updateRequests: UpdateRequestDeps = { store, render: automation.render, publicUrl: automation.publicUrl };
   const handlers = new JobHandlers()
-    .register(DELETE_BLOBS_JOB, deleteBlobsHandler(store.db, blobs))
+    // test mode keeps every blob: a snapshot or the baseline may bring back what refers to it
+    .register(DELETE_BLOBS_JOB, testMode ? async () => {} : deleteBlobsHandler(store.db, blobs))
     .register('mail', mailJobHandler(createMailer(config.mail, config.dataDir), blobs) as JobHandler, { leaseMs: 120_000 })
     .register(WEBHOOK_PUMP_JOB, webhookPumpHandler(store, callbacks, config.webhooks, `pump:${randomString(12)}`, logger || undefined), {
       leaseMs: pumpLeaseMs(config.webhooks), backoffMs: 250, maxBackoffMs: pumpLeaseMs(config.webhooks),
     })
     .register(AUTOMATION_JOB, (p) => runChanges(automation, p), { leaseMs: 120_000 })
     .register(AUTOMATION_TIMER_JOB, (p) => runTimer(automation, p), { leaseMs: 120_000 })
-    .register(AUTOMATION_DIGEST_JOB, (p) => runDigest(automation, p), { leaseMs: 120_000 });
-  const worker = startWorker(store, { handlers, pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger });
+    .register(AUTOMATION_DIGEST_JOB, (p) => runDigest(automation, p), { leaseMs: 120_000 })
+    .register(UPDATE_REQUEST_JOB, (p) => runScheduledSend(updateRequests, p), { leaseMs: 120_000 });
+  const worker = startWorker(store, { handlers, pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger, onTick: () => catchUpSearchIndex(store) });
+  if (testMode) testMode.runDue = () => worker.runDue();
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, { forgetOlder, onSheetWrite }, logger);
+  if (testMode && config.testSeedFile !== undefined) {
+    // the fixture goes through the API with the admin's token, as POST /2.0/sheetd/test/seed
+    const token = fs.readFileSync(path.join(config.dataDir, 'admin-token'), 'utf8').trim();
+    const fixture = JSON.parse(fs.readFileSync(config.testSeedFile, 'utf8')) as unknown;
+    try {
+      testMode.seeded = await atomically(testMode, () => runSeed(app, `Bearer ${token}`, fixture));
+      await saveSnapshot(testMode, { name: 'seed' });
+    } catch (e) {
+      await app.close();
+      await worker.stop();
+      await store.close();
+      throw new Error(`the seed ${config.testSeedFile} failed: ${e instanceof SeedError ? JSON.stringify(e.body) : (e as Error).message}`, { cause: e });
+    }
+  }
   const port = (app.server.address() as { port: number }).port;
   const scheme = address.startsWith('https') ? 'https' : 'http';
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
@@ -102,6 +137,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     blobs,
     limiter,
     bootstrap,
+    ...(testMode ? { testMode } : {}),
     url,
     close() {
       closing ??= (async () => {

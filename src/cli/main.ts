@@ -9,8 +9,11 @@ import { startServer } from '../server.ts';
 import { fail, parseCommand, withStore } from './common.ts';
 import { domainCommand } from './domain.ts';
 import { webhookCommand } from './webhook.ts';
+import { searchCommand } from './search.ts';
+import { exportCommand, importCommand } from './transfer.ts';
 import { APP_USAGE, SET_PASSWORD_USAGE, appCommands, readPassword, setPasswordCommand } from './oauth.ts';
 import { MIN_PASSWORD_LENGTH, setPassword } from '../services/sessions.ts';
+import { clock } from '../clock.ts';
 
 const HELP = `sheetd: a self-hostable sheet collaboration server (Sheet Collaboration Service API 2.0)
 
@@ -28,6 +31,11 @@ Usage:
   sheetd domain add|list|remove [DOMAIN]
                                      manage the organization's validated email domains
   sheetd webhook disable|restore ID  stop a webhook as the operator, or give it back to its owner
+  sheetd search rebuild              build the full-text search index again from the data
+  sheetd import FILE --email E [--folder ID] [--workspace ID]
+                                     import a CSV or XLSX file as a new sheet (prints its id)
+  sheetd export SHEET_ID --format csv|xlsx|pdf [--out FILE]
+                                     write a sheet as CSV, Excel or PDF
   sheetd --help                      this text; COMMAND --help for one command
 
 Configuration comes from the environment (HOST, PORT, SHEETD_DATA_DIR, DATABASE_URL,
@@ -35,11 +43,13 @@ REDIS_URL, SHEETD_ADMIN_EMAIL, SHEETD_TLS_CERT, SHEETD_TLS_KEY, SHEETD_RATE_LIMI
 see the README.
 `;
 
-const SERVE_USAGE = `Usage: sheetd serve
+const SERVE_USAGE = `Usage: sheetd serve [--test-mode [--seed FIXTURE.json]]
 
-Starts the server: the API at http://HOST:PORT/2.0. Takes no options; everything is configured
-through the environment (see the README's Configuration table). SIGTERM finishes in-flight
-requests and exits.
+Starts the server: the API at http://HOST:PORT/2.0. Everything else is configured through the
+environment (see the README's Configuration table). SIGTERM finishes in-flight requests and exits.
+  --test-mode   enable test mode (as SHEETD_TEST_MODE=true): reset, snapshots, clock, faults and
+                the request journal under /2.0/sheetd/test/ (docs/testing.md). Never in production.
+  --seed FILE   in test mode, load this fixture at start (as POST /2.0/sheetd/test/seed)
 `;
 
 const USER_USAGE = `Usage: sheetd user add --email E [--first-name F] [--last-name L] [--admin] [--licensed] [--password-stdin]
@@ -101,7 +111,7 @@ async function tokenCreate(args: string[]): Promise<void> {
   if (values['expires-in-days'] !== undefined) {
     const d = Number(values['expires-in-days']);
     if (!(d > 0)) fail('--expires-in-days must be a positive number');
-    expiresAt = Date.now() + d * 86_400_000;
+    expiresAt = clock.now() + d * 86_400_000;
   }
   await withStore(async (store, _orgId, author) => {
     const user = await findUserByEmail(store.db, values.email!);
@@ -113,11 +123,15 @@ async function tokenCreate(args: string[]): Promise<void> {
   });
 }
 
-async function serve(): Promise<void> {
+async function serve(opts: { testMode?: boolean; seed?: string | undefined } = {}): Promise<void> {
   const config = loadConfig();
+  if (opts.testMode) config.testMode = true;
+  if (opts.seed !== undefined) config.testSeedFile = opts.seed;
+  if (config.testSeedFile !== undefined && !config.testMode) fail('--seed (SHEETD_TEST_SEED) needs test mode (--test-mode or SHEETD_TEST_MODE=true)');
   const logger = pino({ level: config.logLevel });
   const server = await startServer(config, { logger });
   logger.info(`sheetd serving the API at ${server.url}/2.0`);
+  if (config.testMode) logger.warn('TEST MODE is on: anyone with the admin token can reset the database (docs/testing.md)');
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -154,14 +168,17 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (cmd === undefined) return serve();
   if (cmd === 'serve') {
-    parseCommand('serve', SERVE_USAGE, argv.slice(1), {});
-    return serve();
+    const { values } = parseCommand('serve', SERVE_USAGE, argv.slice(1), { 'test-mode': { type: 'boolean' }, seed: { type: 'string' } });
+    return serve({ testMode: !!values['test-mode'], seed: values.seed });
   }
   if (cmd === 'user') return group('user', sub, USER_USAGE, { add: userAdd, 'set-password': setPasswordCommand }, rest);
   if (cmd === 'app') return group('app', sub, APP_USAGE, appCommands, rest);
   if (cmd === 'token') return group('token', sub, TOKEN_USAGE, { create: tokenCreate }, rest);
   if (cmd === 'domain') return domainCommand(argv.slice(1));
   if (cmd === 'webhook') return webhookCommand(argv.slice(1));
+  if (cmd === 'search') return searchCommand(argv.slice(1));
+  if (cmd === 'import') return importCommand(argv.slice(1));
+  if (cmd === 'export') return exportCommand(argv.slice(1));
   fail(`${cmd.startsWith('-') ? 'unknown option' : 'unknown command'} ${JSON.stringify(cmd)} (see sheetd --help)`);
 }
 

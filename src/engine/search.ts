@@ -1,32 +1,10 @@
 /**
- * Search text: what a query asks for and whether a text holds it. A query is words, or phrases
- * in double quotes ("exact phrase"); a text matches when it contains every word and phrase,
- * without regard to case. Pure: the service finds candidates in the store and checks them here.
+ * Search text: the texts of cells, the words of texts and queries, and the full-text query
+ * syntax of each database. Pure: the index (services/searchIndex.ts) stores these words.
  */
 import type { StoredRowCells } from './cells.ts';
 import type { ColumnDef } from './columns.ts';
 import { valueText } from './display.ts';
-
-/** The words and phrases of a query, lower-cased; empty when it holds none. */
-export function searchTerms(query: string): string[] {
-  const out: string[] = [];
-  for (const m of query.matchAll(/"([^"]*)"|(\S+)/g)) {
-    const t = (m[1] ?? m[2] ?? '').trim().toLowerCase();
-    if (t !== '' && !out.includes(t)) out.push(t);
-  }
-  return out;
-}
-
-/** Does the text (or the texts together) contain every term? */
-export function matchesAll(texts: readonly string[], terms: readonly string[]): boolean {
-  const all = texts.map((t) => t.toLowerCase());
-  return terms.every((term) => all.some((t) => t.includes(term)));
-}
-
-/** The term the store looks for first: the longest (the fewest candidates). */
-export function leadTerm(terms: readonly string[]): string {
-  return terms.reduce((a, b) => (b.length > a.length ? b : a), '');
-}
 
 /** The texts of a row's cells: what each shows, in column order, with its column's title. */
 export function cellTexts(columns: readonly ColumnDef[], cells: StoredRowCells): Array<{ column: ColumnDef; text: string }> {
@@ -42,4 +20,85 @@ export function cellTexts(columns: readonly ColumnDef[], cells: StoredRowCells):
     if (typeof v === 'object' && 'mc' in v) for (const x of v.mc) out.push({ column: c, text: x.email });
   }
   return out;
+}
+
+/**
+ * Full-text search (the index, services/searchIndex.ts). A text is cut into words: runs of
+ * letters and digits, lower-cased, accents dropped ("Café" is "cafe"), everything else a
+ * separator. Both databases index these words as given (SQLite FTS5, PostgreSQL tsvector),
+ * so what matches is decided here and is the same on both.
+ */
+
+/** Longest word kept (PostgreSQL keeps lexemes below 2 KB; a longer run is cut). */
+export const MAX_WORD_CHARS = 200;
+
+/** The words of a text, in order (repeats kept: phrase positions count them). */
+export function textWords(text: string): string[] {
+  const out: string[] = [];
+  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  for (const m of folded.matchAll(/[\p{L}\p{N}]+/gu)) out.push(m[0].length > MAX_WORD_CHARS ? m[0].slice(0, MAX_WORD_CHARS) : m[0]);
+  return out;
+}
+
+/**
+ * One condition of a query: words that must follow one another in a text. A bare word of the
+ * query (`horse`, `zed@example.org`) matches texts with words starting with it, in that order
+ * (`hors`, `zed@exam`); a quoted phrase (`"striped horse"`) only the whole words.
+ */
+export interface SearchTerm {
+  words: string[];
+  prefix: boolean;
+}
+
+/** The conditions of a query, every one of which a match satisfies; empty when it holds no word. */
+export function queryTerms(query: string): SearchTerm[] {
+  const out: SearchTerm[] = [];
+  const seen = new Set<string>();
+  for (const m of query.matchAll(/"([^"]*)"?|([^\s"]+)/g)) {
+    const prefix = m[1] === undefined;
+    const words = textWords(m[1] ?? m[2] ?? '');
+    const key = `${prefix ? '*' : '='}${words.join(' ')}`;
+    if (words.length > 0 && !seen.has(key)) {
+      seen.add(key);
+      out.push({ words, prefix });
+    }
+  }
+  return out;
+}
+
+/** Does a text (its words) satisfy a term? The same rule as the index's, for choosing what to show. */
+export function termMatches(words: readonly string[], term: SearchTerm): boolean {
+  const n = term.words.length;
+  for (let i = 0; i + n <= words.length; i++) {
+    let ok = true;
+    for (let k = 0; k < n && ok; k++) {
+      const w = words[i + k]!;
+      const t = term.words[k]!;
+      ok = term.prefix && k === n - 1 ? w.startsWith(t) : w === t;
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
+/** SQLite FTS5: the MATCH expression of one term (its words are letters and digits only). */
+export function fts5Term(term: SearchTerm): string {
+  return `"${term.words.join(' ')}"${term.prefix ? '*' : ''}`;
+}
+
+/** PostgreSQL: the tsquery text of one term (words follow one another: <->). */
+export function tsqueryTerm(term: SearchTerm): string {
+  return term.words.map((w, i) => `'${w}'${term.prefix && i === term.words.length - 1 ? ':*' : ''}`).join(' <-> ');
+}
+
+/** PostgreSQL: the tsvector text of a text's words, with their positions (1-based; at most 16383). */
+export function tsvectorText(words: readonly string[]): string {
+  const pos = new Map<string, number[]>();
+  words.forEach((w, i) => {
+    if (i >= 16383) return;
+    let p = pos.get(w);
+    if (p === undefined) pos.set(w, (p = []));
+    if (p.length < 256) p.push(i + 1);
+  });
+  return [...pos].map(([w, p]) => `'${w}':${p.join(',')}`).join(' ');
 }

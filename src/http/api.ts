@@ -11,6 +11,7 @@ import { assertRequestText } from './text.ts';
 import { registerRoutes } from './routes/index.ts';
 import { clock } from '../clock.ts';
 import { openApiRoute } from './openapi/index.ts';
+import { installTestModeHooks, testModeRoutes } from './testmode.ts';
 
 export const API_PREFIX = '/2.0';
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
@@ -54,6 +55,9 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
   jsonBodyOnly(api);
   api.setErrorHandler(errorHandler);
   api.setNotFoundHandler((req, reply) => notFound(req, reply, opts.known, config.retiredVersions));
+  // test mode (only when the operator enabled it): faults answer before authentication, as an
+  // overloaded service would; every request goes to the journal
+  if (ctx.testMode) installTestModeHooks(api, ctx.testMode);
 
   api.addHook('onRequest', async (req, reply) => {
     if (req.is404) return;
@@ -77,6 +81,7 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
 
   openApiRoute(api);
   await api.register(registerRoutes);
+  if (ctx.testMode) await api.register(testModeRoutes);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Store } from '../store/db.ts';
 import { apiError } from '../errors.ts';
 import type { Scope } from '../services/scopes.ts';
 import type { CallbackSender } from '../callbacks/index.ts';
+import type { TestMode } from '../services/testmode.ts';
 import type { Actor, ReadOptions } from '../services/context.ts';
 import { errorHandler, sendError, toApiError } from './errors.ts';
 import { edgeOptions, installEdge } from './edge.ts';
@@ -46,6 +47,8 @@ export interface AppContext {
   limiter: RateLimiter;
   /** Outgoing webhook requests (verification on enabling). */
   callbacks: CallbackSender;
+  /** Only when the operator enabled test mode: the /2.0/sheetd/test controls' state. */
+  testMode?: TestMode;
 }
 
 declare module 'fastify' {

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { clock } from '../clock.ts';
 
 /**
  * Per-token request budget over fixed one-minute windows. In-process by default; shared by
@@ -21,7 +22,7 @@ export class MemoryRateLimiter implements RateLimiter {
   private windows = new Map<string, { start: number; used: number }>();
   private lastSweep = 0;
 
-  async consume(key: string, cost: number, limit: number, now = Date.now()): Promise<RateDecision> {
+  async consume(key: string, cost: number, limit: number, now = clock.now()): Promise<RateDecision> {
     const start = now - (now % WINDOW_MS);
     if (start !== this.lastSweep) {
       // drop windows of earlier minutes so the map stays as small as the active token set
@@ -40,6 +41,11 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
+    this.windows.clear();
+  }
+
+  /** Forgets every window (test mode's reset). */
+  reset(): void {
     this.windows.clear();
   }
 }
@@ -64,7 +70,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.prefix = prefix;
   }
 
-  async consume(key: string, cost: number, limit: number, now = Date.now()): Promise<RateDecision> {
+  async consume(key: string, cost: number, limit: number, now = clock.now()): Promise<RateDecision> {
     const start = now - (now % WINDOW_MS);
     const retryAfter = Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000));
     const k = `${this.prefix}${key}:${start}`;

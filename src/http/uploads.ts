@@ -121,3 +121,34 @@ export function fileNameOf(header: string | undefined): string | null {
   const raw = star ? star[1]! : quoted ? quoted[1]!.replace(/\\(.)/g, '$1') : bare ? bare[1]! : null;
   return raw === null ? null : safeName(raw);
 }
+
+/**
+ * Reads a multipart request of files only (Create Proof with several images): every file part
+ * is handed to `onFile` as it streams, whatever its name; a text part `name` is allowed (the
+ * reference shows it) and ignored; any other part is 1147. At least one file (1127).
+ */
+export async function readMultipartFiles<T>(req: FastifyRequest, onFile: (f: FileUpload) => Promise<T>): Promise<T[]> {
+  const files: T[] = [];
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        files.push(await onFile({
+          body: part.file,
+          fileName: part.filename === '' ? null : safeName(part.filename),
+          contentType: part.mimetype,
+          tooLarge: () => apiError(1128),
+        }));
+        continue;
+      }
+      if (part.fieldname !== 'name') throw apiError(1147, part.fieldname);
+    }
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    const code = (e as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw apiError(1128);
+    if (code === 'FST_FILES_LIMIT') throw apiError(1145, 'too many files');
+    throw apiError(1145);
+  }
+  if (files.length === 0) throw apiError(1127, 'file');
+  return files;
+}

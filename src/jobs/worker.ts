@@ -22,7 +22,8 @@ import { claimJobs, completeJob, failJob, onEnqueue, type JobRow } from '../stor
  * lease ends, so a job runs at least once and handlers must be idempotent. Workers wake every
  * poll interval, when this process enqueues, and on PostgreSQL when any process commits a job
  * (LISTEN sheetd_jobs). On PostgreSQL every wake-up also positions new change-log events
- * (store/events.ts), so they wait little for a reader.
+ * (store/events.ts), so they wait little for a reader. `onTick` runs on every wake-up in both
+ * databases: server.ts gives it the search index's catch-up (services/searchIndex.ts).
  */
 export interface JobInfo {
   id: number;
@@ -90,6 +91,11 @@ export interface WorkerOptions {
   logger?: pino.Logger | false;
   /** How long stop() waits for running jobs (their leases run out if it gives up). Default 10 s. */
   stopGraceMs?: number;
+  /**
+   * Work that follows the change log as a whole rather than a job (the search index): run on
+   * every wake-up, before jobs are claimed; a failure is logged and tried at the next one.
+   */
+  onTick?: () => Promise<unknown>;
 }
 
 export interface JobWorker {
@@ -98,6 +104,11 @@ export interface JobWorker {
   readonly listening: Promise<void>;
   /** Claims due jobs now instead of at the next poll. */
   wake(): void;
+  /**
+   * Runs every job due now (clock.now()) and those they enqueue, and resolves when they have
+   * run (test mode's clock advance). Gives up after `limitMs` of work or 1,000 rounds.
+   */
+  runDue(limitMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -148,6 +159,7 @@ export function startWorker(store: Store, opts: WorkerOptions): JobWorker {
       // SQLite: readers position events themselves; a background write here could fail the
       // write transaction of another process sharing the file (SQLITE_BUSY on its snapshot)
       if (store.dialect === 'postgres') await sequenceEvents(store);
+      if (opts.onTick) await opts.onTick().catch((err: unknown) => { if (!stopped) log?.error({ err }, 'job worker: a change-log follower failed; trying again at the next wake-up'); });
       while (!stopped && running.size < concurrency) {
         const types = handlers.types();
         if (types.length === 0) break;
@@ -199,6 +211,17 @@ export function startWorker(store: Store, opts: WorkerOptions): JobWorker {
     else listener = c;
   }
 
+  async function runDue(limitMs = 30_000): Promise<void> {
+    // real elapsed time: the clock may be frozen
+    const until = performance.now() + limitMs;
+    for (let round = 0; round < 1000 && !stopped && performance.now() < until; round++) {
+      while (ticking) await new Promise((r) => setTimeout(r, 2));
+      await tick();
+      if (running.size === 0) return;
+      await Promise.allSettled([...running]);
+    }
+  }
+
   const offEnqueue = onEnqueue(wake);
   const listening = store.dialect === 'postgres' && opts.databaseUrl ? listen(opts.databaseUrl) : Promise.resolve();
   schedule(0);
@@ -207,6 +230,7 @@ export function startWorker(store: Store, opts: WorkerOptions): JobWorker {
     id,
     listening,
     wake,
+    runDue,
     async stop() {
       if (stopped) return;
       stopped = true;

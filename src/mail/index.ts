@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import nodemailer from 'nodemailer';
 import type { MailConfig } from '../config.ts';
 import type { BlobStore } from '../blobs/index.ts';
+import { clock } from '../clock.ts';
 
 /** Recipients and content of a message; the From address is the server's (SHEETD_MAIL_FROM). */
 interface MailContent {
@@ -81,7 +82,7 @@ function outboxMailer(outbox: string, from: string): Mailer {
     async send(m) {
       await fsp.mkdir(outbox, { recursive: true, mode: 0o700 });
       const info = await transport.sendMail(mailOptions(from, m));
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
+      const name = `${new Date(clock.now()).toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
       const temp = path.join(outbox, `.${name}.tmp`);
       try {
         await pipeline(info.message as Readable, fs.createWriteStream(temp, { flags: 'wx', mode: 0o600, flush: true }));

@@ -11,6 +11,7 @@ import { isValidatedDomain } from './domains.ts';
 import { isValidEmail, memberOr404, requireSystemAdmin } from './members.ts';
 import type { AfterDb } from './transactions.ts';
 import type { Actor, UserRow } from './context.ts';
+import { clock } from '../clock.ts';
 
 /** Most alternate addresses one user may have (1330). */
 export const MAX_ALTERNATE_EMAILS = 10;
@@ -57,7 +58,7 @@ export function addAlternateEmails(store: Store, ...a: AfterDb<typeof addAlterna
   return store.db.transaction().execute((tx) => addAlternateEmailsIn(tx, ...a));
 }
 
-async function addAlternateEmailsIn(db: Queryable, actor: Actor, userId: number, body: unknown, now = Date.now()): Promise<AlternateEmailRow[]> {
+async function addAlternateEmailsIn(db: Queryable, actor: Actor, userId: number, body: unknown, now = clock.now()): Promise<AlternateEmailRow[]> {
   requireSystemAdmin(actor);
   const user = await memberOr404(db, actor, userId);
   const items = Array.isArray(body) ? body : [body];
@@ -98,7 +99,7 @@ export function removeAlternateEmail(store: Store, ...a: AfterDb<typeof removeAl
   return store.db.transaction().execute((tx) => removeAlternateEmailIn(tx, ...a));
 }
 
-async function removeAlternateEmailIn(db: Queryable, actor: Actor, userId: number, id: number, now = Date.now()): Promise<void> {
+async function removeAlternateEmailIn(db: Queryable, actor: Actor, userId: number, id: number, now = clock.now()): Promise<void> {
   const user = await readableUser(db, actor, userId);
   const alt = await findAlternateEmail(db, user.id, id);
   if (!alt) throw apiError(1006);
@@ -116,7 +117,7 @@ export function makePrimary(store: Store, ...a: AfterDb<typeof makePrimaryIn>) {
   return store.db.transaction().execute((tx) => makePrimaryIn(tx, ...a));
 }
 
-async function makePrimaryIn(db: Queryable, actor: Actor, userId: number, id: number, now = Date.now()): Promise<AlternateEmailRow> {
+async function makePrimaryIn(db: Queryable, actor: Actor, userId: number, id: number, now = clock.now()): Promise<AlternateEmailRow> {
   requireSystemAdmin(actor);
   const user = await memberOr404(db, actor, userId);
   const alt = await findAlternateEmail(db, user.id, id);

@@ -19,6 +19,8 @@ import type { Actor } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { peek } from './images.ts';
 import { sheetFor } from './permissions.ts';
+import { checkProofThread, liveProof, requireOpenCurrent } from './proofState.ts';
+import { clock } from '../clock.ts';
 
 /** Spec section 8: the largest file an upload may carry. */
 export const ATTACHMENT_MAX_BYTES = 30 * 1024 * 1024;
@@ -30,7 +32,7 @@ export const DELETE_BLOBS_JOB = 'blobs.delete';
 /** file-type recognises every format it knows within this many bytes. */
 const SNIFF_BYTES = 4100;
 
-export type ParentType = 'SHEET' | 'ROW' | 'COMMENT';
+export type ParentType = 'SHEET' | 'ROW' | 'COMMENT' | 'PROOF';
 export interface Parent {
   type: ParentType;
   /** the row or comment id; the sheet id for SHEET */
@@ -120,6 +122,9 @@ async function parentFor(db: Queryable, actor: Actor, sheetId: number, parent: P
   } else if (parent.type === 'COMMENT') {
     comment = await findComment(db, sheetId, parent.id);
     if (!comment) throw apiError(1006);
+    // a comment of a proof's discussion takes files only while the proof is open (1316)
+    const d = await findDiscussion(db, sheetId, comment.discussion_id);
+    if (d) await checkProofThread(db, d);
   }
   return { sheet, level, comment };
 }
@@ -156,7 +161,7 @@ export async function attach(store: Store, blobs: BlobStore, actor: Actor, sheet
 }
 
 /** Adds an attachment (a link, or a file already on the blob store) in the caller's transaction. */
-export async function attachIn(tx: Queryable, actor: Actor, sheetId: number, parent: Parent, what: LinkAttachment | StoredFile, now = Date.now()): Promise<AttachmentRow> {
+export async function attachIn(tx: Queryable, actor: Actor, sheetId: number, parent: Parent, what: LinkAttachment | StoredFile, now = clock.now()): Promise<AttachmentRow> {
   const { level, comment } = await parentFor(tx, actor, sheetId, parent, parent.type === 'COMMENT' ? 'COMMENTER' : 'EDITOR');
   if (comment) requireAuthor(actor, comment.created_by, level);
   const link = 'url' in what ? what : null;
@@ -181,6 +186,7 @@ export async function checkVersionable(db: Queryable, actor: Actor, sheetId: num
   const prev = await findAttachment(db, sheetId, attachmentId);
   if (!prev) throw apiError(1006);
   if (prev.parent_type === 'COMMENT') throw apiError(1100);
+  if (prev.parent_type === 'PROOF') throw apiError(1296);
   if (prev.attachment_type !== 'FILE') throw apiError(1101);
   return prev;
 }
@@ -190,7 +196,7 @@ export async function attachVersion(store: Store, blobs: BlobStore, actor: Actor
   const file = 'body' in upload ? await storeFile(blobs, upload) : upload;
   try {
     return await store.db.transaction().execute(async (tx) => {
-      const now = Date.now();
+      const now = clock.now();
       const prev = await checkVersionable(tx, actor, sheetId, attachmentId);
       await retireVersions(tx, prev.lineage_id);
       const row: AttachmentRow = {
@@ -213,7 +219,7 @@ export async function queueBlobDeletion(db: Queryable, keys: string[]): Promise<
 }
 
 /** Removes attachments in a transaction (events, blob deletion queued). */
-export async function removeAttachments(db: Queryable, actor: Actor, rows: AttachmentRow[], now = Date.now()): Promise<void> {
+export async function removeAttachments(db: Queryable, actor: Actor, rows: AttachmentRow[], now = clock.now()): Promise<void> {
   if (rows.length === 0) return;
   const keys = await deleteAttachments(db, rows[0]!.sheet_id, rows.map((r) => r.id));
   await queueBlobDeletion(db, keys);
@@ -234,6 +240,8 @@ async function deleteAttachmentIn(db: Queryable, actor: Actor, sheetId: number, 
   if (!a) throw apiError(1006);
   if (a.parent_type === 'COMMENT') requireAuthor(actor, a.created_by, level);
   else if (!atLeast(level, 'EDITOR')) throw apiError(1004);
+  // a proof's file goes only from the current version of a proof that is not complete
+  if (a.parent_type === 'PROOF') requireOpenCurrent(await liveProof(db, sheetId, a.parent_id), 1309);
   const rows = allVersions ? await listVersions(db, sheetId, a.lineage_id) : [a];
   await removeAttachments(db, actor, rows);
   if (!allVersions && a.current === 1) await promoteNewest(db, sheetId, a.lineage_id);
@@ -288,7 +296,7 @@ function sign(secret: Buffer, payload: string): string {
 }
 
 /** A token naming the attachment and when it stops working, signed with the server's key. */
-export async function attachmentUrlToken(db: Queryable, a: AttachmentRow, now = Date.now()): Promise<string> {
+export async function attachmentUrlToken(db: Queryable, a: AttachmentRow, now = clock.now()): Promise<string> {
   const payload = `${a.sheet_id}.${a.id}.${now + ATTACHMENT_URL_TTL_MS}`;
   return `${payload}.${sign(await urlSecret(db), payload)}`;
 }
@@ -302,7 +310,7 @@ export interface ServedFile {
 }
 
 /** The file a temporary URL serves while it has not expired (1006 otherwise: nothing is revealed). */
-export async function fileForToken(db: Queryable, blobs: BlobStore, token: string, now = Date.now()): Promise<ServedFile> {
+export async function fileForToken(db: Queryable, blobs: BlobStore, token: string, now = clock.now()): Promise<ServedFile> {
   const m = /^(\d{1,16})\.(\d{1,16})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) throw apiError(1006);
   const expected = Buffer.from(sign(await urlSecret(db), `${m[1]}.${m[2]}.${m[3]}`));

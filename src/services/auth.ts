@@ -6,6 +6,7 @@ import { isBadText } from '../engine/input.ts';
 import { hashToken } from './tokens.ts';
 import { parseScopes } from './scopes.ts';
 import type { Actor, OrgRow, UserRow } from './context.ts';
+import { clock } from '../clock.ts';
 
 /** Plans whose users may use the API (spec section 1). */
 const API_PLANS = new Set(['BUSINESS', 'ENTERPRISE']);
@@ -19,7 +20,7 @@ export async function authenticate(
   db: Queryable,
   authorization: string | undefined,
   assumeUser: string | undefined,
-  now = Date.now(),
+  now = clock.now(),
 ): Promise<Actor> {
   if (!authorization || authorization.trim() === '') throw apiError(1001);
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());

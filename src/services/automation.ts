@@ -20,7 +20,7 @@ import type { Actor, UserRow } from './context.ts';
 import { addresses } from './emails.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { sheetAccessLevel, sheetFor } from './permissions.ts';
-import { readModel } from './sheetModel.ts';
+import { readModel } from './sheetCache.ts';
 
 /**
  * Automation rules: the sheetd extension that creates them (POST /2.0/sheetd/sheets/{id}/automationrules)

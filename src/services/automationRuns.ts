@@ -19,8 +19,11 @@ import type { MailPayload } from '../mail/index.ts';
 import { AUTOMATION_TIMER_JOB, actorFor, canReceive, disabledReasonOf, fixedRecipients, parseRule, type AutomationSettings, type Rule } from './automation.ts';
 import { rowExtras, type RowsMail } from './emails.ts';
 import { recordEvents, type EventAuthor } from './events.ts';
-import { onSheetWrite, readModel, type SheetModel, type WriteContext } from './sheetModel.ts';
+import { readModel } from './sheetCache.ts';
+import { onSheetWrite, type WriteContext } from './sheetWrites.ts';
+import type { SheetModel } from '../engine/model.ts';
 import { updateRows } from './rows.ts';
+import { sendAsk } from './updateRequests.ts';
 
 /**
  * Running automation rules. A sheet write that adds or changes rows of a sheet with enabled
@@ -92,9 +95,9 @@ async function recordChanges(ctx: WriteContext): Promise<void> {
   const rules = (await listRuleRows(ctx.tx, ctx.sheet.id, { enabledOnly: true })).filter((r) => ROW_TRIGGERS.has((JSON.parse(r.trigger) as { type: string }).type));
   if (rules.length === 0) return;
   const before = new Map<string, StoredCell | undefined>();
-  for (const [rowId, colId, cell] of ctx.history) {
-    const k = `${rowId}:${colId}`;
-    if (!before.has(k)) before.set(k, cell);
+  for (const e of ctx.changes.cells) {
+    const k = `${e.rowId}:${e.columnId}`;
+    if (!before.has(k)) before.set(k, e.before);
   }
   const changed: ChangePayload['changed'] = [];
   for (const [rowId, cols] of updated) {
@@ -103,9 +106,8 @@ async function recordChanges(ctx: WriteContext): Promise<void> {
     const cells: Record<string, [StoredValue | null, StoredValue | null]> = {};
     for (const c of cols) {
       const k = `${rowId}:${c}`;
-      // a written cell without history was blank before, if this write stamped it (else it
-      // was written with the value it had: no change)
-      if (!before.has(k) && row.meta[cellKey(c)]?.[0] !== ctx.now) continue;
+      // a written cell the changeset does not name was written with the content it had
+      if (!before.has(k)) continue;
       const old = before.get(k)?.v ?? null;
       const now = row.cells[cellKey(c)]?.v ?? null;
       if (!same(old, now)) cells[String(c)] = [old, now];
@@ -326,16 +328,21 @@ async function send(deps: AutomationDeps, tx: Queryable, sheet: SheetRow, model:
       }
       continue;
     }
-    const b = await body(deps, tx, sheet, model, rule, g.rowIds);
-    let { text, html } = b;
-    let what = 'Notification';
     if (a.type === 'UPDATE_REQUEST_ACTION') {
-      what = 'Update request';
-      const note = `${b.creator?.email ?? 'The sheet'} asks you to update ${g.rowIds.length === 1 ? 'this row' : 'these rows'} of "${sheet.name}". The update form is not available yet: open the sheet to make the changes (${deps.publicUrl()}).`;
-      text = `${note}\n\n${text}`;
-      html = html.replace(/<body([^>]*)>/, `<body$1><p>${esc(note)}</p>`);
+      // a real update request: a sent update request and a signed link per recipient
+      const creator = await findUserById(tx, rule.row.created_by);
+      if (!creator) continue;
+      const columnIds = a.includeAllColumns ? model.columns.filter((c) => !c.hidden).map((c) => c.id) : (a.includedColumnIds ?? []);
+      const sent = await sendAsk(deps, tx, sheet, model, {
+        updateRequestId: null, ruleId: rule.row.id, rowIds: g.rowIds, columnIds, to: g.to,
+        subject: subjectOf(rule, sheet, g.rowIds.length, 'Update request'), message: a.message, ccMe: false,
+        includeAttachments: a.includeAttachments, includeDiscussions: a.includeDiscussions, layout: undefined, sender: creator,
+      }, now, { orgId: sheet.org_id, userId: rule.row.created_by, requestUserId: null, accessTokenName: null, source: 'AUTOMATION' });
+      messages += sent.length;
+      continue;
     }
-    const mail: MailPayload = { to: g.to, subject: subjectOf(rule, sheet, g.rowIds.length, what), text, html, separately: true, ...(b.creator ? { replyTo: b.creator.email } : {}), ...(b.files.length > 0 ? { attachments: b.files } : {}) };
+    const b = await body(deps, tx, sheet, model, rule, g.rowIds);
+    const mail: MailPayload = { to: g.to, subject: subjectOf(rule, sheet, g.rowIds.length, 'Notification'), text: b.text, html: b.html, separately: true, ...(b.creator ? { replyTo: b.creator.email } : {}), ...(b.files.length > 0 ? { attachments: b.files } : {}) };
     await enqueue(tx, 'mail', mail);
     messages += g.to.length;
   }

@@ -6,6 +6,7 @@ import { newId } from '../ids.ts';
 import { createUser } from './users.ts';
 import { createToken } from './tokens.ts';
 import type { EventAuthor } from './events.ts';
+import { clock } from '../clock.ts';
 
 export interface BootstrapResult {
   created: boolean;
@@ -25,7 +26,7 @@ export async function ensureBootstrap(store: Store, opts: { adminEmail: string; 
   try {
     ({ raw, orgId } = await store.db.transaction().execute(async (tx) => {
       const orgIdNew = newId();
-      const now = Date.now();
+      const now = clock.now();
       await insertOrg(tx, { id: orgIdNew, name: opts.orgName ?? 'sheetd', plan: 'ENTERPRISE', created_at: now });
       const system: EventAuthor = { orgId: orgIdNew, userId: null, requestUserId: null, accessTokenName: null, source: 'SYSTEM' };
       const admin = await createUser(tx, system, orgIdNew, { email: opts.adminEmail, firstName: 'Admin', lastName: null, admin: true, licensedSheetCreator: true, groupAdmin: true, resourceViewer: true }, now);

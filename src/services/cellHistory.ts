@@ -4,12 +4,14 @@ import { findUsersByIds } from '../store/users.ts';
 import type { StoredCell } from '../engine/cells.ts';
 import { apiError } from '../errors.ts';
 import type { Actor } from './context.ts';
-import { readSheet } from './sheetModel.ts';
+import { readSheet } from './sheetCache.ts';
 
 export interface CellHistoryEntry {
   cell: StoredCell | undefined;
   at: number;
   by: number | null;
+  /** the address of an author without an account */
+  email?: string;
 }
 
 /**
@@ -24,10 +26,10 @@ export async function readCellHistory(db: Queryable, actor: Actor, sheetId: numb
   const past = await listCellHistory(db, sheetId, rowId, columnId);
   const entries: CellHistoryEntry[] = [];
   const meta = row.meta[String(columnId)];
-  if (meta) entries.push({ cell: row.cells[String(columnId)], at: meta[0], by: meta[1] });
+  if (meta) entries.push({ cell: row.cells[String(columnId)], at: meta[0], by: meta[1], ...(meta[2] !== undefined ? { email: meta[2] } : {}) });
   for (const h of past) {
     const cell = JSON.parse(h.cell) as StoredCell;
-    entries.push({ cell: Object.keys(cell).length === 0 ? undefined : cell, at: h.modified_at, by: h.modified_by });
+    entries.push({ cell: Object.keys(cell).length === 0 ? undefined : cell, at: h.modified_at, by: h.modified_by, ...(h.modified_by_email ? { email: h.modified_by_email } : {}) });
   }
   const users = await findUsersByIds(db, [...new Set(entries.map((e) => e.by).filter((b): b is number => b !== null))]);
   return { model, column, entries, users };

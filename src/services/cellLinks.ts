@@ -3,12 +3,14 @@ import { apiErrorOf } from './errors.ts';
 import type { Queryable } from '../store/db.ts';
 import type { SheetRow } from '../store/sheets.ts';
 import { deleteCellLinksOfRows, deleteCellLinksOutside, insertCellLinks, linkTargetSheets, linksFromSheet } from '../store/links.ts';
-import type { StoredCell, StoredCellLink, StoredRowCells } from '../engine/cells.ts';
+import { cellKey, type StoredCell, type StoredCellLink, type StoredRowCells } from '../engine/cells.ts';
 import { convertValue } from '../engine/convert.ts';
 import { assertInboundCellLinks } from '../engine/limits.ts';
 import type { Actor } from './context.ts';
 import { sheetFor } from './permissions.ts';
-import { readModel, type RowState, type SheetModel, type WriteContext } from './sheetModel.ts';
+import { readModel } from './sheetCache.ts';
+import type { WriteContext } from './sheetWrites.ts';
+import { writeRowCells, type RowState, type SheetModel } from '../engine/model.ts';
 import type { CellWrite } from './formulas.ts';
 
 /**
@@ -99,7 +101,7 @@ export function refreshLinksFrom(ctx: WriteContext, source: LinkSource | undefin
         if (v === undefined) delete next.v;
         else next.v = v;
       }
-      recordWrite(ctx, row, column.id, cell, next);
+      recordWrite(ctx, row, column.id, next);
       writes.push({ row, column, before: cell });
     }
     if (writes.length > before) ctx.events.push({ objectType: 'ROW', action: 'UPDATE', objectId: row.id, details: { columnIds: writes.slice(before).map((w) => w.column.id) } });
@@ -107,14 +109,9 @@ export function refreshLinksFrom(ctx: WriteContext, source: LinkSource | undefin
   return writes;
 }
 
-function recordWrite(ctx: WriteContext, row: RowState, columnId: number, before: StoredCell, after: StoredCell): void {
-  const key = String(columnId);
-  if (JSON.stringify(before.v) !== JSON.stringify(after.v)) {
-    ctx.history.push([row.id, columnId, before, row.meta[key]]);
-    row.meta[key] = [ctx.now, ctx.actor.user.id];
-  }
-  row.cells = { ...row.cells, [key]: after };
-  ctx.dirtyRows.add(row.id);
+/** A linked cell takes its source's value: history when the value changed (a renamed source sheet only updates the link). */
+function recordWrite(ctx: WriteContext, row: RowState, columnId: number, after: StoredCell): void {
+  writeRowCells(ctx.changes, row, { ...row.cells, [cellKey(columnId)]: after }, [columnId], [ctx.now, ctx.actor.user.id], 'value');
 }
 
 // ---------------------------------------------------------------------------------------
@@ -147,20 +144,26 @@ function countLinks(m: SheetModel): number {
  */
 export async function syncLinkIndex(ctx: WriteContext): Promise<void> {
   const m = ctx.model;
-  const candidates = [...ctx.dirtyRows, ...ctx.newRows, ...ctx.deletedRows];
-  if (candidates.length === 0 && !ctx.dirtyColumns) return;
+  const candidates = [...ctx.changes.updated, ...ctx.changes.added, ...ctx.changes.deleted];
+  if (candidates.length === 0 && !ctx.changes.columns) return;
   const current: Array<{ rowId: number; columnId: number; li: StoredCellLink }> = [];
   for (const id of new Set(candidates)) {
     const row = m.rows.get(id);
-    if (row && !ctx.deletedRows.has(id)) for (const [columnId, li] of linksOfRow(row)) current.push({ rowId: id, columnId, li });
+    if (row && !ctx.changes.deleted.has(id)) for (const [columnId, li] of linksOfRow(row)) current.push({ rowId: id, columnId, li });
   }
-  let had = hasLinks.get(m);
-  if (had === undefined) {
-    const n = countLinks(m);
-    had = n > 0;
-    if (current.length > 0) assertInboundCellLinks(n);
-  } else if (current.length > 0) {
-    assertInboundCellLinks(countLinks(m));
+  const known = hasLinks.get(m);
+  let had: boolean;
+  let count: number | undefined;
+  if (known === undefined) {
+    // A model loaded afresh (another process wrote the sheet last, or the cache let it go) is
+    // counted after this write changed it: the rows written may have held the sheet's last
+    // links, which the index still lists, so their entries are cleared whatever the count says.
+    count = countLinks(m);
+    had = true;
+    if (current.length > 0) assertInboundCellLinks(count);
+  } else {
+    had = known;
+    if (current.length > 0) assertInboundCellLinks(countLinks(m));
   }
   if (!had && current.length === 0) {
     hasLinks.set(m, false);
@@ -171,7 +174,7 @@ export async function syncLinkIndex(ctx: WriteContext): Promise<void> {
   for (let i = 0; i < ids.length; i += 500) {
     await deleteCellLinksOfRows(tx, m.sheetId, ids.slice(i, i + 500));
   }
-  if (ctx.dirtyColumns) {
+  if (ctx.changes.columns) {
     await deleteCellLinksOutside(tx, m.sheetId, m.columns.map((c) => c.id));
   }
   const recs = current.map((c) => ({
@@ -183,7 +186,7 @@ export async function syncLinkIndex(ctx: WriteContext): Promise<void> {
     source_column_id: c.li.columnId,
   }));
   for (let i = 0; i < recs.length; i += 200) await insertCellLinks(tx, recs.slice(i, i + 200));
-  hasLinks.set(m, true);
+  hasLinks.set(m, count === undefined || count > 0);
 }
 
 /** The sheets holding cells that link from `sheetId`. */

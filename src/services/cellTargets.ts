@@ -5,12 +5,17 @@ import { imageSizes } from '../store/images.ts';
 import type { Actor } from './context.ts';
 import { sheetAccessLevel } from './permissions.ts';
 import { loadLinkSources, type LinkSources } from './cellLinks.ts';
-import type { WriteContext } from './sheetModel.ts';
+import type { WriteContext } from './sheetWrites.ts';
+import { findReport } from '../store/reports.ts';
+import { reportAccessLevel } from './reportAccess.ts';
+import { findSight } from '../store/sights.ts';
+import { sightAccessLevel } from './sightAccess.ts';
 
 /**
  * What the cells of a row write point at outside their own row, looked up once per request
  * before the cells are parsed: the source sheets of cell links, the sheets of sheet
- * hyperlinks (1114 when the caller cannot see them; their name is the cell's value), and the
+ * hyperlinks, and of report and dashboard hyperlinks (1114 when the caller cannot see them;
+ * their name is the cell's value), and the
  * images of the sheet named by `image.id` (1006 for an id the sheet does not have).
  */
 export interface CellTargets {
@@ -18,7 +23,7 @@ export interface CellTargets {
   context: Pick<CellWriteContext, 'hyperlinkTarget' | 'imageInfo'>;
 }
 
-type CellLike = { hyperlink?: { sheetId?: unknown }; image?: { id?: unknown }; linkInFromCell?: { sheetId?: unknown } } | null;
+type CellLike = { hyperlink?: { sheetId?: unknown; reportId?: unknown; sightId?: unknown }; image?: { id?: unknown }; linkInFromCell?: { sheetId?: unknown } } | null;
 
 function cellsOf(rows: readonly Record<string, unknown>[]): CellLike[] {
   const out: CellLike[] = [];
@@ -29,12 +34,16 @@ function cellsOf(rows: readonly Record<string, unknown>[]): CellLike[] {
 export async function loadCellTargets(ctx: WriteContext, actor: Actor, rows: readonly Record<string, unknown>[]): Promise<CellTargets> {
   const cells = cellsOf(rows);
   const sheetIds = new Set<number>();
+  const reportIds = new Set<number>();
+  const sightIds = new Set<number>();
   const imageIds = new Set<string>();
   const linkSheetIds = new Set<number>();
   for (const c of cells) {
     // only ids are looked up; anything else is refused when the cell is parsed (1031)
     if (isId(c?.linkInFromCell?.sheetId)) linkSheetIds.add(c.linkInFromCell.sheetId);
     if (isId(c?.hyperlink?.sheetId)) sheetIds.add(c.hyperlink.sheetId);
+    if (isId(c?.hyperlink?.reportId)) reportIds.add(c.hyperlink.reportId);
+    if (isId(c?.hyperlink?.sightId)) sightIds.add(c.hyperlink.sightId);
     if (typeof c?.image?.id === 'string' && c.image.id !== '') imageIds.add(c.image.id);
   }
   const sheets = new Map<number, { name: string }>();
@@ -43,6 +52,16 @@ export async function loadCellTargets(ctx: WriteContext, actor: Actor, rows: rea
     if (sheet && (await sheetAccessLevel(ctx.tx, actor, sheet)) !== null) {
       sheets.set(id, { name: sheet.name });
     }
+  }
+  const reports = new Map<number, { name: string }>();
+  for (const id of reportIds) {
+    const r = await findReport(ctx.tx, id);
+    if (r && (await reportAccessLevel(ctx.tx, actor, r)) !== null) reports.set(id, { name: r.name });
+  }
+  const sights = new Map<number, { name: string }>();
+  for (const id of sightIds) {
+    const d = await findSight(ctx.tx, id);
+    if (d && (await sightAccessLevel(ctx.tx, actor, d)) !== null) sights.set(id, { name: d.name });
   }
   const images = new Map<string, { width: number; height: number }>();
   const ids = [...imageIds];
@@ -53,8 +72,7 @@ export async function loadCellTargets(ctx: WriteContext, actor: Actor, rows: rea
   return {
     links: await loadLinkSources(ctx.tx, actor, linkSheetIds),
     context: {
-      // reports and dashboards do not exist yet: a hyperlink to one names nothing
-      hyperlinkTarget: (kind, id) => (kind === 'sheet' ? sheets.get(id) : undefined),
+      hyperlinkTarget: (kind, id) => (kind === 'sheet' ? sheets.get(id) : kind === 'report' ? reports.get(id) : sights.get(id)),
       imageInfo: (id) => images.get(id),
     },
   };

@@ -9,7 +9,8 @@ import {
 import { convertCell } from '../engine/convert.ts';
 import { assertCellsPerSheet } from '../engine/limits.ts';
 import type { Actor } from './context.ts';
-import { indexColumns, writeSheet, type SheetModel } from './sheetModel.ts';
+import { writeSheet } from './sheetWrites.ts';
+import { indexColumns, type SheetModel } from '../engine/model.ts';
 import { afterWrite } from './formulas.ts';
 import { sheetSchema, toIdentityForm } from '../engine/formulaBridge.ts';
 import { assertColumnNotInRules, dropColumnFromFilters } from './filters.ts';
@@ -36,7 +37,7 @@ export async function addColumns(store: Store, actor: Actor, sheetId: number, bo
     for (const c of added) m.columnsById.set(c.id, c);
     const at = added[0]!.index;
     reindex(m, insertColumnIds(m.columns.map((c) => c.id), at, added.map((c) => c.id)));
-    ctx.dirtyColumns = true;
+    ctx.changes.columns = true;
     afterWrite(ctx, [], { structural: true });
     for (const c of added) ctx.events.push({ objectType: 'COLUMN', action: 'CREATE', objectId: c.id, details: { title: c.title } });
     return { columns: added, single };
@@ -59,7 +60,7 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
         const converted = convertCell(cell, old, column, { rowIdOfNumber: (n) => m.tree.rowIdAt(n), rowNumberOf: (id) => m.tree.rowNumberOf(id) });
         if (JSON.stringify(converted) !== JSON.stringify(cell)) {
           row.cells = { ...row.cells, [key]: converted };
-          ctx.dirtyRows.add(row.id);
+          ctx.changes.updated.add(row.id);
         }
       }
     }
@@ -74,7 +75,7 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
     } else {
       reindex(m, ids);
     }
-    ctx.dirtyColumns = true;
+    ctx.changes.columns = true;
     afterWrite(ctx, [], { structural: true });
     ctx.events.push({ objectType: 'COLUMN', action: 'UPDATE', objectId: columnId, details: { title: column.title } });
     return column;
@@ -96,12 +97,12 @@ export async function deleteColumn(store: Store, actor: Actor, sheetId: number, 
         const { [key]: _m, ...meta } = row.meta;
         row.cells = rest;
         row.meta = meta;
-        ctx.dirtyRows.add(row.id);
+        ctx.changes.updated.add(row.id);
       }
     }
     m.columnsById.delete(columnId);
     reindex(m, m.columns.map((c) => c.id).filter((id) => id !== columnId));
-    ctx.dirtyColumns = true;
+    ctx.changes.columns = true;
     afterWrite(ctx, [], { structural: true });
     ctx.events.push({ objectType: 'COLUMN', action: 'DELETE', objectId: columnId });
   });

@@ -7,6 +7,8 @@ import type { Actor } from './context.ts';
 import { commentEvent, commentText, removeDiscussions, writeComment } from './discussions.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { sheetFor } from './permissions.ts';
+import { checkProofThread } from './proofState.ts';
+import { clock } from '../clock.ts';
 
 export interface CommentData {
   comment: CommentRow;
@@ -20,7 +22,8 @@ export async function addComment(store: Store, actor: Actor, sheetId: number, di
     await sheetFor(tx, actor, sheetId, 'COMMENTER');
     const d = await findDiscussion(tx, sheetId, discussionId);
     if (!d) throw apiError(1006);
-    return writeComment(tx, actor, d, text, file, Date.now());
+    await checkProofThread(tx, d);
+    return writeComment(tx, actor, d, text, file, clock.now());
   });
 }
 
@@ -47,7 +50,7 @@ async function editCommentIn(db: Queryable, actor: Actor, sheetId: number, comme
   const c = await findComment(db, sheetId, commentId);
   if (!c) throw apiError(1006);
   if (c.created_by !== actor.user.id) throw apiError(1081);
-  const now = Date.now();
+  const now = clock.now();
   await updateCommentText(db, c.id, text, now);
   await recordEvents(db, authorOf(actor), [commentEvent(c, 'UPDATE')], now);
   return commentOf(db, sheetId, commentId);
@@ -71,5 +74,5 @@ async function deleteCommentIn(db: Queryable, actor: Actor, sheetId: number, com
   }
   await removeAttachmentsOf(db, actor, sheetId, 'COMMENT', [c.id]);
   await deleteComments(db, sheetId, [c.id]);
-  await recordEvents(db, authorOf(actor), [commentEvent(c, 'DELETE')], Date.now());
+  await recordEvents(db, authorOf(actor), [commentEvent(c, 'DELETE')], clock.now());
 }

@@ -19,6 +19,13 @@ export interface Actor {
   apiClientId: number | null;
   /** The request's Smartsheet-Change-Agent header (at most 512 characters, the end kept), recorded with its events. */
   changeAgent?: string | null;
+  /** The source its events record (default API). */
+  source?: string;
+  /**
+   * Set when the change is made for someone without an account (an update request's recipient):
+   * cells and events record no user but this address. `user` is then whose rights the write uses.
+   */
+  guestEmail?: string;
 }
 
 /** Options every read can carry (query parameters of spec 4.1). */
@@ -28,4 +35,9 @@ export interface ReadOptions {
   numericDates: boolean;
   level: number;
   accessApiLevel: number;
+}
+
+/** How a person is named where a contact shows: first and last name, else the email address. */
+export function nameOrEmail(u: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string {
+  return [u.first_name, u.last_name].filter((s) => s).join(' ') || u.email;
 }

@@ -10,7 +10,9 @@ import type { CellInput, CrossSheetData } from '../engine/formula/index.ts';
 import { storedToRaw } from '../engine/formulaBridge.ts';
 import type { Actor } from './context.ts';
 import { sheetFor } from './permissions.ts';
-import { readModel, writeSheet, type SheetModel, type WriteContext } from './sheetModel.ts';
+import { readModel } from './sheetCache.ts';
+import { writeSheet, type WriteContext } from './sheetWrites.ts';
+import type { SheetModel } from '../engine/model.ts';
 import { applyChanges, keepUnsaved } from './formulas.ts';
 
 /**
@@ -141,7 +143,7 @@ async function prepare(db: Queryable, m: SheetModel): Promise<Set<number>> {
 
 /** Hook: before a write changes the sheet. */
 export async function beforeWrite(ctx: WriteContext): Promise<void> {
-  for (const id of await prepare(ctx.tx, ctx.model)) ctx.dirtyRows.add(id);
+  for (const id of await prepare(ctx.tx, ctx.model)) ctx.changes.updated.add(id);
 }
 
 /**
@@ -255,8 +257,8 @@ export async function createRef(store: Store, actor: Actor, sheetId: number, bod
     ctx.events.push({ objectType: 'SHEET', action: 'UPDATE', objectId: sheetId, details: { crossSheetReferenceId: ref.id, name } });
     // formulas already naming it now read it
     refsOf.delete(ctx.model);
-    ctx.metaChanged = true;
-    for (const id of await prepare(ctx.tx, ctx.model)) ctx.dirtyRows.add(id);
+    ctx.changes.meta = true;
+    for (const id of await prepare(ctx.tx, ctx.model)) ctx.changes.updated.add(id);
     return presentRef(ref, src);
   });
   return { ref: out.result, version: out.version };

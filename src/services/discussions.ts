@@ -12,7 +12,9 @@ import type { AfterDb } from './transactions.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { sheetFor } from './permissions.ts';
-import { onSheetWrite } from './sheetModel.ts';
+import { checkProofThread } from './proofState.ts';
+import { onSheetWrite } from './sheetWrites.ts';
+import { clock } from '../clock.ts';
 
 export interface DiscussionData {
   discussion: DiscussionRow;
@@ -64,7 +66,7 @@ export async function writeComment(
  * file for that comment (a multipart request). The title is the one given, else the comment.
  */
 export async function createDiscussion(
-  store: Store, actor: Actor, sheetId: number, parent: { type: 'SHEET' | 'ROW'; id: number }, body: unknown, file?: StoredFile,
+  store: Store, actor: Actor, sheetId: number, parent: { type: 'SHEET' | 'ROW' | 'PROOF'; id: number }, body: unknown, file?: StoredFile,
 ): Promise<DiscussionData> {
   if (!isObject(body)) throw apiError(1008, 'expected a Discussion object');
   if (body.comment === undefined || body.comment === null) throw apiError(1012, 'comment');
@@ -72,9 +74,10 @@ export async function createDiscussion(
   const title = body.title ?? text;
   if (typeof title !== 'string' || title === '') throw apiError(1031, String(title), 'title');
   return store.db.transaction().execute(async (tx) => {
-    const now = Date.now();
+    const now = clock.now();
     await sheetFor(tx, actor, sheetId, 'COMMENTER');
     if (parent.type === 'ROW') await requireRow(tx, sheetId, parent.id);
+    if (parent.type === 'PROOF') await checkProofThread(tx, { sheet_id: sheetId, parent_type: 'PROOF', parent_id: parent.id });
     const discussion: DiscussionRow = { id: newId(), sheet_id: sheetId, parent_type: parent.type, parent_id: parent.id, title: title.slice(0, 4000), created_at: now, created_by: actor.user.id };
     await insertDiscussion(tx, discussion);
     await recordEvents(tx, authorOf(actor), [discussionEvent(discussion, 'CREATE')], now);
@@ -111,7 +114,7 @@ export async function readDiscussion(db: Queryable, actor: Actor, sheetId: numbe
 }
 
 /** Removes discussions with their comments and the comments' attachments (blobs by a job). */
-export async function removeDiscussions(db: Queryable, actor: Actor, sheetId: number, discussions: DiscussionRow[], now = Date.now()): Promise<void> {
+export async function removeDiscussions(db: Queryable, actor: Actor, sheetId: number, discussions: DiscussionRow[], now = clock.now()): Promise<void> {
   if (discussions.length === 0) return;
   const comments = await listComments(db, sheetId, discussions.map((d) => d.id));
   await removeAttachmentsOf(db, actor, sheetId, 'COMMENT', comments.map((c) => c.id));
@@ -149,7 +152,7 @@ export function registerThreadHooks(): void {
   registered = true;
   onSheetWrite({
     written: async (ctx) => {
-      if (ctx.deletedRows.size > 0) await removeThreadsOfRows(ctx.tx, ctx.actor, ctx.sheet.id, [...ctx.deletedRows]);
+      if (ctx.changes.deleted.size > 0) await removeThreadsOfRows(ctx.tx, ctx.actor, ctx.sheet.id, [...ctx.changes.deleted]);
     },
   });
 }
@@ -169,7 +172,7 @@ export async function copyThreads(
   // the new parent of a row's or (a sheet copy) the sheet's attachment or discussion
   const parentOf = (x: { parent_type: string; parent_id: number }) => (x.parent_type === 'SHEET' ? toSheetId : rowMap.get(x.parent_id)!);
   const sheetToo = async <T extends { parent_type: string }>(list: T[], read: () => Promise<T[]>) => (sheetLevel ? [...list, ...(await read())] : list);
-  const now = Date.now();
+  const now = clock.now();
   const events: ChangeEvent[] = [];
   const copyAttachments = async (rows: AttachmentRow[], parentOf: (a: AttachmentRow) => number, discussionOf: (a: AttachmentRow) => number | null) => {
     const ids = new Map(rows.map((a) => [a.id, newId()] as const));

@@ -4,6 +4,7 @@ import { confirmAlternatesInDomain } from '../store/alternateEmails.ts';
 import { apiError } from '../errors.ts';
 import { recordEvents, type EventAuthor } from './events.ts';
 import type { AfterDb } from './transactions.ts';
+import { clock } from '../clock.ts';
 
 /**
  * The email domains an organization has validated (proven it owns). Make Alternate Email
@@ -38,7 +39,7 @@ export function addDomain(store: Store, ...a: AfterDb<typeof addDomainIn>) {
   return store.db.transaction().execute((tx) => addDomainIn(tx, ...a));
 }
 
-async function addDomainIn(db: Queryable, author: EventAuthor, raw: unknown, now = Date.now()): Promise<ValidatedDomainRow> {
+async function addDomainIn(db: Queryable, author: EventAuthor, raw: unknown, now = clock.now()): Promise<ValidatedDomainRow> {
   const domain = normalizeDomain(raw);
   if (domain === null) throw apiError(1031, String(raw), 'domain');
   if (await findDomain(db, author.orgId, domain)) throw apiError(1129);
@@ -54,7 +55,7 @@ export function removeDomain(store: Store, ...a: AfterDb<typeof removeDomainIn>)
   return store.db.transaction().execute((tx) => removeDomainIn(tx, ...a));
 }
 
-async function removeDomainIn(db: Queryable, author: EventAuthor, raw: string, now = Date.now()): Promise<void> {
+async function removeDomainIn(db: Queryable, author: EventAuthor, raw: string, now = clock.now()): Promise<void> {
   const domain = normalizeDomain(raw);
   if (domain === null || (await deleteDomain(db, author.orgId, domain)) === 0) throw apiError(1006);
   await recordEvents(db, author, [{ objectType: 'ACCOUNT', action: 'REMOVE_VALIDATED_DOMAIN', objectId: author.orgId, details: { domain } }], now);

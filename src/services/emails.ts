@@ -12,7 +12,8 @@ import { listAttachments, listDiscussions, type AttachmentRow } from '../store/a
 import type { MailPayload } from '../mail/index.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
-import { readSheet, type RowState, type SheetModel } from './sheetModel.ts';
+import { readSheet } from './sheetCache.ts';
+import type { RowState, SheetModel } from '../engine/model.ts';
 import type { SheetRow } from '../store/sheets.ts';
 import type { AccessLevel } from './access.ts';
 import { discussionData } from './discussions.ts';
@@ -303,7 +304,7 @@ export async function sendRowsByEmail(store: Store, actor: Actor, sheetId: numbe
 
 /** What a share notice names: the shared sheet or workspace and where to open it. */
 export interface SharedThing {
-  kind: 'sheet' | 'workspace' | 'report';
+  kind: 'sheet' | 'workspace' | 'report' | 'sight';
   name: string;
   link?: string;
 }
@@ -326,7 +327,7 @@ export async function enqueueShareNotice(
   const who = senderName(actor);
   const level = accessLevel.charAt(0) + accessLevel.slice(1).toLowerCase();
   const text = [
-    `${who} (${actor.user.email}) shared the ${thing.kind} "${thing.name}" with you (${level}).`,
+    `${who} (${actor.user.email}) shared the ${thing.kind === 'sight' ? 'dashboard' : thing.kind} "${thing.name}" with you (${level}).`,
     note.message ?? '',
     thing.link ? `Open it: ${thing.link}` : '',
   ].filter((x) => x !== '').join('\n\n') + '\n';

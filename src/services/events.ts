@@ -32,15 +32,15 @@ export interface EventAuthor {
 export function authorOf(actor: Actor): EventAuthor {
   return {
     orgId: actor.org.id,
-    userId: actor.user.id,
-    requestUserId: actor.requestUser.id,
+    userId: actor.guestEmail !== undefined ? null : actor.user.id,
+    requestUserId: actor.guestEmail !== undefined ? null : actor.requestUser.id,
     accessTokenName: actor.tokenName,
-    source: 'API',
+    source: actor.source ?? 'API',
     changeAgent: actor.changeAgent ?? null,
   };
 }
 
-export async function recordEvents(db: Queryable, author: EventAuthor, events: ChangeEvent[], now = Date.now()): Promise<void> {
+export async function recordEvents(db: Queryable, author: EventAuthor, events: ChangeEvent[], now = clock.now()): Promise<void> {
   const eventIds = randomStrings(events.length, 24);
   await appendEvents(
     db,

@@ -11,6 +11,9 @@ import { sheetAccessLevel } from './permissions.ts';
 import { folderAccessLevel, workspaceAccessLevel } from './containers.ts';
 import { findReport } from '../store/reports.ts';
 import { reportAccessLevel } from './reportAccess.ts';
+import { findSight } from '../store/sights.ts';
+import { sightAccessLevel } from './sightAccess.ts';
+import { clock } from '../clock.ts';
 
 export const FAVORITE_TYPES = ['folder', 'report', 'sheet', 'sight', 'template', 'workspace'] as const;
 export type FavoriteType = (typeof FAVORITE_TYPES)[number];
@@ -27,9 +30,9 @@ export function favoriteTypeParam(s: string): FavoriteType {
 
 /**
  * The name of a favorited object the caller can still see, or null when it cannot (or it is
- * gone). Dashboards are not stored yet: they are taken on trust.
+ * gone).
  */
-export async function favoriteObjectName(db: Queryable, actor: Actor, type: FavoriteType, id: number): Promise<string | null | undefined> {
+export async function favoriteObjectName(db: Queryable, actor: Actor, type: FavoriteType, id: number): Promise<string | null> {
   if (type === 'sheet' || type === 'template') {
     const s = await findSheet(db, id);
     if (!s || !!s.is_template !== (type === 'template') || (await sheetAccessLevel(db, actor, s)) === null) return null;
@@ -47,7 +50,8 @@ export async function favoriteObjectName(db: Queryable, actor: Actor, type: Favo
     const r = await findReport(db, id);
     return r && (await reportAccessLevel(db, actor, r)) !== null ? r.name : null;
   }
-  return undefined;
+  const d = await findSight(db, id);
+  return d && (await sightAccessLevel(db, actor, d)) !== null ? d.name : null;
 }
 
 export async function readFavorites(db: Queryable, actor: Actor): Promise<FavoriteRow[]> {
@@ -67,7 +71,7 @@ export function addFavorites(store: Store, ...a: AfterDb<typeof addFavoritesIn>)
   return store.db.transaction().execute((tx) => addFavoritesIn(tx, ...a));
 }
 
-async function addFavoritesIn(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<{ single: boolean; added: FavoriteRow[] }> {
+async function addFavoritesIn(db: Queryable, actor: Actor, body: unknown, now = clock.now()): Promise<{ single: boolean; added: FavoriteRow[] }> {
   const { list, single } = objectList(body, 'a Favorite object');
   const items = list.map(parseFavorite);
   const added: FavoriteRow[] = [];
@@ -93,7 +97,7 @@ export function removeFavorites(store: Store, ...a: AfterDb<typeof removeFavorit
   return store.db.transaction().execute((tx) => removeFavoritesIn(tx, ...a));
 }
 
-async function removeFavoritesIn(db: Queryable, actor: Actor, type: FavoriteType, ids: number[], opts: { single: boolean }, now = Date.now()): Promise<void> {
+async function removeFavoritesIn(db: Queryable, actor: Actor, type: FavoriteType, ids: number[], opts: { single: boolean }, now = clock.now()): Promise<void> {
   if (opts.single && !(await findFavorite(db, actor.user.id, type, ids[0]!))) throw apiError(1006);
   const n = await deleteFavorites(db, actor.user.id, type, ids);
   if (n > 0) await recordEvents(db, authorOf(actor), ids.map((id) => ({ objectType: 'FAVORITE', action: 'DELETE', objectId: id, details: { type } })), now);

@@ -28,9 +28,11 @@ import { normaliseFormat } from '../engine/format.ts';
 import type { Actor } from './context.ts';
 import { atLeast } from './access.ts';
 import { sheetFor } from './permissions.ts';
-import { writeSheet, type RowState, type SheetModel, type WriteContext } from './sheetModel.ts';
+import { writeSheet, type WriteContext } from './sheetWrites.ts';
+import type { RowState, SheetModel } from '../engine/model.ts';
 import { asObject } from '../engine/input.ts';
 import { nameKey } from './crossSheet.ts';
+import { clock } from '../clock.ts';
 
 export type { FilterRow };
 export type FilterType = 'PERSONAL' | 'SHARED';
@@ -137,7 +139,7 @@ async function assertNameFree(tx: Queryable, sheetId: number, actor: Actor, name
 
 /** A shared filter changed: the sheet changed for everyone who reads it. */
 function sharedChange(ctx: WriteContext, filterId: number, what: string): void {
-  ctx.metaChanged = true;
+  ctx.changes.meta = true;
   ctx.events.push({ objectType: 'SHEET', action: 'UPDATE', objectId: ctx.sheet.id, details: { filterId, filter: what } });
 }
 
@@ -274,7 +276,7 @@ export interface ThreadCounts {
 }
 
 /** The rows of a model a filter hides. */
-export function hiddenRows(model: SheetModel, f: FilterRow, actor: Actor, system: SystemOf, now = Date.now(), counts?: ThreadCounts): Set<number> {
+export function hiddenRows(model: SheetModel, f: FilterRow, actor: Actor, system: SystemOf, now = clock.now(), counts?: ThreadCounts): Set<number> {
   const rows = [...model.rows.values()].map((r) => ({
     id: r.id, parentId: model.tree.parentOf(r.id), cells: r.cells,
     facts: { locked: model.tree.get(r.id)?.locked ?? false, system: system(r), attachments: counts?.attachments.get(r.id) ?? 0, comments: counts?.comments.get(r.id) ?? 0 },
@@ -333,7 +335,7 @@ export async function setRules(store: Store, actor: Actor, sheetId: number, body
     const keep = new Set(old.map((r) => r.id));
     const rules = b.rules.map((r, i) => parseRule(r, ctx.model.columns, `rules[${i}]`, keep));
     await replaceRules(ctx.tx, sheetId, rules.length > 0 ? JSON.stringify(rules) : undefined);
-    ctx.metaChanged = true;
+    ctx.changes.meta = true;
     ctx.events.push({ objectType: 'SHEET', action: 'UPDATE', objectId: sheetId, details: { conditionalFormats: rules.length } });
     return rules.map(presentRule);
   });
@@ -341,7 +343,7 @@ export async function setRules(store: Store, actor: Actor, sheetId: number, body
 }
 
 /** The conditional format of each cell of each row that has one (rowId -> columnId -> format). */
-export function conditionalFormats(model: SheetModel, rules: readonly ConditionalRule[], actor: Actor, rows: Iterable<RowState>, system: SystemOf, now = Date.now()): Map<number, Map<number, string>> {
+export function conditionalFormats(model: SheetModel, rules: readonly ConditionalRule[], actor: Actor, rows: Iterable<RowState>, system: SystemOf, now = clock.now()): Map<number, Map<number, string>> {
   const out = new Map<number, Map<number, string>>();
   if (rules.length === 0) return out;
   const m = matchContext(model, actor, now);

@@ -12,12 +12,16 @@ import type { AfterDb } from './transactions.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents, type EventAuthor } from './events.ts';
 import { asObject } from '../engine/input.ts';
-import { requireName } from './sheets.ts';
+import { requireName } from './sheetCreation.ts';
 import { containerForCreate, folderFor, parseDestination, placement, sheetLevels, CREATE_LEVEL } from './containers.ts';
-import { copyContext, copySheetRecords, deleteSheetRecords, finishCopy, type CopyContext } from './sheetObjects.ts';
+import { copyContext, copySheetRecords, deleteSheetRecords, finishCopy, type CopyContext } from './sheetLifecycle.ts';
 import { moveReportsOfFolders, reportsAt, reportsInFolders, type ReportRow } from '../store/reports.ts';
 import { reportLevels } from './reportAccess.ts';
 import { copyReportRecord, deleteReportRecords } from './reports.ts';
+import { moveSightsOfFolders, sightsAt, sightsInFolders, type SightRow } from '../store/sights.ts';
+import { sightLevels } from './sightAccess.ts';
+import { copySightRecord, deleteSightRecords } from './sights.ts';
+import { clock } from '../clock.ts';
 
 /** Largest number of sheets one folder or workspace copy takes (more: 1120 with detail.maxSheetCount). */
 export const MAX_COPY_SHEETS = 1000;
@@ -27,6 +31,7 @@ export interface FolderTree {
   sheets: Array<{ sheet: SheetRow; level: AccessLevel }>;
   templates: Array<{ sheet: SheetRow; level: AccessLevel }>;
   reports: Array<{ report: ReportRow; level: AccessLevel }>;
+  sights: Array<{ sight: SightRow; level: AccessLevel }>;
   folders: Array<{ folder: FolderRow; tree?: FolderTree }>;
 }
 
@@ -43,7 +48,8 @@ export async function loadTree(db: Queryable, actor: Actor, root: TreeRoot, dept
   const folders: FolderTree['folders'] = [];
   for (const folder of sub) folders.push(depth > 0 ? { folder, tree: await loadTree(db, actor, { folderId: folder.id }, depth - 1) } : { folder });
   const reports = await reportLevels(db, actor, await reportsAt(db, root));
-  return { sheets: all.filter((x) => !x.sheet.is_template), templates: all.filter((x) => !!x.sheet.is_template), reports, folders };
+  const sights = await sightLevels(db, actor, await sightsAt(db, root));
+  return { sheets: all.filter((x) => !x.sheet.is_template), templates: all.filter((x) => !!x.sheet.is_template), reports, sights, folders };
 }
 
 /** The child types GET /folders/{id}/children and /workspaces/{id}/children filter by (childrenResourceTypes). */
@@ -54,12 +60,13 @@ export type ChildType = (typeof CHILD_TYPES)[number];
 export type Child =
   | { resourceType: 'folder'; folder: FolderRow; level: AccessLevel }
   | { resourceType: 'sheet' | 'template'; sheet: SheetRow; level: AccessLevel }
-  | { resourceType: 'report'; report: ReportRow; level: AccessLevel };
+  | { resourceType: 'report'; report: ReportRow; level: AccessLevel }
+  | { resourceType: 'sight'; sight: SightRow; level: AccessLevel };
 
 /**
  * The immediate children of a folder or of a workspace's top level that the caller can see, of
- * the types asked for: folders, then sheets, then reports, then templates, each by name
- * (dashboards do not exist yet). A folder has the level of the container that holds it.
+ * the types asked for: folders, then sheets, then reports, then dashboards, then templates, each
+ * by name. A folder has the level of the container that holds it.
  */
 export async function childrenOf(db: Queryable, actor: Actor, root: { folderId: number } | { workspaceTop: number }, containerLevel: AccessLevel, types: ReadonlySet<ChildType>): Promise<Child[]> {
   const tree = await loadTree(db, actor, root, 0);
@@ -67,6 +74,7 @@ export async function childrenOf(db: Queryable, actor: Actor, root: { folderId: 
   if (types.has('folders')) out.push(...tree.folders.map((f) => ({ resourceType: 'folder' as const, folder: f.folder, level: containerLevel })));
   if (types.has('sheets')) out.push(...tree.sheets.map((x) => ({ resourceType: 'sheet' as const, ...x })));
   if (types.has('reports')) out.push(...tree.reports.map((x) => ({ resourceType: 'report' as const, ...x })));
+  if (types.has('sights')) out.push(...tree.sights.map((x) => ({ resourceType: 'sight' as const, ...x })));
   if (types.has('templates')) out.push(...tree.templates.map((x) => ({ resourceType: 'template' as const, ...x })));
   return out;
 }
@@ -80,7 +88,7 @@ export function createFolder(store: Store, ...a: AfterDb<typeof createFolderIn>)
   return store.db.transaction().execute((tx) => createFolderIn(tx, ...a));
 }
 
-async function createFolderIn(db: Queryable, actor: Actor, where: { type: 'home' | 'folder' | 'workspace'; id: number | null }, body: unknown, now = Date.now()): Promise<FolderRow> {
+async function createFolderIn(db: Queryable, actor: Actor, where: { type: 'home' | 'folder' | 'workspace'; id: number | null }, body: unknown, now = clock.now()): Promise<FolderRow> {
   const container = await containerForCreate(db, actor, where);
   const name = folderName(body);
   const p = placement(container);
@@ -104,7 +112,7 @@ export function renameFolder(store: Store, ...a: AfterDb<typeof renameFolderIn>)
   return store.db.transaction().execute((tx) => renameFolderIn(tx, ...a));
 }
 
-async function renameFolderIn(db: Queryable, actor: Actor, folderId: number, body: unknown, now = Date.now()): Promise<FolderRow> {
+async function renameFolderIn(db: Queryable, actor: Actor, folderId: number, body: unknown, now = clock.now()): Promise<FolderRow> {
   const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
   const b = asObject(body, 'a Folder object');
   if (b.id !== undefined && b.id !== folderId) throw apiError(1029);
@@ -116,13 +124,14 @@ async function renameFolderIn(db: Queryable, actor: Actor, folderId: number, bod
 
 /** Removes folders and every sheet in them (the folders given must include all descendants). */
 /** Deletes folders with everything in them; returns the ids of the sheets deleted. */
-export async function deleteFolderRecords(db: Queryable, author: EventAuthor, folders: FolderRow[], now = Date.now()): Promise<number[]> {
+export async function deleteFolderRecords(db: Queryable, author: EventAuthor, folders: FolderRow[], now = clock.now()): Promise<number[]> {
   if (folders.length === 0) return [];
   const ids = folders.map((f) => f.id);
   const sheets: SheetRow[] = [];
   for (let i = 0; i < ids.length; i += 500) sheets.push(...(await sheetsInFolders(db, ids.slice(i, i + 500))));
   const deleted = await deleteSheetRecords(db, author, sheets, now);
   await deleteReportRecords(db, author, await reportsInFolders(db, ids), now);
+  await deleteSightRecords(db, author, await sightsInFolders(db, ids), now);
   await deleteFavoritesOf(db, 'folder', ids);
   for (let i = 0; i < ids.length; i += 500) await deleteFolderRows(db, ids.slice(i, i + 500));
   await recordEvents(db, author, folders.map((f) => ({ objectType: 'FOLDER', action: 'DELETE', objectId: f.id, workspaceId: f.workspace_id, details: { folderName: f.name } })), now);
@@ -144,7 +153,7 @@ export function moveFolder(store: Store, ...a: AfterDb<typeof moveFolderIn>) {
   return store.db.transaction().execute((tx) => moveFolderIn(tx, ...a));
 }
 
-async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body: unknown, now = Date.now()): Promise<FolderRow> {
+async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body: unknown, now = clock.now()): Promise<FolderRow> {
   const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
   const d = parseDestination(body, { copy: false });
   const below = await descendantFolders(db, folder.id);
@@ -159,6 +168,7 @@ async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body:
     await updateFolders(db, chunk, { workspace_id: p.workspaceId, owner_id: ownerId });
     await moveSheetsOfFolders(db, chunk, p.workspaceId);
     await moveReportsOfFolders(db, chunk, p.workspaceId);
+    await moveSightsOfFolders(db, chunk, p.workspaceId);
   }
   await recordEvents(db, authorOf(actor), [{ objectType: 'FOLDER', action: 'MOVE', objectId: folder.id, workspaceId: p.workspaceId, details: { destinationType: d.type, destinationId: d.id } }], now);
   return { ...folder, parent_id: p.folderId, workspace_id: p.workspaceId, owner_id: ownerId };
@@ -193,11 +203,15 @@ export async function copyFolderTree(
   return folder;
 }
 
-/** Copies the reports directly in a container (a folder or workspace copy); their sources follow copied sheets. */
+/**
+ * Copies the reports and dashboards directly in a container (a folder or workspace copy); report
+ * sources and dashboard widgets follow copied sheets.
+ */
 export async function copyReportsAt(
   db: Queryable, ctx: CopyContext, at: { folderId: number } | { workspaceTop: number }, dest: { folderId: number | null; workspaceId: number | null; ownerId: number },
 ): Promise<void> {
   for (const r of await reportsAt(db, at)) ctx.events.push(await copyReportRecord(db, r, dest, ctx.sheetMap, ctx.now));
+  for (const s of await sightsAt(db, at)) ctx.events.push(await copySightRecord(db, s, dest, ctx, ctx.now));
 }
 
 /** Reserves new ids for every sheet a tree copy will take, so links between them follow. */

@@ -6,7 +6,9 @@ import type { Actor } from './context.ts';
 import { beforeRead, beforeWrite, carryRefs } from './crossSheet.ts';
 import { refreshLinksFrom, syncLinkIndex } from './cellLinks.ts';
 import { afterWrite } from './formulas.ts';
-import { onSheetWrite, readModel, writeSheets, type SheetModel } from './sheetModel.ts';
+import { onSheetRead, readModel } from './sheetCache.ts';
+import { onSheetWrite, writeSheets } from './sheetWrites.ts';
+import type { SheetModel } from '../engine/model.ts';
 import type { SheetRow } from '../store/sheets.ts';
 
 /**
@@ -19,7 +21,7 @@ import type { SheetRow } from '../store/sheets.ts';
  * Following happens before the original request answers, so a client reading a dependent sheet
  * right after its write sees the new values, and the database holds them: a read in between
  * that already computed them leaves them in the model's `unsaved` rows, which the follow-up
- * write stores (sheetModel.ts). A dependent that cannot be written now (its lock is busy)
+ * write stores (sheetWrites.ts). A dependent that cannot be written now (its lock is busy)
  * catches up on its next write (references) or the next change of its source (links).
  */
 const chain = new AsyncLocalStorage<ReadonlySet<number>>();
@@ -66,10 +68,10 @@ let registered = false;
 export function registerFollowers(): void {
   if (registered) return;
   registered = true;
+  onSheetRead(beforeRead);
   onSheetWrite({
     opened: beforeWrite,
     written: syncLinkIndex,
-    read: beforeRead,
     committed: async (store, actor, sheets) => {
       for (const s of sheets) if (s.changed) carryRefs(s.model);
       for (const s of sheets) if (s.changed) await followSheet(store, actor, s);

@@ -1,9 +1,11 @@
 import { apiError } from '../errors.ts';
+import { clock } from '../clock.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 import { cellKey, type StoredCell } from '../engine/cells.ts';
 import { FormulaEngine, summaryRefTitle, type CellChange, type CrossSheetData } from '../engine/formula/index.ts';
 import { fromIdentityForm, resultToStored, sheetSchema, storedToRaw, toIdentityForm } from '../engine/formulaBridge.ts';
-import type { RowState, SheetModel, WriteContext } from './sheetModel.ts';
+import type { WriteContext } from './sheetWrites.ts';
+import type { RowState, SheetModel } from '../engine/model.ts';
 
 /**
  * Formulas of a sheet model: a FormulaEngine built when the sheet has any formula, kept with
@@ -30,7 +32,7 @@ function build(m: SheetModel): CellChange[] {
   const engine = new FormulaEngine(
     m.columns.map((c) => ({ id: c.id, title: c.title, type: c.type })),
     order.map((id) => ({ id, parentId: m.tree.parentOf(id) })),
-    { crossSheet: (name) => crossSheetData(m, name) },
+    { crossSheet: (name) => crossSheetData(m, name), now: () => new Date(clock.now()) },
   );
   const cells: Array<{ rowId: number; columnId: number; value?: ReturnType<typeof storedToRaw>; formula?: string }> = [];
   for (const id of order) {
@@ -167,5 +169,5 @@ export function afterWrite(ctx: WriteContext, writes: readonly CellWrite[], opts
       }
     }
   }
-  for (const id of applyChanges(m, changes)) ctx.dirtyRows.add(id);
+  for (const id of applyChanges(m, changes)) ctx.changes.updated.add(id);
 }

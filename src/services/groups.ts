@@ -13,6 +13,7 @@ import { isValidEmail } from './users.ts';
 import type { AfterDb } from './transactions.ts';
 import type { Actor, UserRow } from './context.ts';
 import { pageWindow, type Paging } from '../paging.ts';
+import { clock } from '../clock.ts';
 
 export type GroupMemberRow = Awaited<ReturnType<typeof groupMembers>>[number];
 
@@ -107,7 +108,7 @@ export function createGroup(store: Store, ...a: AfterDb<typeof createGroupIn>) {
   return store.db.transaction().execute((tx) => createGroupIn(tx, ...a));
 }
 
-async function createGroupIn(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<GroupDetail> {
+async function createGroupIn(db: Queryable, actor: Actor, body: unknown, now = clock.now()): Promise<GroupDetail> {
   requireGroupAdmin(actor);
   const b = asObject(body, 'a Group object');
   if (b.name === undefined || b.name === null) throw apiError(1012, 'name');
@@ -129,7 +130,7 @@ export function changeGroup(store: Store, ...a: AfterDb<typeof changeGroupIn>) {
   return store.db.transaction().execute((tx) => changeGroupIn(tx, ...a));
 }
 
-async function changeGroupIn(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<GroupWithOwner> {
+async function changeGroupIn(db: Queryable, actor: Actor, id: number, body: unknown, now = clock.now()): Promise<GroupWithOwner> {
   const g = await manageableGroup(db, actor, id);
   const b = asObject(body, 'a Group object');
   const allowed = new Set(['name', 'description', 'ownerId', 'id', 'owner']);
@@ -173,7 +174,7 @@ export function removeGroup(store: Store, ...a: AfterDb<typeof removeGroupIn>) {
   return store.db.transaction().execute((tx) => removeGroupIn(tx, ...a));
 }
 
-async function removeGroupIn(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
+async function removeGroupIn(db: Queryable, actor: Actor, id: number, now = clock.now()): Promise<void> {
   const g = await manageableGroup(db, actor, id);
   for (const hook of groupDeletionHooks) await hook(db, actor, g.id);
   await deleteGroup(db, g.id);
@@ -188,7 +189,7 @@ export function addMembers(store: Store, ...a: AfterDb<typeof addMembersIn>) {
   return store.db.transaction().execute((tx) => addMembersIn(tx, ...a));
 }
 
-async function addMembersIn(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<{ single: boolean; added: UserRow[] }> {
+async function addMembersIn(db: Queryable, actor: Actor, id: number, body: unknown, now = clock.now()): Promise<{ single: boolean; added: UserRow[] }> {
   const g = await manageableGroup(db, actor, id);
   const { list, single } = objectList(body, 'a GroupMember object');
   const users = await resolveMembers(db, actor, list);
@@ -207,7 +208,7 @@ export function removeMember(store: Store, ...a: AfterDb<typeof removeMemberIn>)
   return store.db.transaction().execute((tx) => removeMemberIn(tx, ...a));
 }
 
-async function removeMemberIn(db: Queryable, actor: Actor, id: number, userId: number, now = Date.now()): Promise<void> {
+async function removeMemberIn(db: Queryable, actor: Actor, id: number, userId: number, now = clock.now()): Promise<void> {
   const g = await manageableGroup(db, actor, id);
   if ((await deleteMember(db, g.id, userId)) === 0) throw apiError(1006);
   await updateGroup(db, g.id, { modified_at: now });

@@ -7,6 +7,7 @@ import { favoriteKeys } from './favorites.ts';
 import { loadTree } from './folders.ts';
 import { listWorkspaces } from './workspaces.ts';
 import { sharedHomeReports } from './reportAccess.ts';
+import { sharedHomeSights } from './sightAccess.ts';
 
 /** The folders at the top of the caller's home (GET /home/folders). */
 export async function readHomeFolders(db: Queryable, actor: Actor): Promise<FolderRow[]> {
@@ -15,7 +16,7 @@ export async function readHomeFolders(db: Queryable, actor: Actor): Promise<Fold
 
 /**
  * Home contents, nested: the caller's own sheets and folders, the sheets shared to it that live
- * outside workspaces (and such reports), and its workspaces; with the caller's favorites.
+ * outside workspaces (and such reports and dashboards), and its workspaces; with the caller's favorites.
  */
 export async function readHome(db: Queryable, actor: Actor) {
   const tree = await loadTree(db, actor, { homeOf: actor.user.id }, Number.MAX_SAFE_INTEGER);
@@ -24,6 +25,7 @@ export async function readHome(db: Queryable, actor: Actor) {
   tree.sheets.push(...visible.filter((x) => !x.sheet.is_template));
   tree.templates.push(...visible.filter((x) => !!x.sheet.is_template));
   tree.reports.push(...(await sharedHomeReports(db, actor)));
+  tree.sights.push(...(await sharedHomeSights(db, actor)));
   const favs = await favoriteKeys(db, actor);
   const workspaces = await listWorkspaces(db, actor);
   return { tree, favs, workspaces };

@@ -8,14 +8,16 @@ import type { Queryable, Store } from '../store/db.ts';
 import type { DB } from '../store/schema.ts';
 import { findSheet } from '../store/sheets.ts';
 import { copyImagesToSheet, imageBytes, imageOfUrlToken, imagesWithBytes, insertImage, insertImageUrls, moveImageBytesToBlob, sheetsOfImages } from '../store/images.ts';
-import type { StoredRowCells } from '../engine/cells.ts';
+import { cellKey, type StoredRowCells } from '../engine/cells.ts';
+import { writeRowCells } from '../engine/model.ts';
 import { imageInfo, type ImageInfo } from '../engine/imageSize.ts';
 import { parseRowCells } from '../engine/values.ts';
 import { atLeast } from './access.ts';
 import type { Actor } from './context.ts';
 import { afterWrite } from './formulas.ts';
 import { sheetAccessLevel } from './permissions.ts';
-import { writeSheet } from './sheetModel.ts';
+import { writeSheet } from './sheetWrites.ts';
+import { clock } from '../clock.ts';
 
 /** How long a URL from POST /imageurls serves its image. */
 export const IMAGE_URL_TTL_MS = 30 * 60 * 1000;
@@ -152,11 +154,8 @@ async function storeCellImage(
       rowId,
       rowFormat: row.format,
     });
-    const key = String(columnId);
-    const before = row.cells[key];
-    if (before !== undefined || row.meta[key] !== undefined) ctx.history.push([row.id, columnId, before, row.meta[key]]);
-    row.meta[key] = [ctx.now, actor.user.id];
-    row.cells = cells;
+    const before = row.cells[cellKey(columnId)];
+    writeRowCells(ctx.changes, row, cells, [columnId], [ctx.now, actor.user.id]);
     // column formula cells refuse (1302); formulas referring to the cell see it change
     afterWrite(ctx, [{ row, column, before }]);
     await insertImage(ctx.tx, {
@@ -174,7 +173,6 @@ async function storeCellImage(
     });
     row.modifiedAt = ctx.now;
     row.modifiedBy = actor.user.id;
-    ctx.dirtyRows.add(row.id);
     ctx.events.push({ objectType: 'ROW', action: 'UPDATE', objectId: row.id, details: { columnIds: [columnId] } });
     return row;
   });
@@ -201,7 +199,7 @@ function readImageIds(body: unknown): string[] {
  * a sheet the caller has any access to); an item with a 1006 error for any other image id.
  * Tokens live in the database (so every sheetd process serves them) for IMAGE_URL_TTL_MS.
  */
-export async function createImageUrls(db: Kysely<DB>, actor: Actor, body: unknown, now = Date.now()): Promise<ImageUrlItem[]> {
+export async function createImageUrls(db: Kysely<DB>, actor: Actor, body: unknown, now = clock.now()): Promise<ImageUrlItem[]> {
   const wanted = readImageIds(body);
   const ids = [...new Set(wanted)];
   const sheetsOf = await sheetsOfImages(db, ids);
@@ -233,7 +231,7 @@ export interface ServedImage {
 }
 
 /** The image a URL token serves, while it has not expired; 1006 otherwise. */
-export async function imageForToken(db: Queryable, blobs: BlobStore, token: string, now = Date.now()): Promise<ServedImage> {
+export async function imageForToken(db: Queryable, blobs: BlobStore, token: string, now = clock.now()): Promise<ServedImage> {
   if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) throw apiError(1006);
   const hit = await imageOfUrlToken(db, token, now);
   if (!hit || hit.blob_key === null) throw apiError(1006);

@@ -19,7 +19,8 @@ import type { SheetRow } from '../store/sheets.ts';
 import type { Insertable } from 'kysely';
 import type { Actor } from './context.ts';
 import { containerForCreate, type ResolvedContainer } from './containers.ts';
-import { createSheetFromColumnsIn, requireName, type SheetContainer } from './sheets.ts';
+import { createSheetFromColumnsIn, requireName, type SheetContainer } from './sheetCreation.ts';
+import { clock } from '../clock.ts';
 
 /** Largest file imported (spec 8: upload file size). */
 export const IMPORT_MAX_BYTES = 30 * 1024 * 1024;
@@ -41,7 +42,11 @@ export interface ImportRequest {
   /** Zero-based column that becomes the primary column (default 0). */
   primaryColumnIndex: number | undefined;
   level: number;
+  /** Told how far the import is: rows looked at (first pass, no total) and rows written (of all). */
+  progress?: ImportProgress;
 }
+
+export type ImportProgress = (phase: 'checking' | 'writing', done: number, total: number | undefined) => void;
 
 /** Rows written per statement batch in the second pass. */
 const BATCH = 512;
@@ -127,7 +132,9 @@ async function measure(file: string, r: ImportRequest): Promise<Shape> {
     s.width = Math.max(s.width, values.length);
     if (s.width > MAX_COLUMNS_PER_SHEET) throw apiError(1061, 'columns');
     if (s.rows * s.width > MAX_CELLS_PER_SHEET) throw apiError(1061, 'cells');
+    if (r.progress && s.rows % BATCH === 0) r.progress('checking', s.rows, undefined);
   }
+  r.progress?.('checking', s.rows, s.rows);
   return s;
 }
 
@@ -164,7 +171,7 @@ export async function importSheet(store: Store, actor: Actor, where: { type: 'ho
     });
     return await store.db.transaction().execute(async (tx) => {
       const container = await containerForCreate(tx, actor, where);
-      const now = Date.now();
+      const now = clock.now();
       const { sheet, columns: created } = await createSheetFromColumnsIn(tx, actor, sheetContainerOf(container), { name, columns }, { level: r.level }, now);
       let batch: Insertable<RowTable>[] = [];
       let n = 0;
@@ -173,6 +180,7 @@ export async function importSheet(store: Store, actor: Actor, where: { type: 'ho
         batch.forEach((rec, k) => (rec.id = ids[k]!));
         await insertMany(tx, 'rows', batch);
         batch = [];
+        r.progress?.('writing', n, shape.rows);
       };
       for await (const [i, values] of rowsOf(file, r.format)) {
         if (r.headerRowIndex !== undefined && i <= r.headerRowIndex) continue;

@@ -5,6 +5,8 @@ import type { AccessLevel } from './access.ts';
 import type { Actor } from './context.ts';
 import { folderAccessLevel, folderFor, workspaceAccessLevel } from './containers.ts';
 import { sheetFor } from './permissions.ts';
+import { sightFor } from './sightAccess.ts';
+import type { SightRow } from '../store/sights.ts';
 
 /**
  * Where an object lives, as far as the caller can see (GET /folders/{id}/path and
@@ -55,6 +57,20 @@ export async function sheetPath(db: Queryable, actor: Actor, sheetId: number): P
     folders: folder && folderLevel ? await withAncestors(db, folder) : [],
     folderLevel,
     sheet,
+    level,
+  };
+}
+
+/** A dashboard the caller can see, with the containers above it that the caller can also see (as a sheet's). */
+export async function sightPath(db: Queryable, actor: Actor, sightId: number): Promise<ContainerPath & { sight: SightRow; level: AccessLevel }> {
+  const { sight, level } = await sightFor(db, actor, sightId, 'VIEWER');
+  const folder = sight.folder_id === null ? undefined : await findFolder(db, sight.folder_id);
+  const folderLevel = folder ? await folderAccessLevel(db, actor, folder) : null;
+  return {
+    workspace: await visibleWorkspace(db, actor, sight.workspace_id),
+    folders: folder && folderLevel ? await withAncestors(db, folder) : [],
+    folderLevel,
+    sight,
     level,
   };
 }

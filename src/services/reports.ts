@@ -19,10 +19,11 @@ import type { Actor } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { containerForCreate, parseDestination, placement, sheetLevels, workspaceAccessLevel, workspaceFor } from './containers.ts';
 import { sheetFor } from './permissions.ts';
-import { requireName } from './sheets.ts';
-import { modelForRead, type RowState, type SheetModel } from './sheetModel.ts';
+import { requireName } from './sheetCreation.ts';
+import { modelForRead } from './sheetCache.ts';
+import type { RowState, SheetModel } from '../engine/model.ts';
 import { accessibleReports, reportFor } from './reportAccess.ts';
-import { createShares, deleteShare, getShareOf, listSharesOf, updateShare, type ShareView } from './shares.ts';
+import { clock } from '../clock.ts';
 
 export { accessibleReports, reportFor };
 
@@ -95,7 +96,7 @@ export async function createReport(store: Store, actor: Actor, body: unknown): P
   if (b.filters !== undefined && b.filters !== null) definition.filters = parseReportFilter(b.filters);
   if (b.sortingCriteria !== undefined && b.sortingCriteria !== null) definition.sortingCriteria = parseReportSort(b.sortingCriteria);
   return store.db.transaction().execute(async (tx) => {
-    const now = Date.now();
+    const now = clock.now();
     const container = await containerForCreate(tx, actor, where);
     const sources = await parseScope(tx, actor, b.scope);
     const p = placement(container);
@@ -125,7 +126,7 @@ export async function updateReportDefinition(store: Store, actor: Actor, id: num
   const b = asObject(body, 'a Report definition');
   if (b.id !== undefined && b.id !== id) throw apiError(1029);
   return store.db.transaction().execute(async (tx) => {
-    const now = Date.now();
+    const now = clock.now();
     const { report, level } = await reportFor(tx, actor, id, 'ADMIN');
     const definition = definitionOf(report);
     const changed: string[] = [];
@@ -171,7 +172,7 @@ export async function deleteReport(store: Store, actor: Actor, id: number): Prom
 }
 
 /** Removes reports (in a container being deleted) with their events. */
-export async function deleteReportRecords(db: Queryable, author: ReturnType<typeof authorOf>, reports: ReportRow[], now = Date.now()): Promise<void> {
+export async function deleteReportRecords(db: Queryable, author: ReturnType<typeof authorOf>, reports: ReportRow[], now = clock.now()): Promise<void> {
   if (reports.length === 0) return;
   await deleteReports(db, reports.map((r) => r.id));
   await recordEvents(db, author, reports.map((r) => reportEvent(r, 'DELETE')), now);
@@ -243,7 +244,7 @@ async function sourceSheets(db: Queryable, s: ReportSources): Promise<SheetRow[]
 }
 
 /** Get Report (VIEWER on the report): its rows from the source sheets the caller can see. */
-export async function readReport(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<ReportData> {
+export async function readReport(db: Queryable, actor: Actor, id: number, now = clock.now()): Promise<ReportData> {
   const view = await readReportDefinition(db, actor, id);
   const def = view.definition;
   const visible = await sheetLevels(db, actor, await sourceSheets(db, view.sources));
@@ -292,26 +293,4 @@ export async function readReport(db: Queryable, actor: Actor, id: number, now = 
     if (ws && (await workspaceAccessLevel(db, actor, ws)) !== null) workspaces.push({ id: ws.id, name: ws.name });
   }
   return { ...view, sheets, workspaces, rows: rows.slice(0, MAX_REPORT_ROWS).map(({ source, row }) => ({ source, row })), users };
-}
-
-// ---- report shares: the sheet share operations (services/shares.ts) on reports
-
-export async function shareReport(store: Store, actor: Actor, id: number, body: unknown, opts: { accessApiLevel: number; sendEmail: boolean; link?: string }): Promise<{ single: boolean; created: ShareView[] }> {
-  return createShares(store, actor, 'report', id, body, opts);
-}
-
-export async function updateReportShare(store: Store, actor: Actor, id: number, shareId: string, body: unknown, accessApiLevel: number): Promise<ShareView> {
-  return updateShare(store, actor, 'report', id, shareId, body, accessApiLevel);
-}
-
-export async function deleteReportShare(store: Store, actor: Actor, id: number, shareId: string): Promise<void> {
-  await deleteShare(store, actor, 'report', id, shareId);
-}
-
-export async function listReportShares(db: Queryable, actor: Actor, id: number, withWorkspace: boolean): Promise<ShareView[]> {
-  return listSharesOf(db, actor, 'report', id, withWorkspace);
-}
-
-export async function getReportShare(db: Queryable, actor: Actor, id: number, shareId: string): Promise<ShareView> {
-  return getShareOf(db, actor, 'report', id, shareId);
 }

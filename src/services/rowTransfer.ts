@@ -14,10 +14,12 @@ import { IDENTITY_SCHEMA } from '../engine/formulaBridge.ts';
 import { parseFormula, render, type SheetSchema } from '../engine/formula/index.ts';
 import { findColumnByTitle } from '../engine/formula/schema.ts';
 import { atLeast } from './access.ts';
-import type { Actor } from './context.ts';
-import { writeSheets, type RowState, type SheetModel, type WriteContext } from './sheetModel.ts';
+import { nameOrEmail, type Actor } from './context.ts';
+import { writeSheets, type WriteContext } from './sheetWrites.ts';
+import { addModelRows, deleteModelRows, type RowState, type SheetModel } from '../engine/model.ts';
 import { afterWrite, currentFormulas, type CellWrite } from './formulas.ts';
 import { copyThreads } from './discussions.ts';
+import { refuseMovingProofs } from './proofState.ts';
 import { copyCellImages } from './images.ts';
 
 /**
@@ -83,6 +85,7 @@ async function transfer(store: Store, actor: Actor, sheetId: number, body: unkno
     const withChildren = mode === 'move' || o.include.has('children') || o.include.has('all');
     const rows = rowsToTransfer(m, named, withChildren);
     if (rows.length === 0) return { destinationSheetId: d.destinationId, rowMappings: [] };
+    if (mode === 'move') await refuseMovingProofs(src!.tx, sheetId, rows);
     const mapping = new Map(rows.map((id) => [id, newId()] as const));
     const created = await addToDestination(src!, dest!, rows, mapping);
     // images the rows show go along (under the same ids) so they resolve in the destination
@@ -200,11 +203,10 @@ async function addToDestination(src: WriteContext, dest: WriteContext, order: nu
       writes.push({ row, column, before: undefined });
     });
     column.nextAutoNumber = next;
-    dest.dirtyColumns = true;
+    dest.changes.columns = true;
   }
+  addModelRows(dm, dest.changes, created.map((c) => c.row));
   for (const { row } of created) {
-    dm.rows.set(row.id, row);
-    dest.newRows.add(row.id);
     dest.events.push({ objectType: 'ROW', action: 'CREATE', objectId: row.id });
   }
   afterWrite(dest, writes, { newRows: created.map((c) => c.row) });
@@ -228,17 +230,15 @@ async function systemContacts(src: WriteContext, order: number[], columns: Map<n
     if (r.modifiedBy !== null) ids.add(r.modifiedBy);
   }
   const users = await findUsersByIds(src.tx, [...ids]);
-  const byId = new Map(users.map((u) => [u.id, { email: u.email, name: [u.first_name, u.last_name].filter((s) => s).join(' ') || u.email }] as const));
+  const byId = new Map(users.map((u) => [u.id, { email: u.email, name: nameOrEmail(u) }] as const));
   return (id) => (id === null ? undefined : byId.get(id));
 }
 
 /** A move deletes the rows (with their subtrees) from the source, as Delete Rows does. */
 function removeFromSource(src: WriteContext, named: number[]): void {
   const m = src.model;
-  const deleted = m.tree.deleteRows(named, { canEditLocked: atLeast(src.level, 'ADMIN'), ignoreMissing: true });
+  const deleted = deleteModelRows(m, src.changes, named, { canEditLocked: atLeast(src.level, 'ADMIN'), ignoreMissing: true });
   for (const id of deleted) {
-    m.rows.delete(id);
-    src.deletedRows.add(id);
     src.events.push({ objectType: 'ROW', action: 'DELETE', objectId: id });
   }
   afterWrite(src, [], { structural: true });

@@ -12,7 +12,8 @@ import { assignAutoNumbers } from '../engine/autonumber.ts';
 import { readSortSpecifier, sortRows } from '../engine/sort.ts';
 import { atLeast } from './access.ts';
 import type { Actor } from './context.ts';
-import { writeSheet, type RowState, type WriteContext } from './sheetModel.ts';
+import { writeSheet, type WriteContext, type WriteOptions } from './sheetWrites.ts';
+import { addModelRows, deleteModelRows, moveModelRows, writeRowCells, type CellMeta, type RowState } from '../engine/model.ts';
 import { afterWrite, type CellWrite } from './formulas.ts';
 import { resolveNewLinks } from './cellLinks.ts';
 import { loadCellTargets, type CellTargets } from './cellTargets.ts';
@@ -62,22 +63,13 @@ function boolAttr(r: Record<string, unknown>, name: string): boolean | undefined
 }
 
 /**
- * Applies written cells to an existing row: stores the previous state of each changed cell as history,
- * and adds the writes (for the formulas) to `writes`. `stamp` is the request's
- * [modifiedAt, modifiedBy] of a written cell, shared by its cells (never changed in place).
+ * Applies written cells to an existing row (the changeset keeps each changed cell's previous
+ * state for its history), and adds the writes (for the formulas) to `writes`. `stamp` is the
+ * request's [modifiedAt, modifiedBy] of a written cell, shared by its cells (never changed in place).
  */
-function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], stamp: [number, number | null], writes: CellWrite[]): void {
-  for (const colId of changed) {
-    const key = cellKey(colId);
-    const before = row.cells[key];
-    const after = cells[key];
-    writes.push({ row, column: ctx.model.columnsById.get(colId)!, before });
-    // unchanged: both blank, or the same content (a cell written to a blank one never is)
-    if (before === undefined || after === undefined ? before === after : JSON.stringify(before) === JSON.stringify(after)) continue;
-    if (before !== undefined || row.meta[key] !== undefined) ctx.history.push([row.id, colId, before, row.meta[key]]);
-    row.meta[key] = stamp;
-  }
-  row.cells = cells;
+function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, changed: number[], stamp: CellMeta, writes: CellWrite[]): void {
+  for (const colId of changed) writes.push({ row, column: ctx.model.columnsById.get(colId)!, before: row.cells[cellKey(colId)] });
+  writeRowCells(ctx.changes, row, cells, changed, stamp);
 }
 
 /** Add Rows (POST /sheets/{id}/rows). */
@@ -94,7 +86,7 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
     const targets = await loadCellTargets(ctx, actor, input);
     const ids = newIds(input.length);
     const cctx = cellContext(ctx, o, true, targets);
-    const stamp: [number, number | null] = [ctx.now, actor.user.id];
+    const stamp: CellMeta = [ctx.now, actor.user.id];
     const hasSystemColumns = m.columns.some((c) => c.systemColumnType !== undefined);
     const hasColumnFormulas = m.columns.some((c) => c.formula !== undefined);
     // the columns written in each created row; whether a written cell holds a formula or is in a column with one
@@ -163,11 +155,10 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
         if (withWrites) writes.push({ row: r, column, before });
       });
       m.columnsById.get(colId)!.nextAutoNumber = next;
-      ctx.dirtyColumns = true;
+      ctx.changes.columns = true;
     }
+    addModelRows(m, ctx.changes, created);
     created.forEach((r, i) => {
-      m.rows.set(r.id, r);
-      ctx.newRows.add(r.id);
       // the columns it was given values in, as a row update names them (webhook subscopes filter on them)
       ctx.events.push({ objectType: 'ROW', action: 'CREATE', objectId: r.id, details: { columnIds: writtenOf[i]! } });
     });
@@ -177,7 +168,7 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
 }
 
 /** Update Rows (PUT /sheets/{id}/rows): cells, format, expanded, locked, location. */
-export async function updateRows(store: Store, actor: Actor, sheetId: number, body: unknown, o: RowWriteOptions) {
+export async function updateRows(store: Store, actor: Actor, sheetId: number, body: unknown, o: RowWriteOptions, w: WriteOptions & { within?: (ctx: WriteContext) => Promise<void> } = {}) {
   const { rows: input, single } = rowList(body);
   if (input.length === 0) throw apiError(1012, 'rows');
   assertRowsPerRequest(input.length);
@@ -222,11 +213,10 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
       }
     });
     if (location.kind !== 'none' && staged.length > 0) {
-      ctx.orderChanged = true;
-      m.tree.moveRows(staged.map((s) => s.row.id), location, { canEditLocked: isAdmin, hasData: (rid) => rowHasData(m.rows.get(rid)?.cells) });
+      moveModelRows(m, ctx.changes, staged.map((s) => s.row.id), location, { canEditLocked: isAdmin, hasData: (rid) => rowHasData(m.rows.get(rid)?.cells) });
     }
     const writes: CellWrite[] = [];
-    const stamp: [number, number | null] = [ctx.now, actor.user.id];
+    const stamp: CellMeta = actor.guestEmail !== undefined ? [ctx.now, null, actor.guestEmail] : [ctx.now, actor.user.id];
     for (const s of staged) {
       const { row } = s;
       applyCells(ctx, row, s.cells, s.changed, stamp, writes);
@@ -234,14 +224,16 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
       if (s.expanded !== undefined) m.tree.setExpanded(row.id, s.expanded);
       if (s.locked !== undefined) m.tree.setLocked(row.id, s.locked);
       row.modifiedAt = ctx.now;
-      row.modifiedBy = actor.user.id;
-      ctx.dirtyRows.add(row.id);
+      row.modifiedBy = stamp[1];
+      ctx.changes.updated.add(row.id);
       updated.push(row);
       ctx.events.push({ objectType: 'ROW', action: 'UPDATE', objectId: row.id, details: { columnIds: s.changed } });
     }
     afterWrite(ctx, writes, { structural: location.kind !== 'none' || staged.some((x) => x.expanded !== undefined) });
+    // what the caller writes with these rows, in their transaction (an update request completed)
+    if (w.within) await w.within(ctx);
     return { rows: updated, failures, single };
-  });
+  }, w.system ? { system: true } : {});
 }
 
 /** Delete Rows (DELETE /sheets/{id}/rows?ids=...): children go with their parents. */
@@ -251,10 +243,8 @@ export async function deleteRows(store: Store, actor: Actor, sheetId: number, id
   return writeSheet(store, actor, sheetId, 'EDITOR', (ctx) => {
     const m = ctx.model;
     if (!ignoreRowsNotFound) for (const id of ids) if (!m.rows.has(id)) throw apiError(1006);
-    const deleted = m.tree.deleteRows(ids.filter((id) => m.rows.has(id)), { canEditLocked: atLeast(ctx.level, 'ADMIN'), ignoreMissing: true });
+    const deleted = deleteModelRows(m, ctx.changes, ids.filter((id) => m.rows.has(id)), { canEditLocked: atLeast(ctx.level, 'ADMIN'), ignoreMissing: true });
     for (const id of deleted) {
-      m.rows.delete(id);
-      ctx.deletedRows.add(id);
       ctx.events.push({ objectType: 'ROW', action: 'DELETE', objectId: id });
     }
     afterWrite(ctx, [], { structural: true });
@@ -270,7 +260,7 @@ export async function sortSheet(store: Store, actor: Actor, sheetId: number, bod
     const before = m.tree.displayOrder().join(',');
     sortRows(m.tree, criteria, m.columnsById, (rid, cid) => m.rows.get(rid)?.cells[String(cid)], { canEditLocked: false });
     if (m.tree.displayOrder().join(',') !== before) {
-      ctx.orderChanged = true;
+      ctx.changes.order = true;
       ctx.events.push({ objectType: 'SHEET', action: 'SORT', objectId: m.sheetId });
       afterWrite(ctx, [], { structural: true });
     }

@@ -16,9 +16,12 @@ import { sheetFor } from './permissions.ts';
 import { isValidEmail } from './users.ts';
 import { assertPrimaryEmail } from './alternateEmails.ts';
 import { groupTablesExist, workspaceFor } from './containers.ts';
-import { newShareId } from './sheetObjects.ts';
+import { newShareId } from './sheetLifecycle.ts';
 import { reportFor } from './reportAccess.ts';
 import { transferReport, type ReportRow } from '../store/reports.ts';
+import { sightFor } from './sightAccess.ts';
+import { transferSight, type SightRow } from '../store/sights.ts';
+import { clock } from '../clock.ts';
 
 /** Largest number of share objects in one Share call (spec 8). */
 export const MAX_SHARES_PER_CALL = 1000;
@@ -63,9 +66,20 @@ function targetOfReport(r: ReportRow, level: AccessLevel): Target {
   return { type: 'report', id: r.id, ownerId: r.owner_id, workspaceId: r.workspace_id, name: r.name, level, createdAt: r.created_at };
 }
 
+function targetOfSight(s: SightRow, level: AccessLevel): Target {
+  return { type: 'sight', id: s.id, ownerId: s.owner_id, workspaceId: s.workspace_id, name: s.name, level, createdAt: s.created_at };
+}
+
+const EVENT_TYPES: Record<ShareObjectType, string> = { sheet: 'SHEET', report: 'REPORT', sight: 'DASHBOARD', workspace: 'WORKSPACE' };
+
 /** The event objectType of a share change on the target, and the sheet it concerns. */
 function eventOf(t: Target): { objectType: string; sheetId: number | null } {
-  return { objectType: t.type === 'sheet' ? 'SHEET' : t.type === 'report' ? 'REPORT' : 'WORKSPACE', sheetId: t.type === 'sheet' ? t.id : null };
+  return { objectType: EVENT_TYPES[t.type], sheetId: t.type === 'sheet' ? t.id : null };
+}
+
+/** Dashboards are shared as viewers, editors who share, or admins: never as plain editors (1166). */
+function assertLevelFor(t: Target, level: AccessLevel): void {
+  if (t.type === 'sight' && level === 'EDITOR') throw apiError(1166);
 }
 
 function targetOfWorkspace(w: WorkspaceRow, level: AccessLevel): Target {
@@ -80,6 +94,10 @@ export async function shareTarget(db: Queryable, actor: Actor, type: ShareObject
   if (type === 'report') {
     const { report, level } = await reportFor(db, actor, id, needed);
     return targetOfReport(report, level);
+  }
+  if (type === 'sight') {
+    const { sight, level } = await sightFor(db, actor, id, needed);
+    return targetOfSight(sight, level);
   }
   const { ws, level } = await workspaceFor(db, actor, id, needed);
   return targetOfWorkspace(ws, level);
@@ -216,13 +234,14 @@ async function createSharesIn(
   id: number,
   body: unknown,
   opts: { accessApiLevel: number; sendEmail: boolean; link?: string },
-  now = Date.now(),
+  now = clock.now(),
 ): Promise<{ single: boolean; created: ShareView[] }> {
   const t = await shareTarget(db, actor, type, id, SHARE_LEVEL);
   const { list: items, single } = objectList(body, 'a Share object');
   if (items.length > MAX_SHARES_PER_CALL) throw apiError(1066, MAX_SHARES_PER_CALL);
   if (items.length === 0) throw apiError(1012, 'share');
   const inputs = items.map((it) => parseShareInput(it, opts.accessApiLevel));
+  for (const i of inputs) assertLevelFor(t, i.accessLevel);
   for (const i of inputs) if (!mayGrant(t.level, i.accessLevel)) throw apiError(1004);
   const existing = await listShares(db, t.type, t.id);
   const owner = await findUserById(db, t.ownerId);
@@ -311,9 +330,10 @@ export function updateShare(store: Store, ...a: AfterDb<typeof updateShareIn>) {
   return store.db.transaction().execute((tx) => updateShareIn(tx, ...a));
 }
 
-async function updateShareIn(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, body: unknown, accessApiLevel: number, now = Date.now()): Promise<ShareView> {
+async function updateShareIn(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, body: unknown, accessApiLevel: number, now = clock.now()): Promise<ShareView> {
   const t = await shareTarget(db, actor, type, id, SHARE_LEVEL);
   const level = parseLevel(asObject(body, 'a Share object').accessLevel, accessApiLevel);
+  assertLevelFor(t, level);
   const row = await storedShare(db, t, shareId);
   if (isOwn(actor, row)) throw apiError(1040);
   const current = isAccessLevel(row.access_level) ? row.access_level : 'VIEWER';
@@ -338,6 +358,8 @@ async function transferOwnership(db: Queryable, actor: Actor, t: Target, row: Sh
   } else if (t.type === 'report') {
     // as a sheet: a report in the old owner's home folders moves to the new owner's home
     await transferReport(db, t.id, u.id, now);
+  } else if (t.type === 'sight') {
+    await transferSight(db, t.id, u.id, now);
   } else {
     await updateWorkspace(db, t.id, { owner_id: u.id, modified_at: now });
   }
@@ -350,7 +372,7 @@ export function deleteShare(store: Store, ...a: AfterDb<typeof deleteShareIn>) {
   return store.db.transaction().execute((tx) => deleteShareIn(tx, ...a));
 }
 
-async function deleteShareIn(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, now = Date.now()): Promise<void> {
+async function deleteShareIn(db: Queryable, actor: Actor, type: ShareObjectType, id: number, shareId: string, now = clock.now()): Promise<void> {
   const t = await shareTarget(db, actor, type, id, 'VIEWER');
   const row = await storedShare(db, t, shareId);
   if (!isOwn(actor, row)) {

@@ -14,7 +14,8 @@ import {
   type SummaryFieldDef,
 } from '../engine/summary.ts';
 import { parseCellWrite } from '../engine/values.ts';
-import { apiError } from '../errors.ts';
+import { apiError, type ApiError } from '../errors.ts';
+import { apiErrorOf } from './errors.ts';
 import { newId } from '../ids.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import {
@@ -24,13 +25,16 @@ import {
 import { findUsersByIds } from '../store/users.ts';
 import type { StoredContact } from '../engine/contacts.ts';
 import { atLeast, type AccessLevel } from './access.ts';
-import type { Actor } from './context.ts';
+import { nameOrEmail, type Actor } from './context.ts';
 import { applyChanges, keepUnsaved } from './formulas.ts';
 import { copyCellImages, newImageId, storeImage } from './images.ts';
-import { loadModel, onSheetWrite, readSheet, writeSheet, type SheetModel, type WriteContext } from './sheetModel.ts';
+import { loadModel, onSheetRead, readSheet } from './sheetCache.ts';
+import { onSheetWrite, writeSheet, type WriteContext } from './sheetWrites.ts';
+import type { SheetModel } from '../engine/model.ts';
 import type { SheetRow } from '../store/sheets.ts';
 import { queueBlobDeletion } from './attachments.ts';
 import { loadCellTargets, type CellTargets } from './cellTargets.ts';
+import { clock } from '../clock.ts';
 
 /**
  * Sheet summary fields. A field is a column-like definition with one cell (engine/summary.ts):
@@ -110,7 +114,7 @@ function summaryData(fields: readonly SummaryField[], title: string): CrossSheet
 }
 
 function todayDays(): number {
-  return Math.floor(Date.now() / 86_400_000);
+  return Math.floor(clock.now() / 86_400_000);
 }
 
 /**
@@ -210,13 +214,13 @@ function attach(m: SheetModel, fields: readonly SummaryField[]): Set<number> {
 async function afterSheetWrite(ctx: WriteContext): Promise<void> {
   const m = ctx.model;
   const fields = await fieldsOf(ctx.tx, m);
-  for (const id of attach(m, fields)) ctx.dirtyRows.add(id);
+  for (const id of attach(m, fields)) ctx.changes.updated.add(id);
   // fields this write changed, added, renamed or deleted: the cells reading them follow
   let titles = written.get(ctx) ?? new Set<string>();
   for (let round = 0; round < 4; round++) {
     const changed = computeFields(m, fields, ctx.now);
     for (const f of changed) await updateSummaryField(ctx.tx, toRecord(m.sheetId, f));
-    if (changed.length > 0) ctx.metaChanged = true;
+    if (changed.length > 0) ctx.changes.meta = true;
     for (const f of changed) titles.add(f.def.title.toLowerCase());
     const engine = m.formulas;
     if (titles.size === 0 || !engine) return;
@@ -225,7 +229,7 @@ async function afterSheetWrite(ctx: WriteContext): Promise<void> {
       const t = summaryRefTitle(name);
       if (t === undefined || !titles.has(t.toLowerCase())) continue;
       for (const id of applyChanges(m, engine.crossSheetChanged(name))) {
-        ctx.dirtyRows.add(id);
+        ctx.changes.updated.add(id);
         touched++;
       }
     }
@@ -243,11 +247,11 @@ function markWritten(ctx: WriteContext, ...titles: string[]): void {
   for (const t of titles) set.add(t.toLowerCase());
 }
 
+onSheetRead(async (db, m) => keepUnsaved(m, attach(m, await fieldsOf(db, m))));
 onSheetWrite({
   opened: async (ctx) => {
-    for (const id of attach(ctx.model, await fieldsOf(ctx.tx, ctx.model))) ctx.dirtyRows.add(id);
+    for (const id of attach(ctx.model, await fieldsOf(ctx.tx, ctx.model))) ctx.changes.updated.add(id);
   },
-  read: async (db, m) => keepUnsaved(m, attach(m, await fieldsOf(db, m))),
   written: afterSheetWrite,
   committed: async (_store, _actor, sheets) => {
     // this process's write kept the cached fields current: they stay valid for the new version
@@ -277,7 +281,7 @@ async function usersOf(db: Queryable, fields: readonly SummaryField[]): Promise<
     if (f.modifiedBy !== null) ids.add(f.modifiedBy);
   }
   const users = ids.size === 0 ? [] : await findUsersByIds(db, [...ids]);
-  const byId = new Map<number, StoredContact>(users.map((u) => [u.id, { email: u.email, name: [u.first_name, u.last_name].filter((x) => x).join(' ') || u.email }]));
+  const byId = new Map<number, StoredContact>(users.map((u) => [u.id, { email: u.email, name: nameOrEmail(u) }]));
   return (id) => (id === null ? undefined : byId.get(id));
 }
 
@@ -310,6 +314,8 @@ export async function summaryOfModel(db: Queryable, model: SheetModel, level: Ac
 
 export interface SummaryWriteOptions {
   renameIfConflict: boolean;
+  /** Valid fields are written and each refused one is listed in `failures` (spec 3, partial success). */
+  allowPartialSuccess?: boolean;
   numericDates: boolean;
   level: number;
 }
@@ -318,7 +324,25 @@ export interface SummaryWriteResult {
   read: SummaryRead;
   /** The fields the request created or changed, in request order. */
   fields: SummaryField[];
+  /** With allowPartialSuccess: the fields refused, by their index in the request. */
+  failures: SummaryFailure[];
   version: number;
+}
+
+export interface SummaryFailure {
+  index: number;
+  error: ApiError;
+}
+
+/** Runs one item of a bulk write: its refusal is listed when partial success is allowed, thrown otherwise. */
+function eachItem(o: SummaryWriteOptions, failures: SummaryFailure[], index: number, fn: () => void): void {
+  try {
+    fn();
+  } catch (e) {
+    const refusal = apiErrorOf(e);
+    if (!o.allowPartialSuccess || refusal === undefined) throw e;
+    failures.push({ index, error: refusal });
+  }
 }
 
 function fieldList(body: unknown): Obj[] {
@@ -382,54 +406,53 @@ function takenTitles(fields: readonly SummaryField[], except?: number): Set<stri
 /** Add Summary Fields: sheet admins. Titles unique (1193, 1208; or renamed with renameIfConflict). */
 export async function addSummaryFields(store: Store, actor: Actor, sheetId: number, body: unknown, o: SummaryWriteOptions): Promise<SummaryWriteResult> {
   const list = fieldList(body);
+  const failures: SummaryFailure[] = [];
   const out = await writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
     const fields = await fieldsOf(ctx.tx, ctx.model);
     if (fields.length + list.length > MAX_SUMMARY_FIELDS) throw apiError(1199);
     const targets = await loadCellTargets(ctx, actor, [{ cells: list }]);
     const seen = new Set<string>();
     const indexes = new Set<number>();
-    const added: SummaryField[] = [];
+    const added: Array<{ f: SummaryField; at: number | undefined }> = [];
     const taken = takenTitles(fields);
-    for (const b of list) {
+    list.forEach((b, index) => eachItem(o, failures, index, () => {
       if (b.id !== undefined && b.id !== null) throw apiError(1032, 'id');
       const w = readDefinition(b);
       if (w.title === undefined) throw apiError(1012, 'title');
       const key = w.title.toLowerCase();
       if (seen.has(key)) throw apiError(1208);
-      seen.add(key);
-      if (w.index !== undefined) {
-        if (indexes.has(w.index)) throw apiError(1195);
-        indexes.add(w.index);
-      }
+      if (w.index !== undefined && indexes.has(w.index)) throw apiError(1195);
       let title = w.title;
       if (taken.has(key)) {
         if (!o.renameIfConflict) throw apiError(1193);
         title = uniqueTitle(title, taken);
       }
-      taken.add(title.toLowerCase());
       const def = applyDefinition({ id: newId(), index: 0, title, type: 'TEXT_NUMBER' }, { ...w, title }, false);
       const f: SummaryField = { def, cell: {}, createdAt: ctx.now, createdBy: actor.user.id, modifiedAt: ctx.now, modifiedBy: actor.user.id };
       writeFormat(f, w.format);
       delete f.def.format;
       writeContent(ctx, f, b, o, true, targets);
-      added.push(f);
-    }
+      // the item is valid: only now does it hold its title and index
+      seen.add(key);
+      if (w.index !== undefined) indexes.add(w.index);
+      taken.add(title.toLowerCase());
+      added.push({ f, at: w.index });
+    }));
+    if (added.length === 0) return [];
     // each new field goes to its index (or the end), in request order
     const ordered = [...fields];
-    for (let i = 0; i < added.length; i++) {
-      const at = readDefinition(list[i]!).index;
-      ordered.splice(at === undefined ? ordered.length : Math.min(at, ordered.length), 0, added[i]!);
-    }
-    const fresh = new Set(added.map((f) => f.def.id));
+    for (const { f, at } of added) ordered.splice(at === undefined ? ordered.length : Math.min(at, ordered.length), 0, f);
+    const created = added.map((x) => x.f);
+    const fresh = new Set(created.map((f) => f.def.id));
     await reindex(ctx.tx, ordered, fresh);
-    await insertSummaryFields(ctx.tx, added.map((f) => toRecord(sheetId, f)));
+    await insertSummaryFields(ctx.tx, created.map((f) => toRecord(sheetId, f)));
     fields.splice(0, fields.length, ...ordered);
-    ctx.metaChanged = true;
-    markWritten(ctx, ...added.map((f) => f.def.title));
-    for (const f of added) ctx.events.push({ objectType: 'SUMMARY_FIELD', action: 'CREATE', objectId: f.def.id, details: { title: f.def.title } });
-    return added;
+    ctx.changes.meta = true;
+    markWritten(ctx, ...created.map((f) => f.def.title));
+    for (const f of created) ctx.events.push({ objectType: 'SUMMARY_FIELD', action: 'CREATE', objectId: f.def.id, details: { title: f.def.title } });
+    return created;
   });
-  return { read: await summaryRead(store.db, out.model, out.level, await fieldsOf(store.db, out.model)), fields: out.result, version: out.version };
+  return { read: await summaryRead(store.db, out.model, out.level, await fieldsOf(store.db, out.model)), fields: out.result, failures, version: out.version };
 }
 
 /**
@@ -440,6 +463,7 @@ export async function addSummaryFields(store: Store, actor: Actor, sheetId: numb
  */
 export async function updateSummaryFields(store: Store, actor: Actor, sheetId: number, body: unknown, o: SummaryWriteOptions): Promise<SummaryWriteResult> {
   const list = fieldList(body);
+  const failures: SummaryFailure[] = [];
   const out = await writeSheet(store, actor, sheetId, 'EDITOR', async (ctx) => {
     const fields = await fieldsOf(ctx.tx, ctx.model);
     const isAdmin = atLeast(ctx.level, 'ADMIN');
@@ -450,35 +474,27 @@ export async function updateSummaryFields(store: Store, actor: Actor, sheetId: n
     const changed: SummaryField[] = [];
     const moves: Array<[SummaryField, number]> = [];
     const replaced: Array<[number, SummaryField]> = [];
-    for (const b of list) {
+    list.forEach((b, index) => eachItem(o, failures, index, () => {
       if (b.id === undefined || b.id === null) throw apiError(1012, 'id');
       const id = bodyId(b.id, 'id');
       if (ids.has(id)) throw apiError(1200);
-      ids.add(id);
       const at = fields.findIndex((x) => x.def.id === id);
       if (at < 0) throw apiError(1006);
       // changed on a copy: readers holding the model see the fields as stored until this commits
       const f = structuredClone(fields[at]!);
-      replaced.push([at, f]);
       const w = readDefinition(b);
       if (f.def.locked === true && !isAdmin) throw apiError(1192);
       if (!isAdmin && changesDefinition(f.def, w)) throw apiError(1004);
+      const titleKey = w.title?.toLowerCase();
       if (w.title !== undefined) {
-        const key = w.title.toLowerCase();
-        if (titles.has(key)) throw apiError(1208);
-        titles.add(key);
-        if (takenTitles(fields, id).has(key)) {
+        if (titles.has(titleKey!)) throw apiError(1208);
+        if (takenTitles(fields, id).has(titleKey!)) {
           if (!o.renameIfConflict) throw apiError(1193);
           w.title = uniqueTitle(w.title, takenTitles(fields, id));
         }
       }
-      if (w.index !== undefined) {
-        if (indexes.has(w.index)) throw apiError(1195);
-        indexes.add(w.index);
-        moves.push([f, w.index]);
-      }
+      if (w.index !== undefined && indexes.has(w.index)) throw apiError(1195);
       const before = f.def;
-      markWritten(ctx, before.title);
       const def = applyDefinition(before, w, true);
       delete def.format;
       if (def.type !== before.type && f.cell.v !== undefined) {
@@ -490,8 +506,18 @@ export async function updateSummaryFields(store: Store, actor: Actor, sheetId: n
       writeContent(ctx, f, b, o, isAdmin, targets);
       f.modifiedAt = ctx.now;
       f.modifiedBy = actor.user.id;
+      // the item is valid: only now does it hold its id, title and index
+      ids.add(id);
+      if (titleKey !== undefined) titles.add(titleKey);
+      if (w.index !== undefined) {
+        indexes.add(w.index);
+        moves.push([f, w.index]);
+      }
+      replaced.push([at, f]);
+      markWritten(ctx, before.title);
       changed.push(f);
-    }
+    }));
+    if (changed.length === 0) return [];
     markWritten(ctx, ...changed.map((f) => f.def.title));
     for (const [at, f] of replaced) fields[at] = f;
     for (const f of changed) await updateSummaryField(ctx.tx, toRecord(sheetId, f));
@@ -501,11 +527,11 @@ export async function updateSummaryFields(store: Store, actor: Actor, sheetId: n
       await reindex(ctx.tx, ordered, new Set());
       fields.splice(0, fields.length, ...ordered);
     }
-    ctx.metaChanged = true;
+    ctx.changes.meta = true;
     for (const f of changed) ctx.events.push({ objectType: 'SUMMARY_FIELD', action: 'UPDATE', objectId: f.def.id, details: { title: f.def.title } });
     return changed;
   });
-  return { read: await summaryRead(store.db, out.model, out.level, await fieldsOf(store.db, out.model)), fields: out.result, version: out.version };
+  return { read: await summaryRead(store.db, out.model, out.level, await fieldsOf(store.db, out.model)), fields: out.result, failures, version: out.version };
 }
 
 /**
@@ -527,7 +553,7 @@ export async function deleteSummaryFields(store: Store, actor: Actor, sheetId: n
     const left = fields.filter((f) => !want.has(f.def.id));
     await reindex(ctx.tx, left, new Set());
     fields.splice(0, fields.length, ...left);
-    ctx.metaChanged = true;
+    ctx.changes.meta = true;
     markWritten(ctx, ...gone.map((f) => f.def.title));
     for (const f of gone) ctx.events.push({ objectType: 'SUMMARY_FIELD', action: 'DELETE', objectId: f.def.id, details: { title: f.def.title } });
     return goneIds;
@@ -577,11 +603,11 @@ export async function addSummaryFieldImage(store: Store, blobs: BlobStore, actor
       if (old !== undefined) await dropImages(ctx, [old]);
       await updateSummaryField(ctx.tx, toRecord(sheetId, f));
       markWritten(ctx, f.def.title);
-      ctx.metaChanged = true;
+      ctx.changes.meta = true;
       ctx.events.push({ objectType: 'SUMMARY_FIELD', action: 'UPDATE', objectId: f.def.id, details: { title: f.def.title, image: true } });
       return [f];
     });
-    return { read: await summaryRead(store.db, out.model, out.level, await fieldsOf(store.db, out.model)), fields: out.result, version: out.version };
+    return { read: await summaryRead(store.db, out.model, out.level, await fieldsOf(store.db, out.model)), fields: out.result, failures: [], version: out.version };
   } catch (e) {
     await blobs.delete(stored.blobKey);
     throw e;

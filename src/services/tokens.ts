@@ -25,7 +25,7 @@ export async function createToken(
   author: EventAuthor,
   userId: number,
   opts: { name: string; scopes?: Scope[] | 'ALL'; kind?: 'RAW' | 'OAUTH'; expiresAt?: number | null; apiClientId?: number | null },
-  now = Date.now(),
+  now = clock.now(),
 ): Promise<NewToken> {
   const raw = newRawToken();
   const id = newId();

@@ -4,7 +4,7 @@ import type { BlobStore } from '../blobs/index.ts';
 import { newImageId, storeImage } from './images.ts';
 import { queueBlobDeletion } from './attachments.ts';
 import {
-  deleteProfileImage, findProfileImage, findUserByEmail, findUserById, findUsersByIds, insertProfileImage, transferOwnedSheets, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
+  deleteProfileImage, findProfileImage, findUserByEmail, findUserById, findUsersByIds, insertProfileImage, transferOwnedItems, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
   countOrgMembers, listOrgMembers, listOrgSheets,
 } from '../store/users.ts';
 import { groupsOfUser, groupsOwnedBy, removeUserFromAllGroups, updateGroup } from '../store/groups.ts';
@@ -20,6 +20,7 @@ import type { Actor, UserRow } from './context.ts';
 
 export { isValidEmail, memberOr404, requireSystemAdmin };
 import { pageWindow, type Paging } from '../paging.ts';
+import { clock } from '../clock.ts';
 
 export interface NewUser {
   email: string;
@@ -36,7 +37,7 @@ export interface NewUser {
 const BAD_NAME = /[\u0000-\u001f\u007f<>]/;
 
 /** Adds a user to an organization (the command line, bootstrap and POST /users use this). */
-export async function createUser(db: Queryable, author: EventAuthor, orgId: number, u: NewUser, now = Date.now()): Promise<UserRow> {
+export async function createUser(db: Queryable, author: EventAuthor, orgId: number, u: NewUser, now = clock.now()): Promise<UserRow> {
   if (!isValidEmail(u.email)) throw apiError(1156);
   const email = u.email.toLowerCase();
   if (await findUserByEmail(db, email)) throw apiError(1016);
@@ -101,7 +102,7 @@ export function addUser(store: Store, ...a: AfterDb<typeof addUserIn>) {
   return store.db.transaction().execute((tx) => addUserIn(tx, ...a));
 }
 
-async function addUserIn(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<UserRow> {
+async function addUserIn(db: Queryable, actor: Actor, body: unknown, now = clock.now()): Promise<UserRow> {
   requireSystemAdmin(actor);
   const b = asObject(body, 'a User object');
   if (b.email === undefined || b.email === null || b.email === '') throw apiError(1012, 'email');
@@ -167,7 +168,7 @@ export function updateUser(store: Store, ...a: AfterDb<typeof updateUserIn>) {
   return store.db.transaction().execute((tx) => updateUserIn(tx, ...a));
 }
 
-async function updateUserIn(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<UserRow> {
+async function updateUserIn(db: Queryable, actor: Actor, id: number, body: unknown, now = clock.now()): Promise<UserRow> {
   requireSystemAdmin(actor);
   const b = asObject(body, 'a User object');
   const user = await memberOr404(db, actor, id);
@@ -225,7 +226,7 @@ export function removeUser(store: Store, ...a: AfterDb<typeof removeUserIn>) {
   return store.db.transaction().execute((tx) => removeUserIn(tx, ...a));
 }
 
-async function removeUserIn(db: Queryable, actor: Actor, id: number, opts: RemoveOptions, now = Date.now()): Promise<void> {
+async function removeUserIn(db: Queryable, actor: Actor, id: number, opts: RemoveOptions, now = clock.now()): Promise<void> {
   requireSystemAdmin(actor);
   const user = await findUserById(db, id);
   if (!user) throw apiError(1020);
@@ -252,7 +253,7 @@ async function removeUserIn(db: Queryable, actor: Actor, id: number, opts: Remov
       events.push({ objectType: 'GROUP', action: 'TRANSFER_OWNERSHIP', objectId: g.id, details: { oldOwnerUserId: user.id, newOwnerUserId: target.id } });
     }
     if (opts.transferSheets) {
-      if ((await transferOwnedSheets(db, user.id, target.id)) > 0) {
+      if ((await transferOwnedItems(db, user.id, target.id)) > 0) {
         events.push({ objectType: 'USER', action: 'TRANSFER_OWNED_ITEMS', objectId: user.id, details: { transferredToUserId: target.id } });
       }
     }
@@ -270,7 +271,7 @@ export function deactivateUser(store: Store, ...a: AfterDb<typeof deactivateUser
   return store.db.transaction().execute((tx) => deactivateUserIn(tx, ...a));
 }
 
-async function deactivateUserIn(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
+async function deactivateUserIn(db: Queryable, actor: Actor, id: number, now = clock.now()): Promise<void> {
   requireSystemAdmin(actor);
   const user = await findUserById(db, id);
   if (!user) throw apiError(1020);
@@ -286,7 +287,7 @@ export function reactivateUser(store: Store, ...a: AfterDb<typeof reactivateUser
   return store.db.transaction().execute((tx) => reactivateUserIn(tx, ...a));
 }
 
-async function reactivateUserIn(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<void> {
+async function reactivateUserIn(db: Queryable, actor: Actor, id: number, now = clock.now()): Promise<void> {
   requireSystemAdmin(actor);
   const user = await findUserById(db, id);
   if (!user) throw apiError(1020);
@@ -331,7 +332,7 @@ export async function setProfileImage(store: Store, blobs: BlobStore, actor: Act
   try {
     return await store.db.transaction().execute(async (tx) => {
       const user = await check(tx);
-      const now = Date.now();
+      const now = clock.now();
       const old = await findProfileImage(tx, userId);
       await deleteProfileImage(tx, userId);
       const image = { imageId: newImageId(), width: info.width, height: info.height };
@@ -365,3 +366,4 @@ export async function readCurrentUser(db: Queryable, actor: Actor, withGroups: b
   const groups = withGroups ? await groupsOfUser(db, me.id) : undefined;
   return { alternateEmails, profileImage, groups };
 }
+

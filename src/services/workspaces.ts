@@ -10,12 +10,15 @@ import type { AfterDb } from './transactions.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { asObject } from '../engine/input.ts';
-import { requireName } from './sheets.ts';
+import { requireName } from './sheetCreation.ts';
 import { accessibleWorkspaces, parseDestination, workspaceFor } from './containers.ts';
 import { copyFailed, copyFolderTree, copyReportsAt, deleteFolderRecords, MAX_COPY_SHEETS, reserveSheetIds } from './folders.ts';
 import { reportsInWorkspace, retargetWorkspaceSources } from '../store/reports.ts';
 import { deleteReportRecords } from './reports.ts';
-import { copyContext, copySheetRecords, deleteSheetRecords, finishCopy, newShareId } from './sheetObjects.ts';
+import { sightsInWorkspace } from '../store/sights.ts';
+import { deleteSightRecords } from './sights.ts';
+import { copyContext, copySheetRecords, deleteSheetRecords, finishCopy, newShareId } from './sheetLifecycle.ts';
+import { clock } from '../clock.ts';
 
 export async function listWorkspaces(db: Queryable, actor: Actor): Promise<Array<{ ws: WorkspaceRow; level: AccessLevel }>> {
   return [...(await accessibleWorkspaces(db, actor)).values()];
@@ -26,7 +29,7 @@ export function createWorkspace(store: Store, ...a: AfterDb<typeof createWorkspa
   return store.db.transaction().execute((tx) => createWorkspaceIn(tx, ...a));
 }
 
-async function createWorkspaceIn(db: Queryable, actor: Actor, body: unknown, now = Date.now()): Promise<WorkspaceRow> {
+async function createWorkspaceIn(db: Queryable, actor: Actor, body: unknown, now = clock.now()): Promise<WorkspaceRow> {
   const name = requireName(asObject(body, 'a Workspace object'));
   const ws: WorkspaceRow = { id: newId(), org_id: actor.org.id, owner_id: actor.user.id, name, created_at: now, modified_at: now };
   await insertWorkspace(db, ws);
@@ -39,7 +42,7 @@ export function renameWorkspace(store: Store, ...a: AfterDb<typeof renameWorkspa
   return store.db.transaction().execute((tx) => renameWorkspaceIn(tx, ...a));
 }
 
-async function renameWorkspaceIn(db: Queryable, actor: Actor, id: number, body: unknown, now = Date.now()): Promise<{ ws: WorkspaceRow; level: AccessLevel }> {
+async function renameWorkspaceIn(db: Queryable, actor: Actor, id: number, body: unknown, now = clock.now()): Promise<{ ws: WorkspaceRow; level: AccessLevel }> {
   const { ws, level } = await workspaceFor(db, actor, id, 'ADMIN');
   const b = asObject(body, 'a Workspace object');
   if (b.id !== undefined && b.id !== id) throw apiError(1029);
@@ -55,13 +58,14 @@ export function deleteWorkspace(store: Store, ...a: AfterDb<typeof deleteWorkspa
   return store.db.transaction().execute((tx) => deleteWorkspaceIn(tx, ...a));
 }
 
-async function deleteWorkspaceIn(db: Queryable, actor: Actor, id: number, now = Date.now()): Promise<number[]> {
+async function deleteWorkspaceIn(db: Queryable, actor: Actor, id: number, now = clock.now()): Promise<number[]> {
   const { ws } = await workspaceFor(db, actor, id, 'OWNER');
   const author = authorOf(actor);
   const deleted = await deleteFolderRecords(db, author, await workspaceFolders(db, ws.id), now);
   const top = await sheetsInWorkspace(db, ws.id, { topOnly: false });
   deleted.push(...(await deleteSheetRecords(db, author, top, now)));
   await deleteReportRecords(db, author, await reportsInWorkspace(db, ws.id), now);
+  await deleteSightRecords(db, author, await sightsInWorkspace(db, ws.id), now);
   await deleteSharesOf(db, 'workspace', [ws.id]);
   await deleteFavoritesOf(db, 'workspace', [ws.id]);
   await deleteWorkspaceRow(db, ws.id);
@@ -78,7 +82,7 @@ export function copyWorkspace(store: Store, ...a: AfterDb<typeof copyWorkspaceIn
   return store.db.transaction().execute((tx) => copyWorkspaceIn(tx, ...a));
 }
 
-async function copyWorkspaceIn(db: Queryable, actor: Actor, id: number, body: unknown, include: Iterable<string>, skipRemap: Iterable<string>, now = Date.now()): Promise<WorkspaceRow> {
+async function copyWorkspaceIn(db: Queryable, actor: Actor, id: number, body: unknown, include: Iterable<string>, skipRemap: Iterable<string>, now = clock.now()): Promise<WorkspaceRow> {
   const { ws } = await workspaceFor(db, actor, id, 'VIEWER');
   const b = asObject(body, 'a ContainerDestination object');
   if (b.destinationType !== undefined && b.destinationType !== null) parseDestination(b, { copy: true });

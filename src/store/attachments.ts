@@ -20,6 +20,12 @@ export async function listAttachments(db: Queryable, sheetId: number, parents?: 
   if (parents !== undefined) {
     if (parents.ids.length === 0) return [];
     q = q.where('parent_type', '=', parents.type).where('parent_id', 'in', parents.ids);
+  } else {
+    // a proof's files and its discussions' files belong to the proof, not to the sheet's list
+    q = q.where('parent_type', '!=', 'PROOF').where((eb) => eb.or([
+      eb('discussion_id', 'is', null),
+      eb('discussion_id', 'not in', eb.selectFrom('discussions').select('id').where('sheet_id', '=', sheetId).where('parent_type', '=', 'PROOF')),
+    ]));
   }
   return q.orderBy('created_at', 'desc').orderBy('id').execute();
 }
@@ -72,6 +78,8 @@ export async function listDiscussions(db: Queryable, sheetId: number, parents?: 
   if (parents !== undefined) {
     if (parents.ids.length === 0) return [];
     q = q.where('parent_type', '=', parents.type).where('parent_id', 'in', parents.ids);
+  } else {
+    q = q.where('parent_type', '!=', 'PROOF');
   }
   return q.orderBy('created_at', 'desc').orderBy('id').execute();
 }

@@ -10,6 +10,7 @@ const REFERENCES = [
   { table: 'images', column: 'blob_key' },
   { table: 'attachments', column: 'blob_key' },
   { table: 'profile_images', column: 'blob_key' },
+  { table: 'sight_images', column: 'blob_key' },
 ] as const;
 
 /** The keys among `keys` that something still refers to. */

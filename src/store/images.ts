@@ -93,3 +93,10 @@ export async function deleteImagesReleasingBlobs(db: Queryable, sheetId: number,
   const shared = new Set((await db.selectFrom('images').select('blob_key').where('blob_key', 'in', keys).execute()).map((s) => s.blob_key));
   return keys.filter((k) => !shared.has(k));
 }
+
+/** The blobs of the cell and summary-field images of sheets (for their removal with the sheets). */
+export async function imageBlobKeysOfSheets(db: Queryable, sheetIds: number[]): Promise<string[]> {
+  if (sheetIds.length === 0) return [];
+  const rows = await db.selectFrom('images').select('blob_key').where('sheet_id', 'in', sheetIds).where('blob_key', 'is not', null).execute();
+  return [...new Set(rows.map((r) => r.blob_key!))];
+}

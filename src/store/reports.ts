@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Queryable } from './db.ts';
+import { assetsAt, assetsInFolders, assetsVisibleTo, type AssetPlace } from './assets.ts';
 import type { ReportSourceTable, ReportTable } from './reportSchema.ts';
 
 export type ReportRow = Selectable<ReportTable>;
@@ -33,42 +34,15 @@ export async function deleteReports(db: Queryable, ids: number[]): Promise<void>
     await db.deleteFrom('report_sources').where('report_id', 'in', chunk).execute();
     await db.deleteFrom('shares').where('object_type', '=', 'report').where('object_id', 'in', chunk).execute();
     await db.deleteFrom('favorites').where('object_type', '=', 'report').where('object_id', 'in', chunk).execute();
+    // published views of the reports (migration 0018) stop answering with them
+    await db.deleteFrom('publications').where('object_type', '=', 'report').where('object_id', 'in', chunk).execute();
+    await db.deleteFrom('publish_settings').where('object_type', '=', 'report').where('object_id', 'in', chunk).execute();
     await db.deleteFrom('reports').where('id', 'in', chunk).execute();
   }
 }
 
-/** Reports directly in a folder, at the top of a home (its owner's) or of a workspace. */
-export async function reportsAt(db: Queryable, where: { folderId: number } | { homeOf: number } | { workspaceTop: number }): Promise<ReportRow[]> {
-  let q = db.selectFrom('reports').selectAll();
-  if ('folderId' in where) q = q.where('folder_id', '=', where.folderId);
-  else if ('homeOf' in where) q = q.where('owner_id', '=', where.homeOf).where('folder_id', 'is', null).where('workspace_id', 'is', null);
-  else q = q.where('workspace_id', '=', where.workspaceTop).where('folder_id', 'is', null);
-  return q.orderBy('name').orderBy('id').execute();
-}
 
-/** Reports in any of the folders (chunked). */
-export async function reportsInFolders(db: Queryable, folderIds: number[]): Promise<ReportRow[]> {
-  const out: ReportRow[] = [];
-  for (let i = 0; i < folderIds.length; i += 500) out.push(...(await db.selectFrom('reports').selectAll().where('folder_id', 'in', folderIds.slice(i, i + 500)).execute()));
-  return out;
-}
 
-/** Reports of the organization that the caller owns, that are shared to it (ids) or that lie in its workspaces. */
-export async function reportsVisibleTo(db: Queryable, orgId: number, userId: number, sharedIds: number[], workspaceIds: number[]): Promise<ReportRow[]> {
-  return db
-    .selectFrom('reports')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .where((eb) => {
-      const ors = [eb('owner_id', '=', userId)];
-      if (sharedIds.length > 0) ors.push(eb('id', 'in', sharedIds));
-      if (workspaceIds.length > 0) ors.push(eb('workspace_id', 'in', workspaceIds));
-      return eb.or(ors);
-    })
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
-}
 
 /** Reports anywhere in a workspace. */
 export async function reportsInWorkspace(db: Queryable, workspaceId: number): Promise<ReportRow[]> {
@@ -98,3 +72,9 @@ export async function transferReport(db: Queryable, reportId: number, ownerId: n
   const report = await db.selectFrom('reports').select(['folder_id', 'workspace_id']).where('id', '=', reportId).executeTakeFirstOrThrow();
   await db.updateTable('reports').set({ owner_id: ownerId, folder_id: report.workspace_id === null ? null : report.folder_id, modified_at: now }).where('id', '=', reportId).execute();
 }
+
+/** Reports directly in a folder, at the top of a home (its owner's) or of a workspace (store/assets.ts). */
+export const reportsAt = (db: Queryable, where: AssetPlace) => assetsAt(db, 'reports', where) as Promise<ReportRow[]>;
+export const reportsInFolders = (db: Queryable, folderIds: number[]) => assetsInFolders(db, 'reports', folderIds) as Promise<ReportRow[]>;
+export const reportsVisibleTo = (db: Queryable, orgId: number, userId: number, sharedIds: number[], workspaceIds: number[]) =>
+  assetsVisibleTo(db, 'reports', orgId, userId, sharedIds, workspaceIds) as Promise<ReportRow[]>;

@@ -11,9 +11,14 @@ import type { JobTables } from './jobSchema.ts';
 import type { AttachmentTables } from './attachmentSchema.ts';
 import type { WebhookTables } from './webhookSchema.ts';
 import type { ReportTables } from './reportSchema.ts';
+import type { PublishTables } from './publishSchema.ts';
 import type { OAuthTables } from './oauthSchema.ts';
 import type { SummaryTables } from './summarySchema.ts';
 import type { AutomationTables } from './automationSchema.ts';
+import type { ProofTables } from './proofSchema.ts';
+import type { UpdateRequestTables } from './updateRequestSchema.ts';
+import type { SightTables } from './sightSchema.ts';
+import type { SearchTables } from './searchSchema.ts';
 
 export interface OrgTable {
   id: number;
@@ -137,6 +142,8 @@ export interface CellHistoryTable {
   cell: string;
   modified_at: number;
   modified_by: number | null;
+  /** an author without an account (migration 0020: an update request's recipient) */
+  modified_by_email: Generated<string | null>;
 }
 
 /** Tables of the foundation and the sheet engine. */
@@ -189,4 +196,4 @@ export interface ImageTables {
  * Every table. Each domain declares its tables in its own interface (in its own file) and
  * adds it here, so parallel work on separate domains does not collide.
  */
-export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, WebhookTables, ReportTables, OAuthTables, SummaryTables, AutomationTables {}
+export interface DB extends CoreTables, ContainerTables, OrgTables, LinkTables, ImageTables, ViewTables, JobTables, AttachmentTables, WebhookTables, ReportTables, OAuthTables, SummaryTables, AutomationTables, UpdateRequestTables, SightTables, PublishTables, SearchTables, ProofTables {}

@@ -3,7 +3,7 @@ import type { Queryable } from './db.ts';
 import type { ShareTable } from './containerSchema.ts';
 
 export type ShareRow = Selectable<ShareTable>;
-export type ShareObjectType = 'sheet' | 'workspace' | 'report';
+export type ShareObjectType = 'sheet' | 'workspace' | 'report' | 'sight';
 
 /** Who a grant may name: a user (by id or by address) or one of the user's groups. */
 export interface Grantee {

@@ -108,9 +108,14 @@ export async function findUsersByIds(db: Queryable, ids: number[]) {
 }
 
 /** Gives every sheet a user owns to another user; returns how many there were. */
-export async function transferOwnedSheets(db: Queryable, fromUserId: number, toUserId: number): Promise<number> {
-  const r = await db.updateTable('sheets').set({ owner_id: toUserId }).where('owner_id', '=', fromUserId).executeTakeFirst();
-  return Number(r.numUpdatedRows);
+/** A removed user's sheets, reports and dashboards go to another owner; answers how many moved. */
+export async function transferOwnedItems(db: Queryable, fromUserId: number, toUserId: number): Promise<number> {
+  let n = 0;
+  for (const table of ['sheets', 'reports', 'sights'] as const) {
+    const r = await db.updateTable(table).set({ owner_id: toUserId }).where('owner_id', '=', fromUserId).executeTakeFirst();
+    n += Number(r.numUpdatedRows);
+  }
+  return n;
 }
 
 export async function findProfileImage(db: Queryable, userId: number) {

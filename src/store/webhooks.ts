@@ -171,3 +171,35 @@ export async function attemptsOf(db: Queryable, deliveryIds: number[]): Promise<
   if (deliveryIds.length === 0) return [];
   return db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('at').orderBy('id').execute();
 }
+
+/** A delivery with its attempts (test mode's view of every webhook's deliveries). */
+export interface DeliveryLogRow {
+  id: number;
+  webhookId: number;
+  kind: string;
+  body: string;
+  state: string;
+  attempts: Array<{ at: number; statusCode: number | null; latencyMs: number; error: string | null }>;
+  nextAttemptAt: number;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+export async function listAllDeliveries(db: Queryable, webhookId?: number): Promise<DeliveryLogRow[]> {
+  let q = db.selectFrom('webhook_deliveries').selectAll().orderBy('created_at').orderBy('id_seq');
+  if (webhookId !== undefined) q = q.where('webhook_id', '=', webhookId);
+  const rows = await q.execute();
+  const ids = rows.map((r) => r.id);
+  const attempts = ids.length === 0 ? [] : await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('at').orderBy('id').execute();
+  return rows.map((r) => ({
+    id: r.id,
+    webhookId: r.webhook_id,
+    kind: r.kind,
+    body: r.body,
+    state: r.state,
+    attempts: attempts.filter((a) => a.delivery_id === r.id).map((a) => ({ at: a.at, statusCode: a.status_code, latencyMs: a.latency_ms, error: a.error })),
+    nextAttemptAt: r.next_attempt_at,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+  }));
+}

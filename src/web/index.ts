@@ -14,6 +14,9 @@ import { SESSION_COOKIE, page } from './page.ts';
 import { sessionRoutes } from './sessions.ts';
 import { oauthPages } from './oauth.ts';
 import { tokenPages } from './tokens.ts';
+import { publishedPages } from './published.ts';
+import { updateRequestPages } from './updateRequests.ts';
+import { publishedSightPages } from './publishedSights.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -84,6 +87,9 @@ export async function webPlugin(web: FastifyInstance): Promise<void> {
   await web.register(sessionRoutes);
   await web.register(oauthPages);
   await web.register(tokenPages);
+  await web.register(publishedPages);
+  await web.register(updateRequestPages);
+  await web.register(publishedSightPages);
 }
 
 declare module 'fastify' {

@@ -4,7 +4,7 @@ import { serverForFile } from '../helpers/setup.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { pngBytes } from '../helpers/images.ts';
-import { startTestServer } from '../helpers/server.ts';
+import { startTestServer, notInCluster } from '../helpers/server.ts';
 
 const s0 = serverForFile({ SHEETD_RATE_LIMIT: '100000' });
 const COLUMNS = [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }];
@@ -125,7 +125,7 @@ describe('attachments: upload, get, list, delete', () => {
     assert.equal((await s0.api.get(`/sheets/${s.id}/attachments`)).body.totalCount, 1);
   });
 
-  test('simple-upload errors: no file name (1338), larger than 30 MB streamed (1074), declared too large (1074); viewers cannot attach (1004)', async () => {
+  test('simple-upload errors: no file name (1338), larger than 30 MB streamed (1074), declared too large (1074); viewers cannot attach (1004)', { skip: notInCluster('HAProxy drops the connection of a streamed body that sheetd cuts off at the limit (docs/operations.md)') }, async () => {
     const s = await fixture(s0.api, 'errors');
     assertError(await simple(s0.api, `/sheets/${s.id}/attachments`, 'abc', null), 400, 1338);
     // streamed without a length: the limit is enforced as the bytes arrive
@@ -196,7 +196,7 @@ describe('attachments: upload, get, list, delete', () => {
     assert.equal(without.body.rows[0].attachments, undefined);
   });
 
-  test('a temporary URL from one sheetd process is served by another on the same database', async () => {
+  test('a temporary URL from one sheetd process is served by another on the same database', { skip: notInCluster('starts a second server on its data directory (test/cluster/consistency.test.ts reads across processes)') }, async () => {
     const s = await fixture(s0.api, 'two processes');
     const a = (await simple(s0.api, `/sheets/${s.id}/attachments`, 'shared bytes', 'shared.txt', 'text/plain')).body.result;
     const url = (await s0.api.get(`/sheets/${s.id}/attachments/${a.id}`)).body.url as string;

@@ -8,6 +8,7 @@ import { clock } from '../../src/clock.ts';
 import { serverForFile } from '../helpers/setup.ts';
 import { client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
+import { browser, inputValue } from '../helpers/browser.ts';
 
 // Rules run in the job worker and mail lands in the outbox (no SMTP_URL); time-based triggers
 // and digests are driven by moving the clock the worker goes by.
@@ -391,16 +392,74 @@ describe('automation rules run', () => {
     await noNewMail(600);
   });
 
-  test('UPDATE_REQUEST_ACTION mails a notice naming the rows', async () => {
+  test('UPDATE_REQUEST_ACTION sends a real update request: the link\'s page edits the rule\'s columns of the row and completes its sent update request', async () => {
     const s = await taskSheet('Run update request');
-    const r = await createRule(s.id, { name: 'Please update', trigger: { type: 'ROWS_ADDED' }, action: { type: 'UPDATE_REQUEST_ACTION', notifyAllSharedUsers: true, message: 'Fill in the hours.' } });
+    const r = await createRule(s.id, { name: 'Please update', trigger: { type: 'ROWS_ADDED' }, action: { type: 'UPDATE_REQUEST_ACTION', notifyAllSharedUsers: true, includeAllColumns: false, includedColumnIds: [s.col.Task!.id, s.col.Hours!.id], message: 'Fill in the hours.' } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    await addRows(s, [{ Task: 'Estimate me' }]);
+    const [row] = await addRows(s, [{ Task: 'Estimate me' }]);
     const [m] = await newMail(1);
+    assert.equal(to(m!), 'admin@example.com');
     assert.match(m!.subject!, /Update request/);
-    assert.match(m!.text!, /asks you to update this row/);
+    assert.match(m!.text!, /asks you to update a row of the sheet "Run update request"/);
     assert.match(m!.text!, /Fill in the hours\./);
     assert.match(m!.text!, /Estimate me/);
+    const link = /Update the rows: (\S+)/.exec(m!.text!)?.[1];
+    assert.ok(link, m!.text);
+    const sent = (await s0.api.get(`/sheets/${s.id}/sentupdaterequests`)).body.data;
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].status, 'PENDING');
+    assert.equal(sent[0].updateRequestId, undefined, 'sent by a rule, not by an update request');
+    const b = browser(s0.t.url);
+    const pg = await b.get(new URL(link).pathname);
+    assert.equal(pg.status, 200, pg.text);
+    assert.equal(inputValue(pg.text, `c.${row}.${s.col.Hours!.id}`), '');
+    assert.doesNotMatch(pg.text, /name="c\.\d+\.\d+"[^>]*>\s*<label[^>]*>Due/, 'only the rule\'s columns');
+    const done = await b.post(new URL(link).pathname, { _csrf: inputValue(pg.text, '_csrf'), [`c.${row}.${s.col.Hours!.id}`]: '8' });
+    assert.equal(done.status, 200, done.text);
+    const got = await s0.api.get(`/sheets/${s.id}/rows/${row}`);
+    assert.equal(got.body.cells.find((c: { columnId: number }) => c.columnId === s.col.Hours!.id).value, 8);
+    assert.equal((await s0.api.get(`/sheets/${s.id}/sentupdaterequests/${sent[0].id}`)).body.status, 'COMPLETE');
+    await noNewMail(400);
+  });
+
+  test('an HOURLY digest collects rows until the clock reaches the next hour', async () => {
+    const s = await taskSheet('Run hourly digest');
+    const r = await createRule(s.id, { name: 'Hourly digest', trigger: { type: 'ROWS_ADDED' }, action: { type: 'NOTIFICATION_ACTION', notifyAllSharedUsers: true, frequency: 'HOURLY' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await addRows(s, [{ Task: 'Alpha' }]);
+    await addRows(s, [{ Task: 'Bravo' }]);
+    await noNewMail(500);
+    offset += HOUR;
+    const [m] = await newMail(1);
+    assert.match(m!.text!, /Alpha/);
+    assert.match(m!.text!, /Bravo/);
+    assert.match(m!.subject!, /2 rows/);
+    await addRows(s, [{ Task: 'Charlie' }]);
+    await noNewMail(400);
+    offset += HOUR;
+    const [m2] = await newMail(1);
+    assert.match(m2!.text!, /Charlie/);
+    assert.doesNotMatch(m2!.text!, /Alpha/, 'a row is in one digest');
+  });
+
+  test('a WEEKLY digest waits for the next Monday', async () => {
+    const s = await taskSheet('Run weekly digest');
+    const r = await createRule(s.id, { name: 'Weekly digest', trigger: { type: 'ROWS_ADDED' }, action: { type: 'NOTIFICATION_ACTION', notifyAllSharedUsers: true, frequency: 'WEEKLY' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await addRows(s, [{ Task: 'Weekly one' }]);
+    const now = clock.now();
+    const untilMonday = (() => {
+      const d = new Date(now);
+      const days = ((8 - d.getUTCDay()) % 7) || 7;
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + days) - now;
+    })();
+    // a day before the Monday: nothing yet (unless Monday is tomorrow: then half of the wait)
+    offset += untilMonday > DAY ? untilMonday - DAY : Math.floor(untilMonday / 2);
+    await noNewMail(500);
+    offset += clock.now() < now + untilMonday ? now + untilMonday - clock.now() + 60_000 : 60_000;
+    const [m] = await newMail(1);
+    assert.match(m!.text!, /Weekly one/);
+    assert.match(m!.subject!, /a row/);
   });
 
   test('DATE_REACHED and SCHEDULE fire when the clock gets there, once per firing', async () => {

@@ -108,7 +108,7 @@ describe('cell images on the filesystem blob store', () => {
     assert.equal(cellOf(row.body, s.pic).image, undefined);
   });
 
-  test('a sheet copy shares the blob: the copy still shows the image once the original is deleted; the blob is an orphan once both are', async () => {
+  test('a sheet copy shares the blob: the copy still shows the image once the original is deleted; its blob goes once both are deleted', async () => {
     const s = await fixture(s0.api, 'copied');
     const png = pngBytes(6, 6, 3);
     const up = await upload(s0.api, s.id, s.rowId, s.pic, png);
@@ -131,13 +131,17 @@ describe('cell images on the filesystem blob store', () => {
     };
     assert.ok(!(await orphans()).includes(key));
 
-    assert.equal((await s0.api.del(`/sheets/${copyId}`)).status, 200);
-    assert.equal(await served(s0.api, imageId), null);
-    assert.ok((await orphans()).includes(key));
     // a blob written just now is not an orphan yet: its upload may not have committed
     const recent: string[] = [];
     for await (const k of orphanedBlobKeys(s0.t.server.store.db, s0.t.server.blobs, 0)) recent.push(k);
     assert.deepEqual(recent, []);
+
+    // deleting the last sheet that shows it queues the blob's removal: the job worker removes the file
+    assert.equal((await s0.api.del(`/sheets/${copyId}`)).status, 200);
+    assert.equal(await served(s0.api, imageId), null);
+    for (let i = 0; i < 300 && blobFiles(s0.t.dataDir).has(key); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(!blobFiles(s0.t.dataDir).has(key), 'the blob of the deleted sheets is removed');
+    assert.ok(!(await orphans()).includes(key));
   });
 });
 

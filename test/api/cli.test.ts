@@ -90,6 +90,7 @@ describe('sheetd command', () => {
       [['token', 'create', '--help'], 'sheetd token create'],
       [['domain', '--help'], 'sheetd domain add'],
       [['domain', 'remove', '--help'], 'sheetd domain remove'],
+      [['search', '--help'], 'sheetd search rebuild'],
       [['help'], 'sheetd token create'],
     ];
     for (const [args, usage] of helps) {
@@ -106,6 +107,7 @@ describe('sheetd command', () => {
       [['user'], /subcommand/],
       [['token', 'revoke'], /revoke/],
       [['domain', 'frob'], /add, list or remove/],
+      [['search', 'frob'], /rebuild/],
       [['frob'], /frob/],
       [['--frob'], /--frob/],
     ];
@@ -228,6 +230,12 @@ describe('sheetd command', () => {
     }
   });
 
+  test('search rebuild: builds the search index from the data', async () => {
+    const r = await run(['search', 'rebuild'], env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^search index rebuilt in \d+\.\d s\n$/);
+  });
+
   test('SHEETD_ERROR_LOG: the server notes each error code it answers (npm run catalogue reads these notes)', async () => {
     const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-codes-'));
     const port = await freePort();
@@ -259,6 +267,36 @@ describe('sheetd command', () => {
       await assert.rejects(fetch(`http://127.0.0.1:${port}/health`));
     } finally {
       proc.kill('SIGTERM');
+    }
+  });
+});
+
+describe('sheetd serve --test-mode', () => {
+  test('--seed needs --test-mode; with it the fixture is loaded at start and the controls answer', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-cli-tm-'));
+    try {
+      const fixture = path.join(dir, 'fixture.json');
+      fs.writeFileSync(fixture, JSON.stringify({ sheets: [{ key: 's', name: 'Seeded', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }] }] }));
+      const env: Env = { SHEETD_DATA_DIR: path.join(dir, 'data'), SHEETD_LOG_LEVEL: 'warn' };
+      const refused = await run(['serve', '--seed', fixture], env);
+      assert.equal(refused.code, 2);
+      assert.match(refused.stderr, /needs test mode/);
+      const port = await freePort();
+      const proc = spawn(process.execPath, [BIN, 'serve', '--test-mode', '--seed', fixture], { env: { ...process.env, ...env, PORT: String(port) }, stdio: 'ignore' });
+      try {
+        await waitFor(`http://127.0.0.1:${port}/health`);
+        const token = fs.readFileSync(path.join(dir, 'data', 'admin-token'), 'utf8').trim();
+        const auth = { authorization: `Bearer ${token}` };
+        const sheets = JSON.parse((await get(`http://127.0.0.1:${port}/2.0/sheets`, auth)).body) as { data: Array<{ name: string }> };
+        assert.deepEqual(sheets.data.map((x) => x.name), ['Seeded']);
+        assert.equal((await get(`http://127.0.0.1:${port}/2.0/sheetd/test/clock`, auth)).status, 200);
+      } finally {
+        const exited = new Promise((resolve) => proc.on('exit', resolve));
+        proc.kill('SIGTERM');
+        await exited;
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

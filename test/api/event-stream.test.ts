@@ -59,14 +59,25 @@ const sharee = async () => {
 };
 const discussion = async (sheetId: number) => ok(await api.post(`/sheets/${sheetId}/discussions`, { comment: { text: 'hello' } })).result as { id: number; comments: Array<{ id: number }> };
 const fileAttachment = async (sheetId: number) => ok(await upload(`/sheets/${sheetId}/attachments`, 'file one', 'a.txt', 'text/plain')).result.id as number;
+/** A proof (one PNG) on a new row of a new sheet. */
+const proof = async () => {
+  const s = await sheet();
+  const [r] = await rowsOf(s.id, s.col.Name!.id);
+  return { sheetId: s.id, id: ok(await upload(`/sheets/${s.id}/rows/${r}/proofs`, pngBytes(2, 2), 'p.png', 'image/png')).result.id as number };
+};
 const filterBody = (colId: number) => ({ name: uniq('F'), filterType: 'SHARED', query: { operator: 'AND', criteria: [{ columnId: colId, operator: 'IS_NOT_BLANK' }] } });
 const reportOf = async () => {
   const s = await sheet();
   return ok(await api.post('/sheetd/reports', { name: uniq('es report '), scope: { sheets: [{ id: s.id }] }, columns: [{ title: 'Name', type: 'TEXT_NUMBER' }] })).result.id as number;
 };
+const sightOf = async () => ok(await api.post('/sheetd/sights', { name: uniq('es dash '), widgets: [{ type: 'TITLE', contents: { htmlContent: '<p>hi</p>' } }] })).result.id as number;
 const ruleBody = () => ({ name: uniq('rule '), trigger: { type: 'ROWS_ADDED' }, action: { type: 'NOTIFICATION_ACTION', recipients: [{ email: 'admin@example.com' }] } });
 const mailTo = { sendTo: [{ email: 'es.mail@example.org' }] };
 const hookBody = (sheetId: number) => ({ name: 'es', callbackUrl: rx.url, scope: 'sheet', scopeObjectId: sheetId, events: ['*.*'], version: 1 });
+const scheduledRequest = async (s: { id: number; col: Record<string, { id: number }> }) => {
+  const [r] = await rowsOf(s.id, s.col.Name!.id);
+  return ok(await api.post(`/sheets/${s.id}/updaterequests`, { ...mailTo, rowIds: [r], schedule: { type: 'DAILY', startAt: '2031-01-01T09:00:00Z' } })).result.id as number;
+};
 
 /** A recipe: prepares what the route needs, calls mark() right before the request, and makes it. */
 interface Recipe {
@@ -112,6 +123,17 @@ const R: Record<string, Recipe> = {
   'DELETE /sheets/:sheetId/comments/:commentId': { expect: ['COMMENT', 'DELETE'], run: async (m) => { const s = await sheet(); const d = await discussion(s.id); await api.post(`/sheets/${s.id}/discussions/${d.id}/comments`, { text: 'second' }); await m(); return api.del(`/sheets/${s.id}/comments/${d.comments[0]!.id}`); } },
   'POST /sheets/:sheetId/emails': { expect: ['SHEET', 'SEND_AS_ATTACHMENT'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheets/${s.id}/emails`, { ...mailTo, format: 'PDF' }); } },
   'POST /sheets/:sheetId/rows/emails': { expect: ['SHEET', 'SEND_ROW'], run: async (m) => { const s = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return api.post(`/sheets/${s.id}/rows/emails`, { ...mailTo, rowIds: [r] }); } },
+  // proofs
+  'POST /sheets/:sheetId/rows/:rowId/proofs': { expect: ['PROOF', 'CREATE'], run: async (m) => { const s = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return upload(`/sheets/${s.id}/rows/${r}/proofs`, pngBytes(2, 2), 'p.png', 'image/png'); } },
+  'PUT /sheets/:sheetId/proofs/:proofId': { expect: ['PROOF', 'UPDATE'], run: async (m) => { const p = await proof(); await m(); return api.put(`/sheets/${p.sheetId}/proofs/${p.id}`, { isCompleted: true }); } },
+  'DELETE /sheets/:sheetId/proofs/:proofId': { expect: ['PROOF', 'DELETE'], run: async (m) => { const p = await proof(); await m(); return api.del(`/sheets/${p.sheetId}/proofs/${p.id}`); } },
+  'POST /sheets/:sheetId/proofs/:proofId/versions': { expect: ['PROOF', 'CREATE'], run: async (m) => { const p = await proof(); await m(); return upload(`/sheets/${p.sheetId}/proofs/${p.id}/versions`, pngBytes(3, 3), 'v.png', 'image/png'); } },
+  'DELETE /sheets/:sheetId/proofs/:proofId/versions': { expect: ['PROOF', 'DELETE'], run: async (m) => { const p = await proof(); const v = ok(await upload(`/sheets/${p.sheetId}/proofs/${p.id}/versions`, pngBytes(3, 3), 'v.png', 'image/png')).result.id; await m(); return api.del(`/sheets/${p.sheetId}/proofs/${v}/versions`); } },
+  'POST /sheets/:sheetId/proofs/:proofId/attachments': { expect: ['ATTACHMENT', 'CREATE'], run: async (m) => { const p = await proof(); await m(); return upload(`/sheets/${p.sheetId}/proofs/${p.id}/attachments`, pngBytes(3, 3), 'more.png', 'image/png'); } },
+  'POST /sheets/:sheetId/proofs/:proofId/discussions': { expect: ['DISCUSSION', 'CREATE'], run: async (m) => { const p = await proof(); await m(); return api.post(`/sheets/${p.sheetId}/proofs/${p.id}/discussions`, { comment: { text: 'hi' } }); } },
+  'POST /sheets/:sheetId/proofs/:proofId/requests': { expect: ['PROOF_REQUEST', 'CREATE'], run: async (m) => { const p = await proof(); await m(); return api.post(`/sheets/${p.sheetId}/proofs/${p.id}/requests`, mailTo); } },
+  'DELETE /sheets/:sheetId/proofs/:proofId/requests': { expect: ['PROOF_REQUEST', 'DELETE'], run: async (m) => { const p = await proof(); ok(await api.post(`/sheets/${p.sheetId}/proofs/${p.id}/requests`, mailTo)); await m(); return api.del(`/sheets/${p.sheetId}/proofs/${p.id}/requests`); } },
+  'PUT /sheetd/sheets/:sheetId/proofing': { expect: ['SHEET', 'UPDATE'], run: async (m) => { const s = await sheet(); await m(); return api.put(`/sheetd/sheets/${s.id}/proofing`, { multiImage: false }); } },
   // sheet summary and import
   'POST /sheets/:sheetId/summary/fields': { expect: ['SUMMARY_FIELD', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheets/${s.id}/summary/fields`, [{ title: uniq('F'), type: 'TEXT_NUMBER', objectValue: 'x' }]); } },
   'PUT /sheets/:sheetId/summary/fields': { expect: ['SUMMARY_FIELD', 'UPDATE'], run: async (m) => { const s = await sheet(); const f = ok(await api.post(`/sheets/${s.id}/summary/fields`, [{ title: uniq('F'), type: 'TEXT_NUMBER' }])).result[0].id; await m(); return api.put(`/sheets/${s.id}/summary/fields`, [{ id: f, objectValue: 'y' }]); } },
@@ -124,14 +146,35 @@ const R: Record<string, Recipe> = {
   'POST /sheetd/sheets/:sheetId/automationrules': { expect: ['AUTOMATION_RULE', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheetd/sheets/${s.id}/automationrules`, ruleBody()); } },
   'PUT /sheets/:sheetId/automationrules/:ruleId': { expect: ['AUTOMATION_RULE', 'UPDATE'], run: async (m) => { const s = await sheet(); const r = ok(await api.post(`/sheetd/sheets/${s.id}/automationrules`, ruleBody())).result.id; await m(); return api.put(`/sheets/${s.id}/automationrules/${r}`, { name: uniq('rule '), action: { type: 'NOTIFICATION_ACTION' } }); } },
   'DELETE /sheets/:sheetId/automationrules/:ruleId': { expect: ['AUTOMATION_RULE', 'DELETE'], run: async (m) => { const s = await sheet(); const r = ok(await api.post(`/sheetd/sheets/${s.id}/automationrules`, ruleBody())).result.id; await m(); return api.del(`/sheets/${s.id}/automationrules/${r}`); } },
+  // update requests
+  'POST /sheets/:sheetId/updaterequests': { expect: ['UPDATE_REQUEST', 'CREATE'], run: async (m) => { const s = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); await m(); return api.post(`/sheets/${s.id}/updaterequests`, { ...mailTo, rowIds: [r] }); } },
+  'PUT /sheets/:sheetId/updaterequests/:updateRequestId': { expect: ['UPDATE_REQUEST', 'UPDATE'], run: async (m) => { const s = await sheet(); const u = await scheduledRequest(s); await m(); return api.put(`/sheets/${s.id}/updaterequests/${u}`, { subject: uniq('subject ') }); } },
+  'DELETE /sheets/:sheetId/updaterequests/:updateRequestId': { expect: ['UPDATE_REQUEST', 'DELETE'], run: async (m) => { const s = await sheet(); const u = await scheduledRequest(s); await m(); return api.del(`/sheets/${s.id}/updaterequests/${u}`); } },
+  'DELETE /sheets/:sheetId/sentupdaterequests/:sentUpdateRequestId': { expect: ['SENT_UPDATE_REQUEST', 'DELETE'], run: async (m) => { const s = await sheet(); const [r] = await rowsOf(s.id, s.col.Name!.id); ok(await api.post(`/sheets/${s.id}/updaterequests`, { ...mailTo, rowIds: [r] })); const sent = ok(await api.get(`/sheets/${s.id}/sentupdaterequests`)).data[0].id; await m(); return api.del(`/sheets/${s.id}/sentupdaterequests/${sent}`); } },
   // reports
   'POST /sheetd/reports': { expect: ['REPORT', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post('/sheetd/reports', { name: uniq('es report '), scope: { sheets: [{ id: s.id }] }, columns: [{ title: 'Name', type: 'TEXT_NUMBER' }] }); } },
   'PUT /sheetd/reports/:reportId': { expect: ['REPORT', 'RENAME'], run: async (m) => { const r = await reportOf(); await m(); return api.put(`/sheetd/reports/${r}`, { name: uniq('es renamed report ') }); } },
   'DELETE /sheetd/reports/:reportId': { expect: ['REPORT', 'DELETE'], run: async (m) => { const r = await reportOf(); await m(); return api.del(`/sheetd/reports/${r}`); } },
+  'PUT /reports/:reportId/publish': { expect: ['REPORT', 'UPDATE'], run: async (m) => { const r = await reportOf(); await m(); return api.put(`/reports/${r}/publish`, { readOnlyFullEnabled: true }); } },
+  // publishing and templates
+  'PUT /sheets/:sheetId/publish': { expect: ['SHEET', 'UPDATE'], run: async (m) => { const s = await sheet(); await m(); return api.put(`/sheets/${s.id}/publish`, { readOnlyLiteEnabled: true }); } },
+  'POST /sheetd/sheets/:sheetId/template': { expect: ['SHEET', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post(`/sheetd/sheets/${s.id}/template?include=data`, { name: uniq('es template ') }); } },
   'POST /reports/:reportId/emails': { expect: ['REPORT', 'SEND_AS_ATTACHMENT'], run: async (m) => { const r = await reportOf(); await m(); return api.post(`/reports/${r}/emails`, { ...mailTo, format: 'EXCEL' }); } },
-  'POST /reports/:reportId/shares': { expect: ['REPORT', 'ADD_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); await m(); return api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' }); } },
-  'PUT /reports/:reportId/shares/:shareId': { expect: ['REPORT', 'UPDATE_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); const sh = ok(await api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.put(`/reports/${r}/shares/${sh.id}`, { accessLevel: 'EDITOR' }); } },
-  'DELETE /reports/:reportId/shares/:shareId': { expect: ['REPORT', 'REMOVE_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); const sh = ok(await api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.del(`/reports/${r}/shares/${sh.id}`); } },
+  'POST /reports/:id/shares': { expect: ['REPORT', 'ADD_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); await m(); return api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' }); } },
+  'PUT /reports/:id/shares/:shareId': { expect: ['REPORT', 'UPDATE_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); const sh = ok(await api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.put(`/reports/${r}/shares/${sh.id}`, { accessLevel: 'EDITOR' }); } },
+  // dashboards
+  'POST /sheetd/sights': { expect: ['DASHBOARD', 'CREATE'], run: async (m) => { await m(); return api.post('/sheetd/sights', { name: uniq('es dash '), widgets: [{ type: 'RICHTEXT', contents: { htmlContent: '<p>x</p>' } }] }); } },
+  'PUT /sheetd/sights/:sightId': { expect: ['DASHBOARD', 'UPDATE'], run: async (m) => { const d = await sightOf(); await m(); return api.put(`/sheetd/sights/${d}`, { widgets: [] }); } },
+  'POST /sheetd/sights/:sightId/images': { expect: ['DASHBOARD', 'UPDATE'], run: async (m) => { const d = await sightOf(); await m(); return upload(`/sheetd/sights/${d}/images`, pngBytes(2, 2), 'i.png', 'image/png'); } },
+  'PUT /sights/:sightId': { expect: ['DASHBOARD', 'RENAME'], run: async (m) => { const d = await sightOf(); await m(); return api.put(`/sights/${d}`, { name: uniq('es renamed dash ') }); } },
+  'DELETE /sights/:sightId': { expect: ['DASHBOARD', 'DELETE'], run: async (m) => { const d = await sightOf(); await m(); return api.del(`/sights/${d}`); } },
+  'POST /sights/:sightId/copy': { expect: ['DASHBOARD', 'CREATE'], run: async (m) => { const d = await sightOf(); await m(); return api.post(`/sights/${d}/copy`, { destinationType: 'home', newName: uniq('es dash copy ') }); } },
+  'POST /sights/:sightId/move': { expect: ['DASHBOARD', 'MOVE'], run: async (m) => { const d = await sightOf(); const f = await home(); await m(); return api.post(`/sights/${d}/move`, { destinationType: 'folder', destinationId: f }); } },
+  'PUT /sights/:sightId/publish': { expect: ['DASHBOARD', 'ADD_PUBLISH'], run: async (m) => { const d = await sightOf(); await m(); return api.put(`/sights/${d}/publish`, { readOnlyFullEnabled: true }); } },
+  'POST /sights/:id/shares': { expect: ['DASHBOARD', 'ADD_SHARE'], run: async (m) => { const d = await sightOf(); const u = await sharee(); await m(); return api.post(`/sights/${d}/shares`, { email: u, accessLevel: 'VIEWER' }); } },
+  'PUT /sights/:id/shares/:shareId': { expect: ['DASHBOARD', 'UPDATE_SHARE'], run: async (m) => { const d = await sightOf(); const u = await sharee(); const sh = ok(await api.post(`/sights/${d}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.put(`/sights/${d}/shares/${sh.id}`, { accessLevel: 'ADMIN' }); } },
+  'DELETE /sights/:id/shares/:shareId': { expect: ['DASHBOARD', 'REMOVE_SHARE'], run: async (m) => { const d = await sightOf(); const u = await sharee(); const sh = ok(await api.post(`/sights/${d}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.del(`/sights/${d}/shares/${sh.id}`); } },
+  'DELETE /reports/:id/shares/:shareId': { expect: ['REPORT', 'REMOVE_SHARE'], run: async (m) => { const r = await reportOf(); const u = await sharee(); const sh = ok(await api.post(`/reports/${r}/shares`, { email: u, accessLevel: 'VIEWER' })).result; await m(); return api.del(`/reports/${r}/shares/${sh.id}`); } },
   'DELETE /token': { expect: ['ACCESS_TOKEN', 'DELETE'], run: async (m) => { const u = await makeUser(t, api, `${uniq('es.revoke')}@example.com`); await m(); return api.del('/token', { token: u.token }); } },
   // sharing
   'POST /sheets/:id/shares': { expect: ['SHEET', 'ADD_SHARE'], run: async (m) => { const s = await sheet(); const u = await sharee(); await m(); return api.post(`/sheets/${s.id}/shares`, { email: u, accessLevel: 'VIEWER' }); } },

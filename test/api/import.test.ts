@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
+import { notInCluster } from '../helpers/server.ts';
 import { client } from '../helpers/http.ts';
 import { assertError, makeUser } from '../helpers/sheets.ts';
 
@@ -117,7 +118,7 @@ describe('import', () => {
     }
   });
 
-  test('refused imports create nothing: parameters, types, bodies, limits, access', async () => {
+  test('refused imports create nothing: parameters, types, bodies, limits, access', { skip: notInCluster('counts every sheet, which the files running beside it add to') }, async () => {
     const before = await sheetCount();
     assertError(await post('/sheets/import', 'a\n', 'text/csv'), 400, 1012);
     assertError(await post('/sheets/import?sheetName=X&headerRowIndex=-1', 'a\n', 'text/csv'), 400, 1018);

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
+import { notInCluster } from '../helpers/server.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import { client } from '../helpers/http.ts';
 import { spawnServer } from '../helpers/process.ts';
@@ -95,7 +96,7 @@ describe('rows responses', () => {
     assert.deepEqual(Object.keys(none.body), ['message', 'resultCode', 'result', 'version', 'failedItems']);
   });
 
-  test('who wrote each cell and when (cell meta) reads the same from a second process after adds and updates of many rows', async () => {
+  test('who wrote each cell and when (cell meta) reads the same from a second process after adds and updates of many rows', { skip: notInCluster('starts a process of its own (test/cluster reads across processes)') }, async () => {
     const s = await makeSheet(s0.api, 'meta', COLUMNS);
     const c = (t: string) => s.col[t]!.id;
     const added = await s0.api.post(`/sheets/${s.id}/rows`, [0, 1, 2].map((i) => ({ toBottom: true, cells: [{ columnId: c('Task'), value: `t${i}` }, ...(i === 1 ? [] : [{ columnId: c('Done'), value: true }])] })));

@@ -4,6 +4,8 @@ import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
 import { client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
+import { lastLogPosition, indexPosition, DocWriter } from '../../src/store/searchIndex.ts';
+import { requestSearchRebuild } from '../../src/services/searchIndex.ts';
 
 // Search Everything and Search Sheet: names, cell values, discussions and attachments of what
 // the caller can see, in the reference's SearchResult shape.
@@ -57,7 +59,9 @@ describe('Search Everything', () => {
     assert.deepEqual((await search(`query=${encodeURIComponent('qa2 "quoted"')}`)).results.map((x) => x.objectId), [f.rowIds[2]]);
     assert.deepEqual((await search(`query=${encodeURIComponent('qa2 100%')}`)).results.map((x) => x.objectId), [f.rowIds[2]]);
     assert.deepEqual((await search(`query=${encodeURIComponent('qa2 under_score')}`)).results.map((x) => x.objectId), [f.rowIds[2]]);
-    assert.equal((await search(`query=${encodeURIComponent('qa2 under%score')}`)).totalCount, 0);
+    // punctuation separates words: under%score is the words "under" and "score", in that order
+    assert.deepEqual((await search(`query=${encodeURIComponent('qa2 under%score')}`)).results.map((x) => x.objectId), [f.rowIds[2]]);
+    assert.equal((await search(`query=${encodeURIComponent('qa2 score%under')}`)).totalCount, 0);
     // numbers and contacts by what is stored
     assert.deepEqual((await search('query=4242')).results.filter((x) => x.parentObjectId === f.id).map((x) => x.objectId), [f.rowIds[0]]);
     assert.deepEqual((await search('query=zed%40example.org')).results.filter((x) => x.parentObjectId === f.id).map((x) => x.objectId), [f.rowIds[1]]);
@@ -140,5 +144,163 @@ describe('Search Sheet', () => {
     assert.deepEqual(all.results?.map((x) => x.objectId), [f.rowIds[0]]);
     const one = await sdk.search.searchSheet({ sheetId: String(f.id), queryParameters: { query: 'plain' } } as Parameters<typeof sdk.search.searchSheet>[0]);
     assert.deepEqual(one.results?.map((x) => x.objectId), [f.rowIds[1]]);
+  });
+});
+
+const ids = (r: Found, type = 'row') => r.results.filter((x) => x.objectType === type).map((x) => x.objectId).sort();
+const q = (text: string, more = '') => search(`query=${encodeURIComponent(text)}${more}`);
+
+describe('Matching: words, prefixes, phrases', () => {
+  test('a word matches the start of words; a quoted phrase whole words in order', async () => {
+    const f = await fixture('qm1');
+    assert.deepEqual(ids(await q('qm1 hors')), [f.rowIds[0], f.rowIds[1]].sort());
+    assert.deepEqual(ids(await q('qm1 strip')), [f.rowIds[0]]);
+    // inside a word is not the start of one
+    assert.equal((await q('qm1 orse')).totalCount, 0);
+    assert.equal((await q('qm1 "hors"')).totalCount, 0);
+    assert.deepEqual(ids(await q('"qm1 striped horse"')), [f.rowIds[0]]);
+    assert.equal((await q('"qm1 horse striped"')).totalCount, 0);
+    // an e-mail address is its words in order, the last one a prefix
+    assert.deepEqual(ids(await q('zed@exam')).filter((id) => f.rowIds.includes(id)), [f.rowIds[1]]);
+  });
+
+  test('words may lie in different cells of a row; a phrase lies in one cell', async () => {
+    const f = await fixture('qm2');
+    assert.deepEqual(ids(await q('qm2 striped 4242')), [f.rowIds[0]]);
+    assert.equal((await q('"qm2 striped horse 4242"')).totalCount, 0);
+  });
+
+  test('accents and case are ignored', async () => {
+    const sh = await makeSheet(s.api, 'qm3 desserts', cols);
+    const r = await s.api.post(`/sheets/${sh.id}/rows`, [{ toBottom: true, cells: [{ columnId: sh.col.Name!.id, value: 'qm3 Crème BRÛLÉE' }] }]);
+    const rowId = (r.body.result as Array<{ id: number }>)[0]!.id;
+    assert.deepEqual(ids(await q('QM3 creme brulee')), [rowId]);
+    assert.deepEqual(ids(await q('"qm3 crème brûlée"')), [rowId]);
+  });
+
+  test('a cell matches by what it shows and by the value stored (a date as YYYY-MM-DD)', async () => {
+    const sh = await makeSheet(s.api, 'qm5 dates', [{ title: 'Name', type: 'TEXT_NUMBER', primary: true }, { title: 'Due', type: 'DATE' }]);
+    const r = await s.api.post(`/sheets/${sh.id}/rows`, [{ toBottom: true, cells: [{ columnId: sh.col.Name!.id, value: 'qm5 launch' }, { columnId: sh.col.Due!.id, value: '2031-07-19' }] }]);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const rowId = (r.body.result as Array<{ id: number }>)[0]!.id;
+    assert.deepEqual(ids(await q('qm5 2031-07-19')), [rowId]);
+    assert.deepEqual(ids(await q('"2031-07-19"')).filter((id) => id === rowId), [rowId]);
+  });
+
+  test('a result shows the cell that matches, with its column title', async () => {
+    const f = await fixture('qm4');
+    const r = await q('4242');
+    const row = r.results.find((x) => x.parentObjectId === f.id) as Item & { contextData?: string[] };
+    assert.equal(row.objectId, f.rowIds[0]);
+    assert.equal(row.text, '4242');
+    assert.deepEqual(row.contextData, ['Amount']);
+  });
+});
+
+describe('The index follows changes', () => {
+  test('updated and deleted rows, renamed and deleted sheets', async () => {
+    const f = await fixture('qc1');
+    const up = await s.api.put(`/sheets/${f.id}/rows`, [{ id: f.rowIds[0], cells: [{ columnId: f.col.Name!.id, value: 'qc1 spotted giraffe' }] }]);
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    assert.deepEqual(ids(await q('qc1 striped')), []);
+    assert.deepEqual(ids(await q('qc1 giraffe')), [f.rowIds[0]]);
+    assert.equal((await s.api.del(`/sheets/${f.id}/rows?ids=${f.rowIds[1]}`)).status, 200);
+    assert.deepEqual(ids(await q('qc1 plain')), []);
+    assert.deepEqual(ids(await q('qc1 horse')), []);
+    // a deleted column takes its cells' words with it
+    assert.deepEqual(ids(await q('4242')).filter((id) => f.rowIds.includes(id)), [f.rowIds[0]]);
+    assert.equal((await s.api.del(`/sheets/${f.id}/columns/${f.col.Amount!.id}`)).status, 200);
+    assert.deepEqual(ids(await q('4242')).filter((id) => f.rowIds.includes(id)), []);
+    // names
+    assert.equal((await s.api.put(`/sheets/${f.id}`, { name: 'qc1 Okapi plan' })).status, 200);
+    assert.deepEqual(ids(await q('qc1 zebra'), 'sheet'), []);
+    assert.deepEqual(ids(await q('qc1 okapi'), 'sheet'), [f.id]);
+    assert.equal((await s.api.del(`/sheets/${f.id}`)).status, 200);
+    const after = await q('qc1');
+    assert.equal(after.totalCount, 0, JSON.stringify(after));
+  });
+
+  test('folders and workspaces: renamed, deleted with what they hold', async () => {
+    const ws = (await s.api.post('/workspaces', { name: 'qc2 Heron workspace' })).body.result;
+    const folder = (await s.api.post(`/workspaces/${ws.id}/folders`, { name: 'qc2 Heron folder' })).body.result;
+    const sheet = (await s.api.post(`/folders/${folder.id}/sheets`, { name: 'qc2 Heron sheet', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }] })).body.result;
+    await s.api.post(`/sheets/${sheet.id}/rows`, [{ toBottom: true, cells: [{ columnId: sheet.columns[0].id, value: 'qc2 heron nest' }] }]);
+    const before = await q('qc2 heron');
+    assert.deepEqual(before.results.map((x) => x.objectType).sort(), ['folder', 'row', 'sheet', 'workspace']);
+    assert.equal((await s.api.put(`/folders/${folder.id}`, { name: 'qc2 Egret folder' })).status, 200);
+    assert.deepEqual(ids(await q('qc2 egret'), 'folder'), [folder.id]);
+    assert.deepEqual(ids(await q('qc2 heron'), 'folder'), []);
+    assert.equal((await s.api.del(`/workspaces/${ws.id}`)).status, 200);
+    assert.equal((await q('qc2')).totalCount, 0);
+  });
+
+  test('discussions, comments and attachments come and go', async () => {
+    const f = await fixture('qc3');
+    const d = (await s.api.post(`/sheets/${f.id}/discussions`, { comment: { text: 'qc3 the osprey circles' } })).body.result;
+    const a = (await s.api.post(`/sheets/${f.id}/attachments`, { name: 'qc3 osprey.pdf', attachmentType: 'LINK', url: 'https://example.org/o.pdf' })).body.result;
+    assert.deepEqual(ids(await q('qc3 osprey'), 'discussion'), [d.id]);
+    assert.deepEqual(ids(await q('qc3 osprey'), 'attachment'), [a.id]);
+    const commentId = d.comments[0].id as number;
+    assert.equal((await s.api.put(`/sheets/${f.id}/comments/${commentId}`, { text: 'qc3 the kite circles' })).status, 200);
+    const edited = await q('qc3 kite');
+    assert.deepEqual(ids(edited, 'discussion'), [d.id]);
+    assert.equal(edited.results[0]!.text, 'qc3 the kite circles');
+    assert.equal((await s.api.del(`/sheets/${f.id}/attachments/${a.id}`)).status, 200);
+    assert.deepEqual(ids(await q('qc3 osprey'), 'attachment'), []);
+    assert.equal((await s.api.del(`/sheets/${f.id}/discussions/${d.id}`)).status, 200);
+    assert.equal((await q('qc3 kite')).totalCount, 0);
+  });
+
+  test('summary fields (scope summaryFields)', async () => {
+    const f = await fixture('qc4');
+    const fld = await s.api.post(`/sheets/${f.id}/summary/fields`, [{ title: 'qc4 Budget owner', type: 'TEXT_NUMBER', objectValue: 'qc4 pelican' }]);
+    assert.equal(fld.status, 200, JSON.stringify(fld.body));
+    const id = fld.body.result[0].id as number;
+    const r = await q('qc4 pelican', '&scopes=summaryFields');
+    assert.deepEqual(r.results.map((x) => [x.objectType, x.objectId, x.parentObjectId]), [['summaryField', id, f.id]]);
+    assert.equal((await q('qc4 pelican', '&scopes=cellData')).totalCount, 0);
+    assert.equal((await s.api.del(`/sheets/${f.id}/summary/fields?ids=${id}`)).status, 200);
+    assert.equal((await q('qc4 pelican')).totalCount, 0);
+  });
+
+  test('sharing and unsharing decide what a user finds', async () => {
+    const f = await fixture('qc5');
+    const u = await makeUser(s.t, s.api, 'qc5-user@example.org');
+    const api = client(s.t.base, u.token);
+    assert.equal((await search('query=qc5%20horse', api)).totalCount, 0);
+    const share = await s.api.post(`/sheets/${f.id}/shares`, { email: 'qc5-user@example.org', accessLevel: 'VIEWER' });
+    assert.equal((await search('query=qc5%20horse', api)).totalCount, 2);
+    const shareId = (Array.isArray(share.body.result) ? share.body.result[0] : share.body.result).id as string;
+    assert.equal((await s.api.del(`/sheets/${f.id}/shares/${shareId}`)).status, 200);
+    assert.equal((await search('query=qc5%20horse', api)).totalCount, 0);
+    assertError(await api.get(`/search/sheets/${f.id}?query=horse`), 404, 1006);
+  });
+
+  test('the job worker catches the index up without a search', async () => {
+    const f = await fixture('qc6');
+    const store = s.t.server.store;
+    const deadline = Date.now() + 10_000;
+    let pos = await indexPosition(store.db);
+    while ((pos === null || pos < (await lastLogPosition(store.db))) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      pos = await indexPosition(store.db);
+    }
+    assert.ok(pos !== null && pos >= (await lastLogPosition(store.db)), 'the index caught up in the background');
+    assert.deepEqual(ids(await q('qc6 striped')), [f.rowIds[0]]);
+  });
+
+  test('an index built from the data (as after migration 0022) finds what was there', async () => {
+    const f = await fixture('qc7');
+    const store = s.t.server.store;
+    assert.deepEqual(ids(await q('qc7 striped')), [f.rowIds[0]]);
+    await store.db.transaction().execute(async (tx) => {
+      const w = new DocWriter(tx, store.dialect);
+      await w.removeAll();
+      await w.built();
+    });
+    assert.equal((await q('qc7 striped')).totalCount, 0);
+    await requestSearchRebuild(store);
+    assert.deepEqual(ids(await q('qc7 striped')), [f.rowIds[0]]);
+    assert.deepEqual(ids(await q('qc7 zebra'), 'sheet'), [f.id]);
   });
 });

@@ -139,6 +139,54 @@ describe('sheet summary', () => {
     assert.equal(plain.body.summary, undefined);
   });
 
+  test('allowPartialSuccess: valid fields are added or updated, each refused one is a failedItem (index, error); all refused changes nothing', async () => {
+    const sh = await budgetSheet('partial');
+    await s0.api.post(`/sheets/${sh.id}/summary/fields`, [{ title: 'Total' }]);
+    const v = await versionOf(sh.id);
+    const add = await s0.api.post(`/sheets/${sh.id}/summary/fields?allowPartialSuccess=true`, [
+      { title: 'Owner' }, { title: 'total' }, { title: 'Due', type: 'DATE', symbol: 'RYG' }, { title: 'owner' }, { title: 'Budget', type: 'TEXT_NUMBER', objectValue: 12 },
+    ]);
+    assert.equal(add.status, 200, JSON.stringify(add.body));
+    assert.equal(add.body.message, 'PARTIAL_SUCCESS');
+    assert.equal(add.body.resultCode, 3);
+    assert.deepEqual(add.body.result.map((f: Field) => f.title), ['Owner', 'Budget']);
+    assert.deepEqual(add.body.failedItems.map((f: { index: number; error: { errorCode: number } }) => [f.index, f.error.errorCode]), [[1, 1193], [2, 1198], [3, 1208]]);
+    assert.equal(typeof add.body.failedItems[0].error.message, 'string');
+    assert.deepEqual((await fieldsOf(sh.id)).map((f) => f.title), ['Total', 'Owner', 'Budget']);
+
+    // renameIfConflict with partial success: the conflict is renamed, not refused
+    const renamed = await s0.api.post(`/sheets/${sh.id}/summary/fields?allowPartialSuccess=true&renameIfConflict=true`, [{ title: 'Total' }, { title: 5 }]);
+    assert.equal(renamed.body.message, 'PARTIAL_SUCCESS');
+    assert.equal(renamed.body.result[0].title, 'Total (1)');
+    assert.deepEqual(renamed.body.failedItems.map((f: { index: number }) => f.index), [1]);
+
+    const fields = await fieldsOf(sh.id);
+    const owner = fields.find((f) => f.title === 'Owner')!;
+    const budget = fields.find((f) => f.title === 'Budget')!;
+    const upd = await s0.api.put(`/sheets/${sh.id}/summary/fields?allowPartialSuccess=true`, [
+      { id: owner.id, title: 'Lead' }, { id: 42, title: 'Q' }, { id: budget.id, title: 'total' }, { id: budget.id, objectValue: 99 },
+    ]);
+    assert.equal(upd.status, 200, JSON.stringify(upd.body));
+    assert.equal(upd.body.message, 'PARTIAL_SUCCESS');
+    assert.deepEqual(upd.body.failedItems.map((f: { index: number; error: { errorCode: number } }) => [f.index, f.error.errorCode]), [[1, 1006], [2, 1193]]);
+    assert.deepEqual(upd.body.result.map((f: Field) => f.id), [owner.id, budget.id]);
+    const after = await fieldsOf(sh.id);
+    assert.equal(after.find((f) => f.id === owner.id)!.title, 'Lead');
+    assert.equal(after.find((f) => f.id === budget.id)!.title, 'Budget');
+
+    // every item refused: nothing changes, the refusals are listed
+    const v2 = await versionOf(sh.id);
+    assert.ok(v2 > v);
+    const none = await s0.api.post(`/sheets/${sh.id}/summary/fields?allowPartialSuccess=true`, [{ title: 'Lead' }]);
+    assert.equal(none.status, 200, JSON.stringify(none.body));
+    assert.deepEqual(none.body.result, []);
+    assert.equal(none.body.failedItems[0].error.errorCode, 1193);
+    assert.equal(await versionOf(sh.id), v2);
+    // without the flag the request stays atomic
+    assertError(await s0.api.post(`/sheets/${sh.id}/summary/fields`, [{ title: 'New' }, { title: 'Lead' }]), 400, 1193);
+    assert.equal(await versionOf(sh.id), v2);
+  });
+
   test('titles: unique (1193), unique in the request (1208), renameIfConflict; bad input changes nothing', async () => {
     const sh = await budgetSheet('titles');
     await s0.api.post(`/sheets/${sh.id}/summary/fields`, [{ title: 'Total' }]);

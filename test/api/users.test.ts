@@ -179,6 +179,11 @@ describe('Remove User', () => {
     const keep = await addUser({ email: 'keeper@example.org', licensedSheetCreator: true });
     const kept = await insertSheet(keep, 'Kept');
     const tok = await tokenOf('leaver@example.org');
+    // the leaver's report and dashboard go to the heir with the sheets
+    const report = await api.post('/sheetd/reports', { name: 'Inherited report', scope: { sheets: [{ id: sheet }] }, columns: [{ sheetNameColumn: true }] }, { token: tok });
+    assert.equal(report.status, 200, JSON.stringify(report.body));
+    const sight = await api.post('/sheetd/sights', { name: 'Inherited dashboard', widgets: [] }, { token: tok });
+    assert.equal(sight.status, 200, JSON.stringify(sight.body));
     const res = await api.del(`/users/${id}?transferTo=${heir}&transferSheets=true&removeFromSharing=true`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.resultCode, 0);
@@ -189,6 +194,11 @@ describe('Remove User', () => {
     assert.equal(groups.find((g) => g.name === 'Leaver group')?.ownerId, heir);
     const owner = await t.server.store.db.selectFrom('sheets').select('owner_id').where('id', '=', sheet).executeTakeFirstOrThrow();
     assert.equal(Number(owner.owner_id), heir);
+    const heirTok = await tokenOf('heir@example.org');
+    const reports = (await api.get('/reports', { token: heirTok })).body.data as Array<{ id: number; accessLevel: string }>;
+    assert.equal(reports.find((r) => r.id === report.body.result.id)?.accessLevel, 'OWNER');
+    const sights = (await api.get('/sights', { token: heirTok })).body.data as Array<{ id: number; accessLevel: string }>;
+    assert.equal(sights.find((r) => r.id === sight.body.result.id)?.accessLevel, 'OWNER');
     assertError(await api.del(`/users/${id}`), 403, 1022);
     assertError(await api.post(`/users/${id}/deactivate`), 403, 1335);
     assertError(await api.post(`/users/${id}/reactivate`), 403, 1354);

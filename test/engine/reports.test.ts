@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compareRows, compileSource, parseReportColumns, parseReportFilter, parseReportSort, resolveColumn, type ReportDefinition } from '../../src/engine/reports.ts';
-import { matchesAll, searchTerms } from '../../src/engine/search.ts';
+import { queryTerms, termMatches, textWords, tsqueryTerm, fts5Term, tsvectorText } from '../../src/engine/search.ts';
 import type { ColumnDef } from '../../src/engine/columns.ts';
 import type { StoredRowCells } from '../../src/engine/cells.ts';
 import { isEngineError } from '../../src/engine/errors.ts';
@@ -64,13 +64,22 @@ test('a compiled source filters (nested, sheet name, missing columns as blank) a
   assert.ok(compareRows(def, a, b) > 0);
 });
 
-test('search terms: words and quoted phrases, case-insensitive, all must match', () => {
-  assert.deepEqual(searchTerms('Plain "Striped Horse"  plain'), ['plain', 'striped horse']);
-  assert.deepEqual(searchTerms('""'), []);
-  assert.equal(matchesAll(['A striped horse', 'plain'], searchTerms('PLAIN "striped horse"')), true);
-  assert.equal(matchesAll(['A horse, striped'], searchTerms('"striped horse"')), false);
-  fc.assert(fc.property(fc.array(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 6 }).filter((w) => !/["\s]/.test(w)), { minLength: 1, maxLength: 4 }), (words) => {
+test('search terms: prefix words and quoted phrases of whole words, case and accents ignored', () => {
+  assert.deepEqual(queryTerms('Plain "Striped Horse"  plain zed@ex'), [
+    { words: ['plain'], prefix: true }, { words: ['striped', 'horse'], prefix: false }, { words: ['zed', 'ex'], prefix: true },
+  ]);
+  assert.deepEqual(queryTerms('"" %%'), []);
+  assert.deepEqual(textWords('Crème BRÛLÉE, 1,500.50'), ['creme', 'brulee', '1', '500', '50']);
+  const holds = (text: string, q: string) => queryTerms(q).every((t) => termMatches(textWords(text), t));
+  assert.equal(holds('A striped horse', 'STRIP hors'), true);
+  assert.equal(holds('A striped horse', '"strip horse"'), false);
+  assert.equal(holds('A horse, striped', '"striped horse"'), false);
+  assert.equal(holds('seahorse', 'horse'), false);
+  assert.equal(fts5Term(queryTerms('zed@exam')[0]!), '"zed exam"*');
+  assert.equal(tsqueryTerm(queryTerms('zed@exam')[0]!), "'zed' <-> 'exam':*");
+  assert.equal(tsvectorText(['a', 'b', 'a']), "'a':1,3 'b':2");
+  fc.assert(fc.property(fc.array(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 6 }).filter((w) => /^[a-z0-9]+$/i.test(w)), { minLength: 1, maxLength: 4 }), (words) => {
     const text = words.join(' ').toUpperCase();
-    return matchesAll([text], searchTerms(words.join(' '))) && matchesAll([text], searchTerms(`"${words.join(' ')}"`));
+    return holds(text, words.join(' ')) && holds(text, `"${words.join(' ')}"`) && holds(text, words.map((w) => w.slice(0, 1)).join(' '));
   }));
 });

@@ -23,7 +23,11 @@ export async function spawnServer(env: Record<string, string>): Promise<{ base: 
   while (true) {
     const ok = await fetch(url + '/health').then((r) => r.status === 200, () => false);
     if (ok) break;
-    if (Date.now() > deadline || proc.exitCode !== null) throw new Error('sheetd process did not start');
+    if (Date.now() > deadline || proc.exitCode !== null) {
+      // a process that is still starting would keep the test file from ever ending
+      if (proc.exitCode === null) proc.kill('SIGKILL');
+      throw new Error('sheetd process did not start');
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

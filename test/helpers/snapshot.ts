@@ -4,10 +4,12 @@ import { sequenceEvents } from '../../src/store/events.ts';
 
 /**
  * Tables whose rows background work changes on its own: the job worker claims, retries and
- * deletes jobs whenever they are due. They are left out of snapshots; `jobsCreatedSince` tells
- * whether a request added one.
+ * deletes jobs whenever they are due, and catches the search index up with the change log
+ * (search_docs, search_index_state and, on SQLite, the FTS5 table search_fts and its shadow
+ * tables). They are left out of snapshots; `jobsCreatedSince` tells whether a request added a job.
  */
 const BACKGROUND_TABLES = new Set(['jobs']);
+const isBackground = (name: string) => BACKGROUND_TABLES.has(name) || name.startsWith('search_');
 
 /**
  * Every table of the server's database as one string (tables by name, rows sorted by their
@@ -21,7 +23,7 @@ export async function snapshotDatabase(store: Store): Promise<string> {
   const tables = (await store.db.introspection.getTables())
     .map((t) => t.name)
     // the migrator's own bookkeeping is not the application's state
-    .filter((n) => !n.startsWith('kysely_') && !BACKGROUND_TABLES.has(n))
+    .filter((n) => !n.startsWith('kysely_') && !isBackground(n))
     .sort();
   const rowsOf = new Map<string, string[]>(tables.map((n) => [n, []]));
   if (store.dialect === 'postgres') {

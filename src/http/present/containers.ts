@@ -5,10 +5,12 @@ import type { ReadOptions } from '../../services/context.ts';
 import type { Child, FolderTree } from '../../services/folders.ts';
 import type { ContainerPath } from '../../services/paths.ts';
 import type { SheetRow } from '../../store/sheets.ts';
+import type { SightRow } from '../../store/sights.ts';
 import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
 import { sheetSource, sheetSummary, templateSummary } from './sheets.ts';
 import { reportSummary } from './reports.ts';
+import { sightSummary } from './sights.ts';
 
 export function folderSummary(config: Config, f: FolderRow, opts: { favorite?: boolean } = {}) {
   const out: Record<string, unknown> = { id: f.id, name: f.name, permalink: permalink(config, 'folders', f.id) };
@@ -32,7 +34,7 @@ export function contents(config: Config, tree: FolderTree, ro: ReadOptions, favo
       return sub.tree ? { ...f, ...contents(config, sub.tree, ro, favorites) } : f;
     }),
     reports: tree.reports.map((x) => reportSummary(config, x.report, x.level, ro, { favorite: fav('report', x.report.id) })),
-    sights: [],
+    sights: tree.sights.map((x) => sightSummary(config, x.sight, x.level, ro, { favorite: fav('sight', x.sight.id) })),
   };
   if (tree.templates.length > 0) out.templates = tree.templates.map((x) => templateSummary(x.sheet, x.level, ro));
   return out;
@@ -50,18 +52,18 @@ export function workspaceMetadata(config: Config, w: WorkspaceRow, level: Access
 
 /** A child of GET /folders/{id}/children or /workspaces/{id}/children (the SDKs' AssetReference). */
 export function childReference(config: Config, c: Child, ro: ReadOptions): Record<string, unknown> {
-  const row = c.resourceType === 'folder' ? c.folder : c.resourceType === 'report' ? c.report : c.sheet;
+  const row = c.resourceType === 'folder' ? c.folder : c.resourceType === 'report' ? c.report : c.resourceType === 'sight' ? c.sight : c.sheet;
   const out: Record<string, unknown> = {
     id: row.id,
     name: row.name,
-    permalink: permalink(config, c.resourceType === 'folder' ? 'folders' : c.resourceType === 'report' ? 'reports' : 'sheets', row.id),
+    permalink: permalink(config, c.resourceType === 'folder' ? 'folders' : c.resourceType === 'report' ? 'reports' : c.resourceType === 'sight' ? 'sights' : 'sheets', row.id),
     createdAt: ts(row.created_at, ro.numericDates),
     modifiedAt: ts(row.modified_at, ro.numericDates),
     accessLevel: presentAccessLevel(c.level, ro.accessApiLevel),
     resourceType: c.resourceType,
   };
-  if (c.resourceType === 'report') {
-    if (ro.include.has('ownerInfo')) out.ownerId = c.report.owner_id;
+  if (c.resourceType === 'report' || c.resourceType === 'sight') {
+    if (ro.include.has('ownerInfo')) out.ownerId = c.resourceType === 'report' ? c.report.owner_id : c.sight.owner_id;
   } else if (c.resourceType !== 'folder') {
     const src = ro.include.has('source') ? sheetSource(c.sheet) : undefined;
     if (src) out.source = src;
@@ -71,26 +73,27 @@ export function childReference(config: Config, c: Child, ro: ReadOptions): Recor
 }
 
 /** A sheet at the end of a path (the SDKs' PathLeaf). */
-function pathLeaf(config: Config, s: SheetRow, level: AccessLevel, ro: ReadOptions): Record<string, unknown> {
+function pathLeaf(config: Config, s: Pick<SheetRow, 'id' | 'name' | 'created_at' | 'modified_at'>, level: AccessLevel, ro: ReadOptions, kind: 'sheets' | 'sights'): Record<string, unknown> {
   return {
-    id: s.id, name: s.name, permalink: permalink(config, 'sheets', s.id), accessLevel: presentAccessLevel(level, ro.accessApiLevel),
+    id: s.id, name: s.name, permalink: permalink(config, kind, s.id), accessLevel: presentAccessLevel(level, ro.accessApiLevel),
     createdAt: ts(s.created_at, ro.numericDates), modifiedAt: ts(s.modified_at, ro.numericDates),
   };
 }
 
 /**
- * The PathNode tree of Get Folder Path and Get Sheet Path: the outermost container the caller
+ * The PathNode tree of Get Folder Path, Get Sheet Path and Get Dashboard Path: the outermost container the caller
  * can see, holding the next one as the only entry of `folders`, down to the folder asked for or
  * the container whose `sheets` holds the sheet. A sheet in no container the caller can see is
  * answered as its leaf alone.
  */
-export function pathTree(config: Config, p: ContainerPath, ro: ReadOptions, sheet?: { sheet: SheetRow; level: AccessLevel }): Record<string, unknown> {
+export function pathTree(config: Config, p: ContainerPath, ro: ReadOptions, sheet?: { sheet: SheetRow; level: AccessLevel } | { sight: SightRow; level: AccessLevel }): Record<string, unknown> {
   const nodes: Array<Record<string, unknown>> = [];
   if (p.workspace) nodes.push(workspaceSummary(config, p.workspace.ws, p.workspace.level, ro));
   for (const f of p.folders) nodes.push({ ...folderSummary(config, f), accessLevel: presentAccessLevel(p.folderLevel!, ro.accessApiLevel) });
-  const leaf = sheet ? pathLeaf(config, sheet.sheet, sheet.level, ro) : undefined;
+  const kind = sheet && 'sight' in sheet ? 'sights' : 'sheets';
+  const leaf = sheet ? pathLeaf(config, 'sight' in sheet ? sheet.sight : sheet.sheet, sheet.level, ro, kind) : undefined;
   if (nodes.length === 0) return leaf!;
-  if (leaf) nodes[nodes.length - 1]!.sheets = [leaf];
+  if (leaf) nodes[nodes.length - 1]![kind] = [leaf];
   for (let i = nodes.length - 1; i > 0; i--) nodes[i - 1]!.folders = [nodes[i]];
   return nodes[0]!;
 }

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 import type { ColumnDef } from '../../engine/columns.ts';
-import type { RowState, SheetModel } from '../../services/sheetModel.ts';
-import { rowCells, type RowPresentOptions } from './sheetData.ts';
+import type { RowState, SheetModel } from '../../engine/model.ts';
+import { rowCells, type RowPresentOptions } from './sheetContents.ts';
 import { shownText } from './csv.ts';
 
 /** Paper sizes of the `paperSize` parameter (portrait width and height in points). */

@@ -8,7 +8,7 @@ import type { ReportData, ReportDefinitionView, ReportRowRef } from '../../servi
 import type { ReportRow } from '../../store/reports.ts';
 import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
-import { rowCells, type RowPresentOptions, type RowThreads } from './sheetData.ts';
+import { rowCells, type RowPresentOptions, type RowThreads } from './sheetContents.ts';
 import type { TableCell } from './xlsx.ts';
 
 /** The abbreviated Report of List Reports and of folder, workspace and Home contents. */

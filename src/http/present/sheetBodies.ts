@@ -16,8 +16,8 @@
 import type { ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { RowState, SheetModel } from '../../services/sheetModel.ts';
-import { JsonWriter } from './sheetData.ts';
+import type { RowState, SheetModel } from '../../engine/model.ts';
+import { JsonWriter } from './sheetContents.ts';
 import { cancelCollection, collectGarbageSoon } from './bodyBuffers.ts';
 
 const gzip = promisify(zlib.gzip);

@@ -2,6 +2,7 @@ import type { Config } from '../../config.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import { presentAccessLevel, type AccessLevel } from '../../services/access.ts';
 import type { ReadOptions } from '../../services/context.ts';
+import type { PublicTemplate } from '../../services/publicTemplates.ts';
 import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
 
@@ -38,5 +39,16 @@ export function sheetResult(config: Config, s: SheetRow, level: AccessLevel, ro:
 
 /** A Template of List Templates (a sheet saved as a template). */
 export function templateSummary(s: SheetRow, level: AccessLevel, ro: ReadOptions) {
-  return { id: s.id, name: s.name, type: 'sheet', accessLevel: presentAccessLevel(level, ro.accessApiLevel) };
+  const out: Record<string, unknown> = { id: s.id, name: s.name, type: 'sheet', accessLevel: presentAccessLevel(level, ro.accessApiLevel) };
+  const description = (JSON.parse(s.settings) as { templateDescription?: unknown }).templateDescription;
+  if (typeof description === 'string') out.description = description;
+  return out;
+}
+
+/** A Template of List Public Templates (one that sheetd ships): anyone may use it, nobody edits it. */
+export function publicTemplateSummary(t: PublicTemplate, ro: ReadOptions) {
+  return {
+    id: t.id, name: t.name, description: t.description, type: 'sheet', accessLevel: presentAccessLevel('VIEWER', ro.accessApiLevel),
+    blank: false, locale: t.locale, categories: t.categories, tags: t.tags,
+  };
 }

@@ -13,12 +13,13 @@ import { paging, pathId, type Query } from '../query.ts';
 import { dispositionOf } from '../download.ts';
 import { peopleOf, presentAttachment } from '../present/attachments.ts';
 import { answeringEarly, fileNameOf, isMultipart, readMultipart, streamingParser } from '../uploads.ts';
+import { clock } from '../../clock.ts';
 
 type P = Record<string, string>;
 
 /** Multipart limits: one file part and a few JSON parts; the file's size is enforced as it streams. */
-export async function registerUploads(app: FastifyInstance): Promise<void> {
-  await app.register(multipart, { limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files: 2, parts: 10, fieldSize: 1024 * 1024 }, throwFileSizeLimit: true });
+export async function registerUploads(app: FastifyInstance, files = 2): Promise<void> {
+  await app.register(multipart, { limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files, parts: files + 8, fieldSize: 1024 * 1024 }, throwFileSizeLimit: true });
   // a simple upload's body is the file, of any type (JSON stays a URL attachment)
   app.addContentTypeParser('*', streamingParser(() => ATTACHMENT_MAX_BYTES));
   // "Content-Type may be blank" (spec 4.5): a blank type is a file whose type is guessed
@@ -140,7 +141,7 @@ export async function attachmentRoutes(app: FastifyInstance): Promise<void> {
   // the permission (signed, expiring).
   app.get('/attachmentfiles/:token', { config: { public: true, produces: ['*/*'] } }, async (req: FastifyRequest<{ Params: { token: string } }>, reply) => {
     const f = await fileForToken(store().db, app.ctx.blobs, req.params.token);
-    const maxAge = Math.max(0, Math.floor((f.expiresAt - Date.now()) / 1000));
+    const maxAge = Math.max(0, Math.floor((f.expiresAt - clock.now()) / 1000));
     return reply
       .header('content-type', f.mimeType)
       .header('cache-control', `private, max-age=${maxAge}`)

@@ -32,6 +32,7 @@ export async function cellHistoryRoutes(app: FastifyInstance): Promise<void> {
       c.modifiedAt = ts(e.at, ro.numericDates);
       const u = e.by === null ? undefined : byId.get(e.by);
       if (u) c.modifiedBy = u;
+      else if (e.email !== undefined) c.modifiedBy = { email: e.email };
       return c;
     });
     return paginate(all, paging(req.query as Query));

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
-import { presentModelColumn } from '../present/sheetData.ts';
+import { presentModelColumn } from '../present/sheetContents.ts';
 import { atLeast } from '../../services/access.ts';
 import { addColumns, deleteColumn, updateColumn } from '../../services/columns.ts';
-import { readSheet } from '../../services/sheetModel.ts';
+import { readSheet } from '../../services/sheetCache.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';

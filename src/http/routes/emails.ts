@@ -5,7 +5,7 @@ import { pathId } from '../query.ts';
 import { rowsMailBody } from '../present/emails.ts';
 import { PAPER_SIZES, sheetPdf } from '../present/pdf.ts';
 import { sheetXlsx } from '../present/xlsx.ts';
-import { userLookup } from './sheetData.ts';
+import { userLookup } from '../../services/sheetReads.ts';
 
 type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;
 

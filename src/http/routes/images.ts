@@ -7,8 +7,9 @@ import { success } from '../present.ts';
 import { errorBody } from '../errors.ts';
 import { dispositionOf } from '../download.ts';
 import { answeringEarly, fileNameOf, streamingParser } from '../uploads.ts';
-import { presentRow } from '../present/sheetData.ts';
-import { userLookup } from './sheetData.ts';
+import { presentRow } from '../present/sheetContents.ts';
+import { userLookup } from '../../services/sheetReads.ts';
+import { clock } from '../../clock.ts';
 
 type CellRoute = { Params: { sheetId: string; rowId: string; columnId: string } };
 
@@ -65,7 +66,7 @@ export async function imageRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/imageurls/:token', { config: { public: true, produces: IMAGE_TYPES } }, async (req: FastifyRequest<{ Params: { token: string } }>, reply) => {
     const img = await imageForToken(store().db, app.ctx.blobs, req.params.token);
-    const maxAge = Math.max(0, Math.floor((img.expiresAt - Date.now()) / 1000));
+    const maxAge = Math.max(0, Math.floor((img.expiresAt - clock.now()) / 1000));
     return reply
       .header('content-type', img.mimeType)
       .header('cache-control', `private, max-age=${maxAge}`)

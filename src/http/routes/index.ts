@@ -8,12 +8,12 @@ import { domainRoutes } from './domains.ts';
 import { cellHistoryRoutes } from './cellHistory.ts';
 import { columnRoutes } from './columns.ts';
 import { rowRoutes } from './rows.ts';
-import { sheetDataRoutes } from './sheetData.ts';
+import { sheetContentRoutes } from './sheetContents.ts';
 
 import { homeRoutes } from './home.ts';
 import { folderRoutes } from './folders.ts';
 import { workspaceRoutes } from './workspaces.ts';
-import { sheetObjectRoutes } from './sheetObjects.ts';
+import { sheetLifecycleRoutes } from './sheetLifecycle.ts';
 import { shareRoutes } from './shares.ts';
 import { favoriteRoutes } from './favorites.ts';
 import { templateRoutes } from './templates.ts';
@@ -27,10 +27,14 @@ import { commentRoutes } from './comments.ts';
 import { oauthRoutes } from './oauth.ts';
 import { emailRoutes } from './emails.ts';
 import { reportRoutes } from './reports.ts';
+import { sightRoutes } from './sights.ts';
 import { searchRoutes } from './search.ts';
 import { summaryRoutes } from './summary.ts';
 import { importRoutes } from './imports.ts';
 import { automationRoutes } from './automation.ts';
+import { publishRoutes } from './publish.ts';
+import { proofRoutes } from './proofs.ts';
+import { updateRequestRoutes } from './updateRequests.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -47,7 +51,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(homeRoutes);
   await app.register(folderRoutes);
   await app.register(workspaceRoutes);
-  await app.register(sheetObjectRoutes);
+  await app.register(sheetLifecycleRoutes);
   await app.register(shareRoutes);
   await app.register(favoriteRoutes);
   await app.register(templateRoutes);
@@ -60,9 +64,13 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(commentRoutes);
   await app.register(emailRoutes);
   await app.register(reportRoutes);
+  await app.register(sightRoutes);
   await app.register(searchRoutes);
   await app.register(summaryRoutes);
   await app.register(importRoutes);
   await app.register(automationRoutes);
-  await app.register(sheetDataRoutes);
+  await app.register(publishRoutes);
+  await app.register(proofRoutes);
+  await app.register(updateRequestRoutes);
+  await app.register(sheetContentRoutes);
 }

@@ -1,23 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  createReport, deleteReport, deleteReportShare, getReportShare, listReports, listReportShares, readReport, readReportDefinition,
-  shareReport, updateReportDefinition, updateReportShare, type ReportData, type ReportRowRef,
+  createReport, deleteReport, listReports, readReport, readReportDefinition, updateReportDefinition, type ReportData, type ReportRowRef,
 } from '../../services/reports.ts';
 import { emailReport, type ReportFile } from '../../services/reportMail.ts';
 import type { SheetFormat } from '../../services/emails.ts';
-import type { RowThreads } from '../present/sheetData.ts';
-import { bool, int, one, paging, pathId, type Query } from '../query.ts';
+import type { RowThreads } from '../present/sheetContents.ts';
+import { int, one, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { parseTimestamp, success } from '../present.ts';
-import { share } from '../present/shares.ts';
 import { reportBody, reportCells, reportDefinition, reportSummary, type ReportCellsOptions } from '../present/reports.ts';
 import { shownText, tableCsv } from '../present/csv.ts';
 import { PAPER_SIZES, tablePdf } from '../present/pdf.ts';
 import { XLSX_TYPES, tableXlsx } from '../present/xlsx.ts';
 import { preferredExport } from '../negotiate.ts';
 import { dispositionOf } from '../download.ts';
-import { shareIdParam } from './shares.ts';
-import { permalink } from '../present/permalinks.ts';
 import { threadsFor } from './threads.ts';
 
 /** Rows of Get Report per request: default 100, at most 10,000 (spec 8). */
@@ -25,7 +21,6 @@ export const REPORT_PAGE_SIZE = 100;
 export const MAX_REPORT_PAGE_SIZE = 10_000;
 
 type IdReq = FastifyRequest<{ Params: { reportId: string } }>;
-type ShareReq = FastifyRequest<{ Params: { reportId: string; shareId: string } }>;
 
 /** The report's rows as table lines (CSV, Excel): every row, the titles of its columns. */
 function tableOf(data: ReportData, o: ReportCellsOptions) {
@@ -112,32 +107,6 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
       return { bytes: await tablePdf(name, titles, lines.map((l) => l.map((c) => shownText(c.shown) ?? '')), paperSize), fileName: `${name}.pdf`, contentType: 'application/pdf' };
     };
     await emailReport(store(), app.ctx.blobs, req.actor, id, req.body, render, PAPER_SIZES);
-    return success();
-  });
-
-  // ---- shares (as sheet shares)
-  const shares = '/reports/:reportId/shares';
-  app.get(shares, read, async (req: IdReq) => {
-    const q = req.query as Query;
-    const withWs = req.ro.include.has('workspaceShares') || one(q, 'sharingInclude')?.includes('workspaceShares') === true;
-    const all = await listReportShares(db(), req.actor, pathId(req.params.reportId), withWs);
-    return paginate(all.map((v) => share(v, req.ro)), paging(q));
-  });
-  app.post(shares, { config: { scope: 'SHARE_SHEETS', body: 'required' } }, async (req: IdReq) => {
-    const id = pathId(req.params.reportId);
-    const { single, created } = await shareReport(store(), req.actor, id, req.body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(req.query as Query, 'sendEmail'), link: permalink(config(), 'reports', id) });
-    const out = created.map((v) => share(v, req.ro));
-    return success(single ? out[0] : out);
-  });
-  app.get(`${shares}/:shareId`, read, async (req: ShareReq) => {
-    return share(await getReportShare(db(), req.actor, pathId(req.params.reportId), shareIdParam(req.params.shareId)), req.ro);
-  });
-  app.put(`${shares}/:shareId`, { config: { scope: 'SHARE_SHEETS', body: 'required' } }, async (req: ShareReq) => {
-    const id = pathId(req.params.reportId);
-    return success(share(await updateReportShare(store(), req.actor, id, shareIdParam(req.params.shareId), req.body, req.ro.accessApiLevel), req.ro));
-  });
-  app.delete(`${shares}/:shareId`, { config: { scope: 'SHARE_SHEETS' } }, async (req: ShareReq) => {
-    await deleteReportShare(store(), req.actor, pathId(req.params.reportId), shareIdParam(req.params.shareId));
     return success();
   });
 }

@@ -3,8 +3,8 @@ import { addRows, deleteRows, sortSheet, updateRows, type RowFailure, type RowWr
 import { bool, idList, pathId, type Query } from '../query.ts';
 import { bulkResult, success, type BulkItemFailure } from '../present.ts';
 import { errorBody } from '../errors.ts';
-import { JsonWriter, presentRow, writeRowsJson } from '../present/sheetData.ts';
-import { userLookup } from './sheetData.ts';
+import { JsonWriter, presentRow, writeRowsJson } from '../present/sheetContents.ts';
+import { userLookup } from '../../services/sheetReads.ts';
 
 type SheetParams = FastifyRequest<{ Params: { sheetId: string } }>;
 

@@ -18,7 +18,7 @@ function present(r: SearchResult) {
 
 /** Search Everything and Search Sheet. */
 export async function searchRoutes(app: FastifyInstance): Promise<void> {
-  const db = () => app.ctx.store.db;
+  const store = () => app.ctx.store;
 
   app.get('/search', { config: { scope: 'READ_SHEETS' } }, async (req) => {
     const q = req.query as Query;
@@ -26,7 +26,7 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
     const location = one(q, 'location');
     if (location !== undefined && location !== '' && location !== 'personalWorkspace') throw apiError(1018, location, 'location');
     const since = one(q, 'modifiedSince');
-    return present(await searchAll(db(), req.actor, {
+    return present(await searchAll(store(), req.actor, {
       query,
       scopes: new Set(enumList(q, 'scopes', SEARCH_SCOPES)),
       personal: location === 'personalWorkspace',
@@ -38,6 +38,6 @@ export async function searchRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/search/sheets/:sheetId', { config: { scope: 'READ_SHEETS' } }, async (req: FastifyRequest<{ Params: { sheetId: string } }>) => {
     const sheetId = pathId(req.params.sheetId);
-    return present(await searchSheet(db(), req.actor, sheetId, queryText(req.query as Query)));
+    return present(await searchSheet(store(), req.actor, sheetId, queryText(req.query as Query)));
   });
 }

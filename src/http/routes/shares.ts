@@ -17,18 +17,20 @@ export function shareIdParam(v: string): string {
   return v;
 }
 
-/** Shares of sheets and workspaces: the same operations under /sheets/{id} and /workspaces/{id}. */
+/** Shares of sheets, workspaces, reports and dashboards: the same five operations under each. */
 export async function shareRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
   const store = () => app.ctx.store;
-  const families: Array<{ base: string; type: ShareObjectType; write: Scope }> = [
-    { base: '/sheets/:id/shares', type: 'sheet', write: 'SHARE_SHEETS' },
-    { base: '/workspaces/:id/shares', type: 'workspace', write: 'ADMIN_WORKSPACES' },
+  const families: Array<{ base: string; type: ShareObjectType; read: Scope; write: Scope; link: 'sheets' | 'workspaces' | 'reports' | 'sights' }> = [
+    { base: '/sheets/:id/shares', type: 'sheet', read: 'READ_SHEETS', write: 'SHARE_SHEETS', link: 'sheets' },
+    { base: '/workspaces/:id/shares', type: 'workspace', read: 'READ_SHEETS', write: 'ADMIN_WORKSPACES', link: 'workspaces' },
+    { base: '/reports/:id/shares', type: 'report', read: 'READ_SHEETS', write: 'SHARE_SHEETS', link: 'reports' },
+    { base: '/sights/:id/shares', type: 'sight', read: 'READ_SIGHTS', write: 'SHARE_SIGHTS', link: 'sights' },
   ];
   for (const f of families) {
-    app.get(f.base, { config: { scope: 'READ_SHEETS' } }, async (req: ObjReq) => {
+    app.get(f.base, { config: { scope: f.read } }, async (req: ObjReq) => {
       const q = req.query as Query;
-      const withWs = req.ro.include.has('workspaceShares');
+      const withWs = req.ro.include.has('workspaceShares') || one(q, 'sharingInclude')?.includes('workspaceShares') === true;
       const all = await listSharesOf(db(), req.actor, f.type, pathId(req.params.id), withWs);
       return paginate(all.map((v) => share(v, req.ro)), paging(q));
     });
@@ -36,12 +38,12 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     app.post(f.base, { config: { scope: f.write, body: 'required' } }, async (req: ObjReq) => {
       const id = pathId(req.params.id);
       const sendEmail = bool(req.query as Query, 'sendEmail');
-      const { single, created } = await createShares(store(), req.actor, f.type, id, req.body, { accessApiLevel: req.ro.accessApiLevel, sendEmail, link: permalink(app.ctx.config, f.type === 'sheet' ? 'sheets' : 'workspaces', id) });
+      const { single, created } = await createShares(store(), req.actor, f.type, id, req.body, { accessApiLevel: req.ro.accessApiLevel, sendEmail, link: permalink(app.ctx.config, f.link, id) });
       const out = created.map((v) => share(v, req.ro));
       return success(single ? out[0] : out);
     });
 
-    app.get(`${f.base}/:shareId`, { config: { scope: 'READ_SHEETS' } }, async (req: ShareReq) => {
+    app.get(`${f.base}/:shareId`, { config: { scope: f.read } }, async (req: ShareReq) => {
       const v = await getShareOf(db(), req.actor, f.type, pathId(req.params.id), shareIdParam(req.params.shareId));
       return share(v, req.ro);
     });
@@ -63,8 +65,8 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
 
   /**
    * The asset-sharing form the newer SDKs use: /shares?assetType=sheet|workspace&assetId=…
-   * (list with maxItems/lastKey, create, get, PATCH, delete), over the same shares. Dashboards
-   * and other asset types hold nothing here yet: 1006.
+   * (list with maxItems/lastKey, create, get, PATCH, delete), over the same shares. Collections
+   * and files hold nothing here yet: 1006.
    */
   function asset(q: Query): { type: ShareObjectType; id: number; write: Scope } {
     const t = one(q, 'assetType');
@@ -75,7 +77,8 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     if (t === 'sheet') return { type: 'sheet', id, write: 'SHARE_SHEETS' };
     if (t === 'workspace') return { type: 'workspace', id, write: 'ADMIN_WORKSPACES' };
     if (t === 'report') return { type: 'report', id, write: 'SHARE_SHEETS' };
-    if (['sight', 'collection', 'file'].includes(t)) throw apiError(1006);
+    if (t === 'sight') return { type: 'sight', id, write: 'SHARE_SIGHTS' };
+    if (['collection', 'file'].includes(t)) throw apiError(1006);
     throw apiError(1018, t, 'assetType');
   }
   type AssetReq = FastifyRequest<{ Params: { shareId: string } }>;
@@ -86,9 +89,16 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     return a;
   }
 
-  app.get('/shares', { config: { scope: 'READ_SHEETS' } }, async (req) => {
+  /** The asset of a reading request: dashboards are read with READ_SIGHTS, the others with READ_SHEETS. */
+  function readable(req: FastifyRequest) {
+    const a = asset(req.query as Query);
+    if (!hasScope(req.actor.scopes, a.type === 'sight' ? 'READ_SIGHTS' : 'READ_SHEETS')) throw apiError(1004);
+    return a;
+  }
+
+  app.get('/shares', { config: { scope: null } }, async (req) => {
     const q = req.query as Query;
-    const a = asset(q);
+    const a = readable(req);
     const p = tokenPaging(q);
     const all = await listSharesOf(db(), req.actor, a.type, a.id, list(q, 'sharingInclude').includes('workspaceShares'));
     const { page, lastKey } = tokenSlice(all, p);
@@ -99,12 +109,12 @@ export async function shareRoutes(app: FastifyInstance): Promise<void> {
     const q = req.query as Query;
     const a = writable(req);
     const body = Array.isArray(req.body) ? req.body : [req.body];
-    const { created } = await createShares(store(), req.actor, a.type, a.id, body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(q, 'sendEmail'), link: permalink(app.ctx.config, a.type === 'sheet' ? 'sheets' : a.type === 'report' ? 'reports' : 'workspaces', a.id) });
+    const { created } = await createShares(store(), req.actor, a.type, a.id, body, { accessApiLevel: req.ro.accessApiLevel, sendEmail: bool(q, 'sendEmail'), link: permalink(app.ctx.config, a.type === 'sheet' ? 'sheets' : a.type === 'report' ? 'reports' : a.type === 'sight' ? 'sights' : 'workspaces', a.id) });
     return success(created.map((v) => share(v, req.ro)));
   });
 
-  app.get('/shares/:shareId', { config: { scope: 'READ_SHEETS' } }, async (req: AssetReq) => {
-    const a = asset(req.query as Query);
+  app.get('/shares/:shareId', { config: { scope: null } }, async (req: AssetReq) => {
+    const a = readable(req);
     return share(await getShareOf(db(), req.actor, a.type, a.id, shareIdParam(req.params.shareId)), req.ro);
   });
 

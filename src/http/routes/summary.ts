@@ -7,7 +7,8 @@ import {
 } from '../../services/summary.ts';
 import type { ReadOptions } from '../../services/context.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { bulkResult, success } from '../present.ts';
+import { errorBody } from '../errors.ts';
 import { presentField, presentSummary } from '../present/summary.ts';
 import { bool, idList, one, paging, pathId, type Query } from '../query.ts';
 import { answeringEarly, fileNameOf, streamingParser } from '../uploads.ts';
@@ -26,10 +27,12 @@ export async function summaryRoutes(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser(/^image\/[\w.+-]+$/i, stream);
 
   function written(out: SummaryWriteResult, ro: ReadOptions) {
-    return success(out.fields.map((f) => presentField(out.read, f, ro, base())), out.version);
+    const failed = out.failures.map((f) => ({ index: f.index, error: errorBody(f.error) }));
+    return bulkResult({ result: out.fields.map((f) => presentField(out.read, f, ro, base())) }, failed, out.version);
   }
   function writeOptions(req: FastifyRequest) {
-    return { renameIfConflict: bool(req.query as Query, 'renameIfConflict'), numericDates: req.ro.numericDates, level: req.ro.level };
+    const q = req.query as Query;
+    return { renameIfConflict: bool(q, 'renameIfConflict'), allowPartialSuccess: bool(q, 'allowPartialSuccess'), numericDates: req.ro.numericDates, level: req.ro.level };
   }
 
   app.get('/sheets/:sheetId/summary', { config: { scope: 'READ_SHEETS' } }, async (req: SheetReq) => {

@@ -4,7 +4,7 @@ import { discussionData, sheetDiscussions } from '../../services/discussions.ts'
 import type { ReadOptions } from '../../services/context.ts';
 import type { AccessLevel } from '../../services/access.ts';
 import { peopleOf, presentAttachment } from '../present/attachments.ts';
-import type { RowThreads } from '../present/sheetData.ts';
+import type { RowThreads } from '../present/sheetContents.ts';
 import { presentDiscussions } from './discussions.ts';
 
 /**

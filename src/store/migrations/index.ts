@@ -17,6 +17,11 @@ import * as m0013 from './0013_oauth.ts';
 import * as m0014 from './0014_summary.ts';
 import * as m0015 from './0015_reports.ts';
 import * as m0016 from './0016_automation.ts';
+import * as m0017 from './0017_sights.ts';
+import * as m0018 from './0018_publications.ts';
+import * as m0019 from './0019_proofs.ts';
+import * as m0020 from './0020_update_requests.ts';
+import * as m0022 from './0022_search_index.ts';
 
 /**
  * Migrations, applied in name order at start: one file per step, each taking the dialect so
@@ -40,6 +45,11 @@ const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>
   ['0014_summary', m0014],
   ['0015_reports', m0015],
   ['0016_automation', m0016],
+  ['0017_sights', m0017],
+  ['0018_publications', m0018],
+  ['0019_proofs', m0019],
+  ['0020_update_requests', m0020],
+  ['0022_search_index', m0022],
 ];
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

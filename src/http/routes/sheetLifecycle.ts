@@ -19,12 +19,12 @@ import {
   settingsOf,
   updateSheetObject,
   userSettingsFor,
-} from '../../services/sheetObjects.ts';
+} from '../../services/sheetLifecycle.ts';
 
 type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;
 
 /** Sheets as objects: list, create (home, folder, workspace), update, delete, copy, move, version, path. */
-export async function sheetObjectRoutes(app: FastifyInstance): Promise<void> {
+export async function sheetLifecycleRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
   const store = () => app.ctx.store;
   const config = () => app.ctx.config;

@@ -7,6 +7,7 @@ import { newId } from '../ids.ts';
 import type { AfterDb } from './transactions.ts';
 import type { Actor } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
+import { clock } from '../clock.ts';
 
 /** Where a new sheet goes: the caller's home, a folder, or a workspace's top level. */
 export type SheetContainer =
@@ -37,7 +38,7 @@ export async function createSheetFromColumnsIn(
   container: SheetContainer,
   body: unknown,
   opts: { level: number },
-  now = Date.now(),
+  now = clock.now(),
 ): Promise<{ sheet: SheetRow; columns: ColumnDef[] }> {
   const b = asObject(body, 'a Sheet object');
   const name = requireName(b);

@@ -8,6 +8,7 @@ import {
 import { deleteLinksOfSheets } from '../store/links.ts';
 import { deleteSharesOf, insertShares, listShares } from '../store/shares.ts';
 import { deleteFavoritesOf } from '../store/favorites.ts';
+import { deletePublicationsOf } from '../store/publications.ts';
 import type { StoredCell, StoredRowCells } from '../engine/cells.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 import { apiError } from '../errors.ts';
@@ -18,14 +19,17 @@ import type { Actor, ReadOptions } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './events.ts';
 import { sheetFor, sheetAccessLevel } from './permissions.ts';
 import { asObject, bodyId } from '../engine/input.ts';
-import { createSheetFromColumnsIn, requireName, type SheetContainer } from './sheets.ts';
+import { createSheetFromColumnsIn, requireName, type SheetContainer } from './sheetCreation.ts';
 import { copyCellImages } from './images.ts';
 import { copySummary } from './summary.ts';
 import { queueBlobDeletion } from './attachments.ts';
+import { imageBlobKeysOfSheets } from '../store/images.ts';
 import { copyThreads } from './discussions.ts';
 import { blobKeysOfSheets } from '../store/attachments.ts';
 import { copyViews, deleteViews } from './filters.ts';
+import { createFromPublicTemplateIn, publicTemplate } from './publicTemplates.ts';
 import { accessibleSheets, containerForCreate, parseDestination, placement, type ResolvedContainer } from './containers.ts';
+import { clock } from '../clock.ts';
 
 /** What a copy brings along (include=...): everything else is the structure (columns, settings). */
 export const COPY_INCLUDES = ['attachments', 'cellLinks', 'data', 'discussions', 'filters', 'forms', 'ruleRecipients', 'rules', 'shares'] as const;
@@ -42,13 +46,15 @@ export interface CopyContext {
   colMap: Map<number, number>;
   /** New rows whose cell links point into the copied set: fixed once every sheet is copied. */
   pendingLinks: Array<{ rowId: number; cells: StoredRowCells }>;
+  /** Work that needs every sheet of a tree copied first (dashboards pointing at copied cells). */
+  afterCopy: Array<(db: Queryable) => Promise<void>>;
   events: ChangeEvent[];
 }
 
-export function copyContext(actor: Actor, include: Iterable<string>, skipRemap: Iterable<string> = [], now = Date.now()): CopyContext {
+export function copyContext(actor: Actor, include: Iterable<string>, skipRemap: Iterable<string> = [], now = clock.now()): CopyContext {
   const inc = new Set(include);
   if (inc.has('all')) for (const k of COPY_INCLUDES) inc.add(k);
-  return { actor, now, include: inc, skipRemap: new Set(skipRemap), sheetMap: new Map(), rowMap: new Map(), colMap: new Map(), pendingLinks: [], events: [] };
+  return { actor, now, include: inc, skipRemap: new Set(skipRemap), sheetMap: new Map(), rowMap: new Map(), colMap: new Map(), pendingLinks: [], afterCopy: [], events: [] };
 }
 
 function isPredecessorValue(v: StoredCell['v']): v is { p: Array<{ rowId: number; type: 'FS' | 'FF' | 'SS' | 'SF' }> } {
@@ -162,6 +168,8 @@ export async function copySheetRecords(
 
 /** Second pass of a tree copy: cell links between copied sheets point at the copies. */
 export async function finishCopy(db: Queryable, ctx: CopyContext): Promise<void> {
+  for (const f of ctx.afterCopy) await f(db);
+  ctx.afterCopy = [];
   for (const p of ctx.pendingLinks) {
     for (const c of Object.values(p.cells)) {
       if (c.li && ctx.sheetMap.has(c.li.sheetId)) {
@@ -180,7 +188,7 @@ export function newShareId(): string {
 }
 
 /** Deletes sheets with what hangs off them (rows, columns and history cascade; shares, favorites). */
-export async function deleteSheetRecords(db: Queryable, author: EventAuthor, sheets: SheetRow[], now = Date.now()): Promise<number[]> {
+export async function deleteSheetRecords(db: Queryable, author: EventAuthor, sheets: SheetRow[], now = clock.now()): Promise<number[]> {
   if (sheets.length === 0) return [];
   const ids = sheets.map((s) => s.id);
   await deleteSharesOf(db, 'sheet', ids);
@@ -188,12 +196,14 @@ export async function deleteSheetRecords(db: Queryable, author: EventAuthor, she
   await deleteFavoritesOf(db, 'template', ids);
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
-    // attachments cascade with their sheets; their files go by a job after the commit
-    await queueBlobDeletion(db, await blobKeysOfSheets(db, part));
+    // attachments and images cascade with their sheets; their files go by a job after the
+    // commit (which keeps a blob another sheet's copy of an image still shows)
+    await queueBlobDeletion(db, [...(await blobKeysOfSheets(db, part)), ...(await imageBlobKeysOfSheets(db, part))]);
     await deleteSheetRows(db, part);
     // links into and references of the deleted sheets go with them (links out of them break)
     await deleteLinksOfSheets(db, part);
     await deleteViews(db, part);
+    await deletePublicationsOf(db, 'sheet', part);
   }
   await recordEvents(db, author, sheets.map((s) => ({ objectType: 'SHEET', action: 'DELETE', objectId: s.id, sheetId: s.id, workspaceId: s.workspace_id, details: { sheetName: s.name } })), now);
   return ids;
@@ -226,7 +236,10 @@ export async function createSheetIn(
     return createSheetFromColumnsIn(db, actor, sheetContainerOf(container), b, { level: ro.level });
   }
   const name = requireName(b);
-  const src = await findSheet(db, bodyId(b.fromId, 'fromId'));
+  const fromId = bodyId(b.fromId, 'fromId');
+  const shipped = publicTemplate(fromId);
+  if (shipped) return { sheet: await createFromPublicTemplateIn(db, actor, sheetContainerOf(container), name, shipped, ro.include) };
+  const src = await findSheet(db, fromId);
   if (!src || (await sheetAccessLevel(db, actor, src)) === null) throw apiError(1033);
   const ctx = copyContext(actor, [...ro.include].filter((k) => k !== 'shares'));
   const sheet = await copySheetRecords(db, ctx, src, placement(container), name, src.is_template ? 'template' : 'sheet');
@@ -300,7 +313,7 @@ export function updateSheetObject(store: Store, ...a: AfterDb<typeof updateSheet
   return store.db.transaction().execute((tx) => updateSheetObjectIn(tx, ...a));
 }
 
-async function updateSheetObjectIn(db: Queryable, actor: Actor, sheetId: number, body: unknown, now = Date.now()): Promise<{ sheet: SheetRow; level: AccessLevel }> {
+async function updateSheetObjectIn(db: Queryable, actor: Actor, sheetId: number, body: unknown, now = clock.now()): Promise<{ sheet: SheetRow; level: AccessLevel }> {
   const { sheet, level } = await sheetFor(db, actor, sheetId, 'VIEWER');
   const b = asObject(body, 'a Sheet object');
   if (b.id !== undefined && b.id !== sheetId) throw apiError(1029);
@@ -357,7 +370,7 @@ export function moveSheetObject(store: Store, ...a: AfterDb<typeof moveSheetObje
   return store.db.transaction().execute((tx) => moveSheetObjectIn(tx, ...a));
 }
 
-async function moveSheetObjectIn(db: Queryable, actor: Actor, sheetId: number, body: unknown, now = Date.now()): Promise<{ sheet: SheetRow; level: AccessLevel }> {
+async function moveSheetObjectIn(db: Queryable, actor: Actor, sheetId: number, body: unknown, now = clock.now()): Promise<{ sheet: SheetRow; level: AccessLevel }> {
   const { sheet } = await sheetFor(db, actor, sheetId, 'ADMIN');
   const d = parseDestination(body, { copy: false });
   const container = await containerForCreate(db, actor, d);

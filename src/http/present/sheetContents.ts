@@ -4,7 +4,7 @@ import type { StoredContact } from '../../engine/contacts.ts';
 import { isDefaultFormat } from '../../engine/format.ts';
 import { atLeast, presentAccessLevel, type AccessLevel } from '../../services/access.ts';
 import type { ReadOptions } from '../../services/context.ts';
-import type { RowState, SheetModel } from '../../services/sheetModel.ts';
+import type { RowState, SheetModel } from '../../engine/model.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
@@ -13,7 +13,8 @@ import { columnFormulaText } from '../../services/formulas.ts';
 import type { LinkOut } from '../../services/cellLinks.ts';
 
 /** Users referenced by rows (created/modified by), for system columns and writerInfo. */
-export type UserLookup = (id: number | null) => StoredContact | undefined;
+export type { UserLookup } from '../../services/sheetReads.ts';
+import type { UserLookup } from '../../services/sheetReads.ts';
 
 export interface RowPresentOptions {
   ro: ReadOptions;

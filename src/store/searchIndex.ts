@@ -1,0 +1,252 @@
+import { sql, type RawBuilder } from 'kysely';
+import { fts5Term, tsqueryTerm, tsvectorText, type SearchTerm } from '../engine/search.ts';
+import { insertMany, type Dialect, type Queryable } from './db.ts';
+
+/**
+ * The full-text index (migration 0022): search_docs and, on SQLite, its FTS5 table search_fts
+ * (rowid = doc id); on PostgreSQL the docs' tsvector column. Only the indexer writes here
+ * (services/searchIndex.ts), in transactions that hold the state row first, so doc ids can
+ * be taken as max + 1. Lists of ids go in chunks (bound parameters).
+ */
+const CHUNK = 500;
+
+export function chunks<T>(xs: readonly T[], n = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out;
+}
+
+/** A doc to index: the words are the text's as engine/search.ts cuts them. */
+export interface NewDoc {
+  objectType: string;
+  objectId: number;
+  partId: number;
+  sheetId: number | null;
+  text: string;
+  words: string[];
+  modifiedAt: number;
+}
+
+// --- the state row -------------------------------------------------------------------------
+
+/**
+ * Takes the index for this transaction (its first statement is a write: the state row stays
+ * locked on PostgreSQL, and SQLite's write lock is taken at once) and returns the change-log
+ * position it has caught up with (null: to be built from the data).
+ */
+export async function lockIndex(tx: Queryable, now: number): Promise<number | null> {
+  await tx.updateTable('search_index_state').set({ updated_at: now }).where('id', '=', 1).execute();
+  const r = await tx.selectFrom('search_index_state').select('pos').where('id', '=', 1).executeTakeFirstOrThrow();
+  return r.pos === null ? null : Number(r.pos);
+}
+
+export async function indexPosition(db: Queryable): Promise<number | null> {
+  const r = await db.selectFrom('search_index_state').select('pos').where('id', '=', 1).executeTakeFirst();
+  return r?.pos === null || r?.pos === undefined ? null : Number(r.pos);
+}
+
+export async function setIndexPosition(tx: Queryable, pos: number | null): Promise<void> {
+  await tx.updateTable('search_index_state').set({ pos }).where('id', '=', 1).execute();
+}
+
+/** The last position of the change log (0 when empty). */
+export async function lastLogPosition(db: Queryable): Promise<number> {
+  const r = await db.selectFrom('events').select((eb) => eb.fn.max('pos').as('m')).executeTakeFirst();
+  return Number(r?.m ?? 0);
+}
+
+export async function logAfter(db: Queryable, pos: number, limit: number) {
+  return db.selectFrom('events').select(['pos', 'object_type', 'action', 'object_id', 'sheet_id']).where('pos', '>', pos).orderBy('pos').limit(limit).execute();
+}
+
+const sheetCond = (sheetId: number | null) => (sheetId === null ? sql`sheet_id is null` : sql`sheet_id = ${sheetId}`);
+
+// --- writing docs ---------------------------------------------------------------------------
+
+/** Writes docs in one transaction: ids follow the largest one (the index is held: lockIndex). */
+export class DocWriter {
+  private next: number | undefined;
+  constructor(private readonly tx: Queryable, private readonly dialect: Dialect) {}
+
+  async insert(docs: readonly NewDoc[]): Promise<void> {
+    if (docs.length === 0) return;
+    if (this.next === undefined) {
+      const r = await this.tx.selectFrom('search_docs').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
+      this.next = Number(r?.m ?? 0) + 1;
+    }
+    const first = this.next;
+    this.next += docs.length;
+    const pg = this.dialect === 'postgres';
+    await insertMany(this.tx, 'search_docs', docs.map((d, i) => ({
+      id: first + i, object_type: d.objectType, object_id: d.objectId, part_id: d.partId, sheet_id: d.sheetId, text: d.text, modified_at: d.modifiedAt,
+      ...(pg ? { tsv: tsvectorText(d.words) } : {}),
+    })));
+    if (!pg) await insertMany(this.tx, 'search_fts', docs.map((d, i) => ({ rowid: first + i, words: d.words.join(' ') })));
+  }
+
+  /** Removes the docs `where` selects (a condition on search_docs), from the full-text index too. */
+  async remove(where: RawBuilder<unknown>): Promise<void> {
+    if (this.dialect === 'sqlite') await sql`delete from search_fts where rowid in (select id from search_docs where ${where})`.execute(this.tx);
+    await sql`delete from search_docs where ${where}`.execute(this.tx);
+  }
+
+  /** Docs of these objects of a sheet (sheetId null: objects outside sheets). */
+  async removeObjects(objectType: string, sheetId: number | null, ids: readonly number[]): Promise<void> {
+    for (const part of chunks(ids)) await this.remove(sql`${sheetCond(sheetId)} and object_type = ${objectType} and object_id in (${sql.join(part)})`);
+  }
+
+  async removeOfSheet(sheetId: number, objectTypes?: readonly string[]): Promise<void> {
+    await this.remove(objectTypes === undefined ? sql`sheet_id = ${sheetId}` : sql`sheet_id = ${sheetId} and object_type in (${sql.join(objectTypes)})`);
+  }
+
+  /**
+   * Empties the index before it is built from the data. PostgreSQL: the GIN index is dropped
+   * here and made again by `built` (one sorted build instead of a million updates).
+   */
+  async removeAll(): Promise<void> {
+    if (this.dialect === 'sqlite') await sql`insert into search_fts(search_fts) values ('delete-all')`.execute(this.tx);
+    else await sql`drop index if exists search_docs_tsv`.execute(this.tx);
+    await sql`delete from search_docs`.execute(this.tx);
+  }
+
+  /** After a build from the data: PostgreSQL makes its GIN index again and gathers statistics for the planner. */
+  async built(): Promise<void> {
+    if (this.dialect !== 'postgres') return;
+    await sql`create index if not exists search_docs_tsv on search_docs using gin (tsv)`.execute(this.tx);
+    await sql`analyze search_docs`.execute(this.tx);
+  }
+
+  /** Docs of sheets that are gone (deleted with their folder or workspace). */
+  async removeOrphans(): Promise<void> {
+    const ids = (await this.tx.selectFrom('search_docs').select('sheet_id').distinct().where('sheet_id', 'is not', null).execute()).map((r) => Number(r.sheet_id));
+    const gone: number[] = [];
+    for (const part of chunks(ids)) {
+      const live = new Set((await this.tx.selectFrom('sheets').select('id').where('id', 'in', part).execute()).map((r) => Number(r.id)));
+      for (const id of part) if (!live.has(id)) gone.push(id);
+    }
+    for (const part of chunks(gone)) await this.remove(sql`sheet_id in (${sql.join(part)})`);
+  }
+}
+
+// --- what the indexer reads -----------------------------------------------------------------
+
+export async function allSheetIds(db: Queryable): Promise<number[]> {
+  return (await db.selectFrom('sheets').select('id').orderBy('id').execute()).map((r) => Number(r.id));
+}
+
+export async function sheetNames(db: Queryable, ids: readonly number[]) {
+  const out: Array<{ id: number; name: string; modified_at: number }> = [];
+  for (const part of chunks(ids)) out.push(...(await db.selectFrom('sheets').select(['id', 'name', 'modified_at']).where('id', 'in', part).execute()));
+  return out;
+}
+
+/** Rows of a sheet (all, or those of `ids`), in pages by id: `after` the last id of the page before. */
+export async function rowsPage(db: Queryable, sheetId: number, after: number, limit: number) {
+  return db.selectFrom('rows').select(['id', 'cells', 'modified_at']).where('sheet_id', '=', sheetId).where('id', '>', after).orderBy('id').limit(limit).execute();
+}
+
+export async function rowsByIds(db: Queryable, sheetId: number, ids: readonly number[]) {
+  const out: Array<{ id: number; cells: string; modified_at: number }> = [];
+  for (const part of chunks(ids)) out.push(...(await db.selectFrom('rows').select(['id', 'cells', 'modified_at']).where('sheet_id', '=', sheetId).where('id', 'in', part).execute()));
+  return out;
+}
+
+export async function threadTexts(db: Queryable, sheetId: number) {
+  const discussions = await db.selectFrom('discussions').select(['id', 'title', 'created_at']).where('sheet_id', '=', sheetId).execute();
+  const comments = await db.selectFrom('comments').select(['id', 'discussion_id', 'text', 'modified_at']).where('sheet_id', '=', sheetId).execute();
+  const attachments = await db.selectFrom('attachments').select(['id', 'name', 'created_at']).where('sheet_id', '=', sheetId).where('current', '=', 1).execute();
+  return { discussions, comments, attachments };
+}
+
+/** Names of folders, workspaces or reports (`table`), all or those of `ids`. */
+export async function containerNames(db: Queryable, table: 'folders' | 'workspaces' | 'reports' | 'sights', ids?: readonly number[]) {
+  const q = () => db.selectFrom(table).select(['id', 'name', 'modified_at']);
+  if (ids === undefined) return q().execute();
+  const out: Array<{ id: number; name: string; modified_at: number }> = [];
+  for (const part of chunks(ids)) out.push(...(await q().where('id', 'in', part).execute()));
+  return out;
+}
+
+// --- searching ------------------------------------------------------------------------------
+
+export interface MatchQuery {
+  terms: readonly SearchTerm[];
+  objectTypes: readonly string[];
+  /** Only docs of these sheets (at most CHUNK of them: the caller cuts longer lists). */
+  sheetIds?: readonly number[];
+  modifiedSince?: number;
+}
+
+/**
+ * The objects (type, id, sheet) that satisfy every term: for each term the objects with a doc
+ * that matches it, intersected, so the words of a query may lie in different cells of a row
+ * (or comments of a discussion), while a phrase lies within one.
+ */
+function matching(dialect: Dialect, q: MatchQuery): RawBuilder<unknown> {
+  const one = (t: SearchTerm) => {
+    // SQLite: the full-text match drives (cross join keeps that order) and finds docs by rowid
+    const from = dialect === 'postgres' ? sql`search_docs d` : sql`search_fts f cross join search_docs d on d.id = f.rowid`;
+    const match = dialect === 'postgres' ? sql`d.tsv @@ cast(${tsqueryTerm(t)} as tsquery)` : sql`search_fts match ${fts5Term(t)}`;
+    // SQLite: unary + keeps these off the (sheet, kind) index: they filter the match's docs
+    const col = (name: string) => (dialect === 'sqlite' ? sql`+d.${sql.ref(name)}` : sql`d.${sql.ref(name)}`);
+    const conds = [match, sql`${col('object_type')} in (${sql.join(q.objectTypes)})`];
+    if (q.sheetIds !== undefined) conds.push(sql`${col('sheet_id')} in (${sql.join(q.sheetIds)})`);
+    if (q.modifiedSince !== undefined) conds.push(sql`d.modified_at >= ${q.modifiedSince}`);
+    return sql`select distinct d.object_type, d.object_id, d.sheet_id from ${from} where ${sql.join(conds, sql` and `)}`;
+  };
+  return sql.join(q.terms.map(one), sql` intersect `);
+}
+
+/** How many objects of each type match (one pass over the matching docs). */
+export async function countMatches(db: Queryable, dialect: Dialect, q: MatchQuery): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (q.terms.length === 0 || q.objectTypes.length === 0 || q.sheetIds?.length === 0) return out;
+  const r = await sql<{ t: string; n: number | string }>`select k.object_type as t, count(*) as n from (${matching(dialect, q)}) k group by k.object_type`.execute(db);
+  for (const row of r.rows) out.set(row.t, Number(row.n));
+  return out;
+}
+
+export interface Match {
+  object_type: string;
+  object_id: number;
+  sheet_id: number | null;
+}
+
+/**
+ * The first `limit` matching objects: rows in their sheet's order (the sheets in the order of
+ * q.sheetIds), the rest by sheet and id.
+ */
+export async function listMatches(db: Queryable, dialect: Dialect, q: MatchQuery, limit: number): Promise<Match[]> {
+  if (limit <= 0 || q.terms.length === 0 || q.objectTypes.length === 0 || q.sheetIds?.length === 0) return [];
+  const rows = q.objectTypes.length === 1 && q.objectTypes[0] === 'row';
+  const r = rows
+    ? await sql<Match>`select k.object_type, k.object_id, k.sheet_id from (${matching(dialect, q)}) k join rows r on r.id = k.object_id order by k.sheet_id, r.sort_key limit ${limit}`.execute(db)
+    : await sql<Match>`select k.object_type, k.object_id, k.sheet_id from (${matching(dialect, q)}) k order by k.sheet_id, k.object_type, k.object_id limit ${limit}`.execute(db);
+  return r.rows.map((m) => ({ object_type: m.object_type, object_id: Number(m.object_id), sheet_id: m.sheet_id === null ? null : Number(m.sheet_id) }));
+}
+
+/** Every doc of these objects of a sheet (null: outside sheets): what the service shows of a match. */
+export async function docsOf(db: Queryable, objectType: string, sheetId: number | null, ids: readonly number[]) {
+  const out: Array<{ object_id: number; part_id: number; text: string; modified_at: number }> = [];
+  for (const part of chunks(ids)) {
+    let q = db.selectFrom('search_docs').select(['object_id', 'part_id', 'text', 'modified_at']).where('object_type', '=', objectType).where('object_id', 'in', part);
+    q = sheetId === null ? q.where('sheet_id', 'is', null) : q.where('sheet_id', '=', sheetId);
+    out.push(...(await q.orderBy('id').execute()));
+  }
+  return out.map((d) => ({ ...d, object_id: Number(d.object_id), part_id: Number(d.part_id), modified_at: Number(d.modified_at) }));
+}
+
+/** Where discussions hang: the sheet or a row. */
+export async function discussionParents(db: Queryable, ids: readonly number[]) {
+  const out = new Map<number, { parent_type: string; parent_id: number }>();
+  for (const part of chunks(ids)) {
+    for (const d of await db.selectFrom('discussions').select(['id', 'parent_type', 'parent_id']).where('id', 'in', part).execute()) out.set(Number(d.id), { parent_type: d.parent_type, parent_id: Number(d.parent_id) });
+  }
+  return out;
+}
+
+/** Ids of the objects outside sheets of one kind that have docs. */
+export async function indexedObjectIds(db: Queryable, objectType: string): Promise<number[]> {
+  const rows = await db.selectFrom('search_docs').select('object_id').distinct().where('sheet_id', 'is', null).where('object_type', '=', objectType).execute();
+  return rows.map((r) => Number(r.object_id));
+}

@@ -1,0 +1,128 @@
+import type { Queryable, Tx } from './db.ts';
+import { columnToRecord, deleteRowsById, insertRows, listColumns, listRows, saveColumns, updateRow, type SheetRow } from './sheets.ts';
+import { insertCellHistory } from './cellHistory.ts';
+import type { StoredRowCells } from '../engine/cells.ts';
+import { RowTree } from '../engine/rows.ts';
+import { indexColumns, settleOrder, type CellMeta, type Changeset, type RowState, type SheetModel } from '../engine/model.ts';
+
+/** A sheet's model (engine/model.ts) as stored, read afresh. */
+export async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
+  const columns = await listColumns(db, sheet.id);
+  const records = await listRows(db, sheet.id);
+  const rows = new Map<number, RowState>();
+  for (const r of records) {
+    rows.set(r.id, {
+      id: r.id,
+      parentId: r.parent_id,
+      sortKey: r.sort_key,
+      expanded: !!r.expanded,
+      locked: !!r.locked,
+      format: r.format ?? undefined,
+      cells: JSON.parse(r.cells) as StoredRowCells,
+      meta: JSON.parse(r.cell_meta) as Record<string, CellMeta>,
+      createdAt: r.created_at,
+      createdBy: r.created_by,
+      modifiedAt: r.modified_at,
+      modifiedBy: r.modified_by,
+    });
+  }
+  const tree = RowTree.fromDisplayOrder(records.map((r) => ({ id: r.id, parentId: r.parent_id, expanded: !!r.expanded, locked: !!r.locked })));
+  return { sheetId: sheet.id, version: sheet.version, columns, columnsById: indexColumns(columns), rows, tree };
+}
+
+/**
+ * Persists what a changeset names of a model: its order settled first (engine/model.ts
+ * settleOrder), rows deleted, inserted and updated, the columns, and the previous states of the
+ * edited cells as cell history (a cell blank and never written before has none).
+ */
+export async function saveModel(tx: Tx, model: SheetModel, cs: Changeset, now: number): Promise<void> {
+  settleOrder(model, cs);
+  if (cs.deleted.size > 0) await deleteRowsById(tx, [...cs.deleted]);
+  // statements of a fixed shape, compiled once (store/db.ts); the table keeps rows in insertion
+  // order, with their random ids in an index (migration 0008), so the order here does not matter
+  await insertRows(tx, [...cs.added].filter((id) => model.rows.has(id)).map((id) => rowRecord(model.sheetId, model.rows.get(id)!)));
+  for (const id of cs.updated) {
+    if (cs.added.has(id) || cs.deleted.has(id)) continue;
+    const r = model.rows.get(id);
+    if (!r) continue;
+    const { id: _id, sheet_id: _s, created_at: _c, created_by: _cb, ...set } = rowRecord(model.sheetId, r);
+    await updateRow(tx, id, set);
+  }
+  if (cs.columns) {
+    await saveColumns(tx, model.sheetId, model.columns.map((c) => columnToRecord(model.sheetId, c)));
+  }
+  const history = cs.cells.filter((e) => e.before !== undefined || e.beforeMeta !== undefined);
+  if (history.length > 0) {
+    await insertCellHistory(tx, history.map((e) => ({
+      sheet_id: model.sheetId,
+      row_id: e.rowId,
+      column_id: e.columnId,
+      cell: JSON.stringify(e.before ?? {}),
+      modified_at: e.beforeMeta?.[0] ?? model.rows.get(e.rowId)?.createdAt ?? now,
+      modified_by: e.beforeMeta?.[2] !== undefined ? null : (e.beforeMeta?.[1] ?? model.rows.get(e.rowId)?.createdBy ?? null),
+      modified_by_email: e.beforeMeta?.[2] ?? null,
+    })));
+  }
+}
+
+function rowRecord(sheetId: number, r: RowState) {
+  return {
+    id: r.id,
+    sheet_id: sheetId,
+    parent_id: r.parentId,
+    sort_key: r.sortKey!,
+    expanded: r.expanded ? 1 : 0,
+    locked: r.locked ? 1 : 0,
+    format: r.format ?? null,
+    cells: JSON.stringify(r.cells),
+    cell_meta: metaJson(r.meta),
+    created_at: r.createdAt,
+    created_by: r.createdBy,
+    modified_at: r.modifiedAt,
+    modified_by: r.modifiedBy,
+  };
+}
+
+/**
+ * JSON.stringify(meta), each distinct [modifiedAt, modifiedBy] written once: the cells of a row
+ * written together share it (20 cells of a new row: one pair instead of 40 numbers to format).
+ * The text is kept for the next row with the same columns and the same pairs (the rows of one
+ * write mostly): a write of 500 new rows formats it once.
+ */
+function metaJson(meta: RowState['meta']): string {
+  // Object.keys, not for-in: the meta of a row written through the API is a dictionary-mode object
+  const keys = Object.keys(meta);
+  if (keys.length === 0) return '{}';
+  const last = lastMeta;
+  if (last !== undefined && last.keys.length === keys.length) {
+    let same = true;
+    for (let i = 0; same && i < keys.length; i++) {
+      const m = meta[keys[i]!]!;
+      same = keys[i] === last.keys[i] && m.length === 2 && m[0] === last.ats[i] && m[1] === last.bys[i];
+    }
+    if (same) return last.json;
+  }
+  let s = '';
+  let at: number | undefined;
+  let by: number | null | undefined;
+  let pair = '';
+  let pairs = true;
+  const ats: number[] = [];
+  const bys: Array<number | null> = [];
+  for (const k of keys) {
+    const m = meta[k]!;
+    if (m[0] !== at || m[1] !== by || m.length !== 2) {
+      at = m.length === 2 ? m[0] : undefined;
+      by = m[1];
+      pair = JSON.stringify(m);
+    }
+    s += `${s === '' ? '{' : ','}${JSON.stringify(k)}:${pair}`;
+    pairs &&= m.length === 2;
+    ats.push(m[0]);
+    bys.push(m[1]);
+  }
+  s += '}';
+  lastMeta = pairs ? { keys, ats, bys, json: s } : undefined;
+  return s;
+}
+let lastMeta: { keys: readonly string[]; ats: readonly number[]; bys: ReadonlyArray<number | null>; json: string } | undefined;

@@ -1,0 +1,126 @@
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createPgDatabase, TEST_PG_URL, TEST_REDIS_URL } from './server.ts';
+import { freePort } from './process.ts';
+import { randomString } from '../../src/ids.ts';
+
+const SCRIPT = path.resolve(import.meta.dirname, '../../scripts/cluster');
+const run = promisify(execFile);
+
+function haproxyInstalled(): boolean {
+  try {
+    execFileSync('haproxy', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Why the cluster tests cannot run here, or false: they need PostgreSQL, Redis and HAProxy. */
+export const clusterSkip: string | false =
+  !TEST_PG_URL ? 'SHEETD_TEST_DATABASE_URL not set'
+  : !TEST_REDIS_URL ? 'SHEETD_TEST_REDIS_URL not set'
+  : !haproxyInstalled() ? 'haproxy is not installed'
+  : false;
+
+export interface Cluster {
+  /** http://127.0.0.1:PORT, the load balancer */
+  url: string;
+  /** the load balancer's /2.0 */
+  base: string;
+  /** /2.0 of process i (1..n), bypassing the load balancer */
+  processBase(i: number): string;
+  adminToken: string;
+  dir: string;
+  databaseUrl: string;
+  /** SIGKILL process i; resolves once it is gone */
+  kill(i: number): Promise<void>;
+  /** starts process i again (after kill) */
+  restart(i: number): Promise<void>;
+  /** the pid of process i */
+  pid(i: number): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * `scripts/cluster start n` on a fresh PostgreSQL database, the test Redis (under a prefix of
+ * its own) and a free port, with the given extra environment for every process.
+ */
+export async function startCluster(n: number, env: Record<string, string> = {}): Promise<Cluster> {
+  const db = await createPgDatabase(TEST_PG_URL!);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-cluster-'));
+  // the processes take PORT+1..PORT+n: find a port whose neighbours are free too (best effort)
+  const port = await freePortRun(n);
+  const fullEnv = {
+    ...process.env,
+    DATABASE_URL: db.url,
+    REDIS_URL: TEST_REDIS_URL!,
+    SHEETD_REDIS_PREFIX: `sheetd-cluster-${randomString(8)}:`,
+    SHEETD_CLUSTER_DIR: dir,
+    PORT: String(port),
+    SHEETD_LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const script = (...args: string[]) => run(SCRIPT, args, { env: fullEnv, timeout: 180_000 });
+  try {
+    await script('start', String(n));
+  } catch (e) {
+    await script('stop').catch(() => undefined);
+    await db.drop();
+    throw e;
+  }
+  const url = `http://127.0.0.1:${port}`;
+  const pid = (i: number) => Number(fs.readFileSync(path.join(dir, `sheetd${i}.pid`), 'utf8').trim());
+  return {
+    url,
+    base: url + '/2.0',
+    processBase: (i) => `http://127.0.0.1:${port + i}/2.0`,
+    adminToken: fs.readFileSync(path.join(dir, 'data', 'admin-token'), 'utf8').trim(),
+    dir,
+    databaseUrl: db.url,
+    pid,
+    async kill(i) {
+      const p = pid(i);
+      process.kill(p, 'SIGKILL');
+      for (let k = 0; k < 100; k++) {
+        try {
+          process.kill(p, 0);
+        } catch {
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async restart(i) {
+      await script('start-one', String(i));
+    },
+    async stop() {
+      await script('stop');
+      await db.drop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function freePortRun(n: number): Promise<number> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const p = await freePort();
+    if (p + n > 65535) continue;
+    let ok = true;
+    for (let i = 1; i <= n && ok; i++) ok = await isFree(p + i);
+    if (ok) return p;
+  }
+  throw new Error('no run of free ports');
+}
+
+async function isFree(port: number): Promise<boolean> {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
