@@ -36,6 +36,18 @@ if (process.env.SHEETD_TEST_BASE_URL) {
     process.exit(1);
   }
 }
+// SHEETD_TEST_PART=single-process: of test/api only the files a cluster run leaves out, whole or
+// in part (`notInCluster`); .ci/run runs them on one process and the rest against the cluster.
+if (process.env.SHEETD_TEST_PART === 'single-process') {
+  const { clusterExcluded } = await import('../test/cluster-excluded.mjs');
+  files = files.filter((f) => {
+    const rel = path.relative(root, f);
+    return !rel.startsWith('test/api' + path.sep) || clusterExcluded[rel] || fs.readFileSync(f, 'utf8').includes('notInCluster(');
+  });
+} else if (process.env.SHEETD_TEST_PART) {
+  console.error(`SHEETD_TEST_PART: unknown part ${process.env.SHEETD_TEST_PART} (the one part is single-process)`);
+  process.exit(1);
+}
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);

@@ -31,4 +31,9 @@ export const clusterExcluded = {
   'test/api/foundation.test.ts': 'pages through every user and event of the organization, which the files beside it add to',
   'test/api/sdk-containers.test.ts': 'compares the whole of Home, which the files beside it add to',
   'test/api/changelog.test.ts': 'expects the change log to hold only its own events, and slows every commit of the database with a trigger',
+  'test/api/publish-off.test.ts': 'turns publishing off (SHEETD_PUBLISH=off)',
+  'test/api/publish-org.test.ts': 'limits publishing to the organization (SHEETD_PUBLISH=org)',
+  'test/api/testmode.test.ts': 'needs test mode (SHEETD_TEST_MODE=true), which a cluster does not run',
+  'test/api/testmode-off.test.ts': 'reads the journal of its own in-process server',
+  'test/api/update-requests.test.ts': 'sends mail to an SMTP server of its own (SMTP_URL)',
 };

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { serverForFile } from '../helpers/setup.ts';
+import { notInCluster } from '../helpers/server.ts';
 import type { Client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { gifBytes, pngBytes } from '../helpers/images.ts';
@@ -319,7 +320,7 @@ describe('proofs: the sheet\'s proofing switches (sheetd extension)', () => {
   });
 });
 
-describe('proofs: requests', () => {
+describe('proofs: requests', { skip: notInCluster("reads its own server's outbox (test/cluster/delivery.test.ts covers mail)") }, () => {
   const outbox = () => path.join(s0.t.dataDir, 'outbox');
   const seen = new Set<string>();
   async function newMail(count: number): Promise<ParsedMail[]> {
