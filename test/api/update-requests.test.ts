@@ -37,8 +37,11 @@ before(async () => {
 
 after(async () => {
   clock.now = realNow;
-  await t?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  try {
+    await t?.close();
+  } finally {
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  }
 });
 
 function to(m: ParsedMail): string {
