@@ -55,11 +55,12 @@ test('GET /users/me under Assume-User is the assumed user', async () => {
 });
 
 test('the assumed user acts with their own access, not the admin\'s', async () => {
-  const before = (await api.get('/users?includeAll=true')).body.totalCount;
   assertError(await api.post('/users', { email: 'sneak@example.org' }, as('pat+ops@example.org')), 403, 1004);
   assertError(await api.post(`/users/${ids['member@example.org']}/deactivate`, undefined, as('pat+ops@example.org')), 403, 1004);
   assertError(await api.get('/users/sheets', as('pat+ops@example.org')), 403, 1004);
-  assert.equal((await api.get('/users?includeAll=true')).body.totalCount, before);
+  // nothing was done for the assumed user: no user added, the member still active
+  assert.equal((await api.get('/users?email=sneak@example.org')).body.totalCount, 0);
+  assert.equal((await api.get(`/users/${ids['member@example.org']}`)).body.status, 'ACTIVE');
   // a non-admin's view of users leaves the admin-only attributes out
   const listed = await api.get('/users?email=member@example.org', as('pat+ops@example.org'));
   assert.equal('status' in listed.body.data[0], false);

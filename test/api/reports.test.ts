@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
-import { client, type Client } from '../helpers/http.ts';
+import { client, createdSince, listedIds, type Client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { tokenFor } from '../helpers/tokens.ts';
 
@@ -63,7 +63,7 @@ describe('report definitions', () => {
 
   test('bad definitions are refused with the catalogued error and create nothing', async () => {
     const a = await sheetWithRows(s.api, 'Bad A', []);
-    const before = (await s.api.get('/reports?includeAll=true')).body.totalCount;
+    const before = await listedIds(s.api, '/reports');
     assertError(await s.api.post('/sheetd/reports', { scope: { sheets: [a.id] }, columns: reportColumns }), 400, 1012);
     assertError(await s.api.post('/sheetd/reports', { name: 'x', scope: { sheets: [a.id] } }), 400, 1012);
     assertError(await s.api.post('/sheetd/reports', { name: 'x', columns: [{ title: 'A', type: 'NOPE' }] }), 400, 1031);
@@ -74,7 +74,7 @@ describe('report definitions', () => {
     assertError(await s.api.post('/sheetd/reports', { name: 'x', columns: [{ title: 'A' }], sortingCriteria: [{ column: { title: 'A' }, sortingDirection: 'UP' }] }), 400, 1031);
     assertError(await s.api.post('/sheetd/reports', { name: 'x', columns: [{ title: 'A' }], scope: { sheets: [{ id: 123456789 }] } }), 404, 1006);
     assertError(await s.api.post('/sheetd/reports', { name: 'x', columns: [{ title: 'A' }], destinationType: 'folder' }), 400, 1012);
-    assert.equal((await s.api.get('/reports?includeAll=true')).body.totalCount, before);
+    assert.deepEqual(await createdSince(s.api, '/reports', before, ['x']), []);
   });
 });
 

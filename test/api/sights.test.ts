@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
-import { client, type Client } from '../helpers/http.ts';
+import { client, createdSince, listedIds, type Client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { pngBytes } from '../helpers/images.ts';
 
@@ -116,7 +116,7 @@ describe('defining dashboards (sheetd extension)', () => {
 
   test('bad definitions get their catalogued error and change nothing', async () => {
     const sh = await sheetWithRows(s.api, 'd4 data', [['x', 1]]);
-    const before = (await s.api.get('/sights')).body.totalCount;
+    const before = await listedIds(s.api, '/sights');
     assertError(await s.api.post('/sheetd/sights', { widgets: [] }), 400, 1012);
     assertError(await s.api.post('/sheetd/sights', { name: 'bad', widgets: [{ type: 'NOPE', contents: {} }] }), 400, 1031);
     assertError(await s.api.post('/sheetd/sights', { name: 'bad', widgets: [{ type: 'TITLE' }] }), 400, 1012);
@@ -129,7 +129,7 @@ describe('defining dashboards (sheetd extension)', () => {
     // a sheet the writer cannot see
     const other = await makeUser(s.t, s.api, 'd4.other@example.com');
     assertError(await s.api.post('/sheetd/sights', { name: 'bad', widgets: [{ type: 'METRIC', contents: { sheetId: sh.id, cellData: [{ rowId: sh.rowIds[0], columnId: sh.col.Task!.id }] } }] }, { token: other.token }), 404, 1006);
-    assert.equal((await s.api.get('/sights')).body.totalCount, before);
+    assert.deepEqual(await createdSince(s.api, '/sights', before, ['bad']), []);
   });
 });
 

@@ -64,3 +64,20 @@ export function assertError(res: { status: number; body: unknown }, status: numb
   assert.ok((b.message ?? '').length > 0);
   assert.equal(typeof b.refId, 'string');
 }
+
+/**
+ * "Refused input created nothing", told by names rather than counts: the items of a list (read
+ * whole with includeAll) that are not in `before` and carry one of `names` (or none). Against a
+ * cluster, the files running beside a test add items of their own to the same lists.
+ */
+export async function listedIds(api: Client, listPath: string): Promise<Set<number>> {
+  const r = await api.get(`${listPath}${listPath.includes('?') ? '&' : '?'}includeAll=true`);
+  if (r.status !== 200) throw new Error(`${listPath}: ${r.status} ${JSON.stringify(r.body)}`);
+  return new Set((r.body.data as Array<{ id: number }>).map((x) => x.id));
+}
+
+export async function createdSince(api: Client, listPath: string, before: Set<number>, names: string[]): Promise<unknown[]> {
+  const r = await api.get(`${listPath}${listPath.includes('?') ? '&' : '?'}includeAll=true`);
+  if (r.status !== 200) throw new Error(`${listPath}: ${r.status} ${JSON.stringify(r.body)}`);
+  return (r.body.data as Array<{ id: number; name?: string }>).filter((x) => !before.has(x.id) && (!x.name || names.includes(x.name)));
+}
