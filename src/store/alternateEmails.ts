@@ -1,11 +1,13 @@
 import type { Selectable } from 'kysely';
-import type { Queryable } from './db.ts';
+import { selectShaped, stampedRead, type Queryable } from './db.ts';
 import type { AlternateEmailTable } from './orgSchema.ts';
 
 export type AlternateEmailRow = Selectable<AlternateEmailTable>;
 
 export async function listAlternateEmails(db: Queryable, userId: number): Promise<AlternateEmailRow[]> {
-  return db.selectFrom('alternate_emails').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+  // read by every Get Current User: compiled once, kept until the database may have changed
+  return stampedRead(db, 'alternate emails of user', userId, () =>
+    selectShaped(db, 'alternate emails of user', () => db.selectFrom('alternate_emails').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id'), [userId]));
 }
 
 export async function findAlternateEmail(db: Queryable, userId: number, id: number): Promise<AlternateEmailRow | undefined> {

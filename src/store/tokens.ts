@@ -1,6 +1,5 @@
-import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
-import type { Queryable } from './db.ts';
-import type { DB } from './schema.ts';
+import type { Insertable } from 'kysely';
+import { selectShaped, stampedRead, type Queryable } from './db.ts';
 import type { ApiTokenTable } from './schema.ts';
 
 export async function insertToken(db: Queryable, row: Insertable<ApiTokenTable>): Promise<void> {
@@ -9,18 +8,16 @@ export async function insertToken(db: Queryable, row: Insertable<ApiTokenTable>)
 
 /** The token with its user and organization, in one query (the hot path of every request). */
 export async function findTokenWithUser(db: Queryable, tokenHash: string) {
-  // Built and compiled once per database; each request only binds the hash.
-  let compiled = compiledLookups.get(db as Kysely<DB>);
-  if (!compiled) {
-    compiled = tokenLookup(db, '?').compile();
-    compiledLookups.set(db as Kysely<DB>, compiled);
-  }
-  const res = await db.executeQuery<TokenWithUser>(CompiledQuery.raw(compiled.sql, [tokenHash]));
-  return res.rows[0];
+  // every request's first read: on SQLite kept until the database may have changed
+  return stampedRead(db, 'token with user', tokenHash, () => readTokenWithUser(db, tokenHash));
 }
 
-type TokenWithUser = NonNullable<Awaited<ReturnType<ReturnType<typeof tokenLookup>['executeTakeFirst']>>>;
-const compiledLookups = new WeakMap<Kysely<DB>, CompiledQuery>();
+async function readTokenWithUser(db: Queryable, tokenHash: string) {
+  // compiled once per database; each request only binds the hash
+  const rows = await selectShaped(db, 'token with user', () => tokenLookup(db, tokenHash), [tokenHash]);
+  return rows[0];
+}
+
 
 function tokenLookup(db: Queryable, tokenHash: string) {
   return db

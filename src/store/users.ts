@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import type { Queryable } from './db.ts';
+import { selectShaped, stampedRead, type Queryable } from './db.ts';
 import type { UserTable } from './schema.ts';
 
 export async function findUserByEmail(db: Queryable, email: string) {
@@ -119,7 +119,11 @@ export async function transferOwnedItems(db: Queryable, fromUserId: number, toUs
 }
 
 export async function findProfileImage(db: Queryable, userId: number) {
-  return db.selectFrom('profile_images').select(['image_id', 'width', 'height', 'blob_key']).where('user_id', '=', userId).executeTakeFirst();
+  // read by every Get Current User: compiled once, kept until the database may have changed
+  return stampedRead(db, 'profile image of user', userId, async () => {
+    const rows = await selectShaped(db, 'profile image of user', () => db.selectFrom('profile_images').select(['image_id', 'width', 'height', 'blob_key']).where('user_id', '=', userId), [userId]);
+    return rows[0];
+  });
 }
 
 export async function deleteProfileImage(db: Queryable, userId: number): Promise<void> {
