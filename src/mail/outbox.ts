@@ -1,6 +1,5 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { simpleParser } from 'mailparser';
 
 /** One message of the outbox (<dataDir>/outbox/*.eml), as test mode shows it. */
 export interface OutboxMessage {
@@ -29,6 +28,8 @@ export async function readOutbox(dataDir: string): Promise<OutboxMessage[]> {
     return [];
   }
   const out: OutboxMessage[] = [];
+  // loaded on first use (test mode's outbox reader only)
+  const { simpleParser } = await import('mailparser');
   for (const n of names) {
     const m = await simpleParser(await fsp.readFile(path.join(dir, n)));
     out.push({

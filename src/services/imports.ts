@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import type { StoredRowCells } from '../engine/cells.ts';
 import { MAX_COLUMNS_PER_SHEET, MAX_CELLS_PER_SHEET } from '../engine/limits.ts';
 import { ColumnGuess, csvValue, importCell, importTitles, xlsxValue, type ImportValue } from '../engine/imports.ts';
@@ -80,6 +79,8 @@ async function* csvRows(file: string): AsyncGenerator<[number, ImportValue[]]> {
 }
 
 async function* xlsxRows(file: string): AsyncGenerator<[number, ImportValue[]]> {
+  // loaded on first use: exceljs takes a fifth of a second to load, and most servers never import XLSX
+  const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
   try {
     // the first worksheet only

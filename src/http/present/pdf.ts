@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import PDFDocument from 'pdfkit';
 import type { ColumnDef } from '../../engine/columns.ts';
 import type { RowState, SheetModel } from '../../engine/model.ts';
 import { rowCells, type RowPresentOptions } from './sheetContents.ts';
@@ -89,6 +88,8 @@ export async function tablePdf(name: string, titles: readonly string[], lines: R
 
 async function tableDocument(name: string, table: PdfTable, paperSize: string): Promise<Buffer> {
   const [w, h] = PAPER[paperSize] ?? PAPER.LETTER!;
+  // loaded on first use, as the start of a server (and of a test server) need not wait for it
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: [w, h], layout: 'landscape', margin: MARGIN, info: { Title: name, Producer: 'sheetd' }, autoFirstPage: true });
   const font = fontFile();
   if (font !== null) doc.registerFont('body', font);
