@@ -25,7 +25,7 @@ import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { sheetFor } from './permissions.ts';
 import { isEmptyProof, liveProof, requireOpenCurrent } from './proofState.ts';
 import { readModel } from './sheetCache.ts';
-import { onSheetWrite } from './sheetWrites.ts';
+import { lockSheets, onSheetWrite } from './sheetWrites.ts';
 
 /**
  * Proofs: a file (or several images) on a row for review, in versions. A proof's files are
@@ -141,6 +141,8 @@ export async function checkProofCreatable(db: Queryable, actor: Actor, sheetId: 
 export async function createProof(store: Store, blobs: BlobStore, actor: Actor, sheetId: number, rowId: number, input: FileUpload | StoredFile[]): Promise<ProofView> {
   if (!Array.isArray(input)) await checkProofCreatable(store.db, actor, sheetId, rowId);
   return withFiles(store.db, sheetId, blobs, input, (files) => store.db.transaction().execute(async (tx) => {
+    // two requests for the same row: the second waits here and then finds the first's proof (1280)
+    await lockSheets(tx, store, [sheetId]);
     const sheet = await checkProofCreatable(tx, actor, sheetId, rowId);
     const now = clock.now();
     const id = newId();

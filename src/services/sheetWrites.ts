@@ -53,7 +53,11 @@ export interface SheetWriteTarget {
   system?: boolean;
 }
 
-async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts: WriteOptions): Promise<void> {
+/**
+ * PostgreSQL: takes the sheets' row locks (4004 after the lock timeout), so that a check made
+ * after it ("this row has no proof yet") holds until the commit. SQLite: the write transaction is the lock.
+ */
+export async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts: WriteOptions = {}): Promise<void> {
   if (store.dialect !== 'postgres') return; // SQLite: the write transaction is the lock
   await setLockTimeout(tx, opts.lockTimeoutMs ?? store.lockTimeoutMs);
   // ascending ids: two writers over the same sheets never wait on each other in a circle

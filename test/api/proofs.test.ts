@@ -145,6 +145,12 @@ describe('proofs: create, read, status, delete', () => {
     const seen = await s0.api.get(`/sheets/${s.id}/proofs`, { token: viewer.token });
     assert.equal(seen.status, 200);
     assert.equal(seen.body.totalCount, 1);
+
+    // at the same time, on a row without one: exactly one proof is made
+    const both = await Promise.all([1, 2, 3].map((i) => raw(`/sheets/${s.id}/rows/${s.otherRowId}/proofs`, pngBytes(2, 2, i), `race${i}.png`, 'image/png')));
+    assert.deepEqual(both.map((r) => r.status).sort(), [200, 400, 400], JSON.stringify(both.map((r) => r.body)));
+    both.filter((r) => r.status === 400).forEach((r) => assertError(r, 400, 1280));
+    assert.equal((await s0.api.get(`/sheets/${s.id}/proofs`)).body.totalCount, 2, 'one proof on each row');
   });
 
   test('Update Proof Status: isCompleted both ways; 1315 on an older version or an empty proof; bad bodies change nothing', async () => {
