@@ -139,7 +139,7 @@ interface CachedStatement {
 
 function cachedStatement(stmt: Database.Statement, writes: { count: number }): CachedStatement {
   if (!stmt.reader) {
-    // every statement that may write counts (see changeStampOf)
+    // every statement that may write counts (see changeStamps)
     return {
       reader: false,
       all: (parameters) => stmt.all(parameters),
@@ -152,6 +152,18 @@ function cachedStatement(stmt: Database.Statement, writes: { count: number }): C
   }
   const counts = !stmt.readonly; // INSERT ... RETURNING and the like
   const names = stmt.columns().map((c) => c.name);
+  // "__proto__" in an object literal would set the prototype: such a statement keeps better-sqlite3's objects
+  if (names.includes('__proto__')) {
+    return {
+      reader: true,
+      all: (parameters) => {
+        if (counts) writes.count++;
+        return stmt.all(parameters);
+      },
+      run: (parameters) => stmt.run(parameters),
+      iterate: (parameters) => stmt.iterate(parameters),
+    };
+  }
   // the column names are the statement's own (SQL aliases): quoted as JSON, they are plain keys
   const toObject = new Function('r', `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')}};`) as (r: unknown[]) => unknown;
   const rawStmt = stmt.raw(true);
@@ -169,18 +181,15 @@ function cachedStatement(stmt: Database.Statement, writes: { count: number }): C
 }
 
 /**
- * SQLite: a stamp that changes whenever the database may have changed since it was taken: a
- * statement of this process that may write (counted as it runs), or a commit of another process
- * (SQLite's data_version, e.g. the sheetd CLI). A cache of reads keyed by it is never stale.
- * Undefined for PostgreSQL (other processes write without telling) and inside a transaction.
+ * SQLite databases' change stamps: a stamp changes whenever the database may have changed since
+ * it was taken, by a statement of this process that may write (counted as it runs) or a commit
+ * of another process (SQLite's data_version, e.g. the sheetd CLI). None for PostgreSQL (other
+ * processes write without telling) nor for a transaction (a Transaction is not its database).
  */
-export function changeStampOf(db: Queryable): (() => string) | undefined {
-  return changeStamps.get(db);
-}
 const changeStamps = new WeakMap<object, () => string>();
 
 /**
- * A read kept until the database may have changed (changeStampOf), by `space` (which read) and
+ * A read kept until the database may have changed (its change stamp), by `space` (which read) and
  * `key`; on PostgreSQL and inside transactions it simply reads. The stamp is taken before the
  * read, so a result is never kept under a stamp newer than the state it saw. Results are shared:
  * callers must not change them.
