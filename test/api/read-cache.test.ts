@@ -51,7 +51,7 @@ describe('reads kept between requests follow every change', () => {
     assertError(await s.api.get('/users/me', { token: u.token }), 401, 1002);
   });
 
-  test('a token made or a user deactivated through the API is seen by the next request', async () => {
+  test('a user deactivated and reactivated through the API is seen by the next request', async () => {
     const u = await freshUser();
     assert.equal((await s.api.get('/users/me', { token: u.token })).status, 200);
     assert.equal((await s.api.post(`/users/${u.id}/deactivate`)).status, 200);
