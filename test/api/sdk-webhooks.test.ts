@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import { hmac, startReceiver, type Receiver } from '../helpers/webhookReceiver.ts';
+import { closeAll } from '../helpers/setup.ts';
 
 // The official JavaScript SDK's webhook methods, unchanged but for the base URL.
 let t: TestServer;
@@ -14,12 +15,7 @@ before(async () => {
   t = await startTestServer({ SHEETD_WEBHOOK_CA_FILE: rx.caFile, SHEETD_WEBHOOK_PORTS: String(rx.port), SHEETD_WEBHOOK_BATCH_MS: '20', SHEETD_JOB_POLL_MS: '50' });
 });
 after(async () => {
-  // the receivers close even when the server never started, or the file would never end
-  try {
-    await t?.close();
-  } finally {
-    await rx?.close();
-  }
+  await closeAll(() => t?.close(), () => rx?.close());
 });
 
 test('create, list, get, enable, reset the secret and delete through the SDK; callbacks follow', async () => {

@@ -6,6 +6,7 @@ import { makeSheet } from '../helpers/sheets.ts';
 import { tokenFor } from '../helpers/tokens.ts';
 import { startReceiver, type Receiver } from '../helpers/webhookReceiver.ts';
 import { spawnServer } from '../helpers/process.ts';
+import { closeAll } from '../helpers/setup.ts';
 
 // Test mode through HTTP: reset, snapshots, clock, faults, journal, outbox, webhook deliveries.
 let t: TestServer;
@@ -20,12 +21,7 @@ before(async () => {
   api = client(t.base, t.adminToken);
 });
 after(async () => {
-  // the receiver is closed even when the server never started, or the file would never end
-  try {
-    await t?.close();
-  } finally {
-    await rx?.close();
-  }
+  await closeAll(() => t?.close(), () => rx?.close());
 });
 
 const T = '/sheetd/test';

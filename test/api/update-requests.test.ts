@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { browser, inputValue } from '../helpers/browser.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
+import { closeAll } from '../helpers/setup.ts';
 
 // Mail goes out through a real SMTP server in this process (SMTP_URL), each message parsed;
 // schedules are driven by moving the clock the job worker goes by.
@@ -37,11 +38,7 @@ before(async () => {
 
 after(async () => {
   clock.now = realNow;
-  try {
-    await t?.close();
-  } finally {
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  }
+  await closeAll(() => t?.close(), () => new Promise<void>((resolve) => smtp.close(() => resolve())));
 });
 
 function to(m: ParsedMail): string {

@@ -4,6 +4,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import { startReceiver, type Receiver } from '../helpers/webhookReceiver.ts';
+import { closeAll } from '../helpers/setup.ts';
 
 /**
  * The operator's limits on callbacks: denied networks (checked on the address connected to),
@@ -31,12 +32,7 @@ before(async () => {
   api = client(t.base, t.adminToken);
 });
 after(async () => {
-  // the receivers close even when the server never started, or the file would never end
-  try {
-    await t?.close();
-  } finally {
-    await Promise.all([rx?.close(), untrusted?.close(), v6?.close()]);
-  }
+  await closeAll(() => t?.close(), () => rx?.close(), () => untrusted?.close(), () => v6?.close());
 });
 
 async function enableWith(url: string): Promise<{ status: string; error: string }> {

@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client, type Client } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
 import { hmac, startReceiver, type Receiver } from '../helpers/webhookReceiver.ts';
+import { closeAll } from '../helpers/setup.ts';
 
 /**
  * Webhooks over HTTP against a real HTTPS subscriber (self-signed CA trusted through
@@ -28,12 +29,7 @@ before(async () => {
   api = client(t.base, t.adminToken);
 });
 after(async () => {
-  // the receivers close even when the server never started, or the file would never end
-  try {
-    await t?.close();
-  } finally {
-    await rx?.close();
-  }
+  await closeAll(() => t?.close(), () => rx?.close());
 });
 
 const COLS = [{ title: 'Name', type: 'TEXT_NUMBER', primary: true }, { title: 'Status', type: 'TEXT_NUMBER' }, { title: 'Note', type: 'TEXT_NUMBER' }];

@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { clusterSkip, startCluster, type Cluster } from '../helpers/cluster.ts';
+import { clusterSkip, startCluster, webhookClusterEnv, type Cluster } from '../helpers/cluster.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import { startReceiver, type Receiver } from '../helpers/webhookReceiver.ts';
+import { closeAll } from '../helpers/setup.ts';
 
 /**
  * Three processes, three job workers, one queue (PostgreSQL): each webhook callback and each
@@ -31,21 +32,10 @@ before(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const smtpPort = (smtp.server.address() as AddressInfo).port;
-  c = await startCluster(3, {
-    SHEETD_RATE_LIMIT: '100000',
-    SHEETD_JOB_POLL_MS: '100',
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    SHEETD_WEBHOOK_CA_FILE: rx.caFile,
-    SHEETD_WEBHOOK_PORTS: String(rx.port),
-    SHEETD_WEBHOOK_TIMEOUT_MS: '1000',
-    SHEETD_WEBHOOK_RETRY_MS: '100,100,100,100,100',
-    SHEETD_WEBHOOK_BATCH_MS: '20',
-  });
+  c = await startCluster(3, { ...webhookClusterEnv(rx), SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
 });
 after(async () => {
-  if (c) await c.stop();
-  if (rx) await rx.close();
-  if (smtp) await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await closeAll(() => c?.stop(), () => rx?.close(), () => smtp && new Promise<void>((resolve) => smtp.close(() => resolve())));
 });
 
 type Ev = { objectType: string; eventType: string; id?: number };

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { clusterSkip, startCluster, type Cluster } from '../helpers/cluster.ts';
+import { clusterSkip, startCluster, webhookClusterEnv, type Cluster } from '../helpers/cluster.ts';
 import { client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import { startReceiver, type Receiver } from '../helpers/webhookReceiver.ts';
+import { closeAll } from '../helpers/setup.ts';
 
 /**
  * kill -9 of one of three processes while clients write through the load balancer: requests in
@@ -15,19 +16,10 @@ let rx: Receiver;
 before(async () => {
   if (clusterSkip) return;
   rx = await startReceiver();
-  c = await startCluster(3, {
-    SHEETD_RATE_LIMIT: '100000',
-    SHEETD_JOB_POLL_MS: '100',
-    SHEETD_WEBHOOK_CA_FILE: rx.caFile,
-    SHEETD_WEBHOOK_PORTS: String(rx.port),
-    SHEETD_WEBHOOK_TIMEOUT_MS: '1000',
-    SHEETD_WEBHOOK_RETRY_MS: '100,100,100,100,100',
-    SHEETD_WEBHOOK_BATCH_MS: '20',
-  });
+  c = await startCluster(3, webhookClusterEnv(rx));
 });
 after(async () => {
-  if (c) await c.stop();
-  if (rx) await rx.close();
+  await closeAll(() => c?.stop(), () => rx?.close());
 });
 
 type Ev = { objectType: string; eventType: string; id?: number };

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { createPgDatabase, TEST_PG_URL, TEST_REDIS_URL } from './server.ts';
 import { freePort } from './process.ts';
 import { randomString } from '../../src/ids.ts';
+import type { Receiver } from './webhookReceiver.ts';
 
 const SCRIPT = path.resolve(import.meta.dirname, '../../scripts/cluster');
 const run = promisify(execFile);
@@ -49,6 +50,19 @@ export interface Cluster {
  * `scripts/cluster start n` on a fresh PostgreSQL database, the test Redis (under a prefix of
  * its own) and a free port, with the given extra environment for every process.
  */
+/** Settings for a cluster whose webhooks call `rx`, with short timeouts, retries and batches. */
+export function webhookClusterEnv(rx: Receiver): Record<string, string> {
+  return {
+    SHEETD_RATE_LIMIT: '100000',
+    SHEETD_JOB_POLL_MS: '100',
+    SHEETD_WEBHOOK_CA_FILE: rx.caFile,
+    SHEETD_WEBHOOK_PORTS: String(rx.port),
+    SHEETD_WEBHOOK_TIMEOUT_MS: '1000',
+    SHEETD_WEBHOOK_RETRY_MS: '100,100,100,100,100',
+    SHEETD_WEBHOOK_BATCH_MS: '20',
+  };
+}
+
 export async function startCluster(n: number, env: Record<string, string> = {}): Promise<Cluster> {
   const db = await createPgDatabase(TEST_PG_URL!);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-cluster-'));

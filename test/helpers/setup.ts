@@ -15,3 +15,20 @@ export function serverForFile(env: Record<string, string> = {}): { t: TestServer
   after(() => s.t.close());
   return s;
 }
+
+/**
+ * Closes what a test file started, in order, each even when one before it failed or was never
+ * started (undefined): a receiver or mail server left open keeps the file's process alive for
+ * ever. The first failure is thrown once all have been tried.
+ */
+export async function closeAll(...closers: Array<(() => unknown) | undefined>): Promise<void> {
+  let failure: unknown;
+  for (const close of closers) {
+    try {
+      await close?.();
+    } catch (e) {
+      failure ??= e;
+    }
+  }
+  if (failure !== undefined) throw failure;
+}

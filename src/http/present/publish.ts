@@ -24,23 +24,19 @@ export function presentPublish(s: PublishState, base: string): Record<string, un
       out.readOnlyLiteSslUrl = lite;
     }
   }
-  out.readOnlyFullEnabled = s.tokens.readOnlyFull !== undefined;
-  if (s.tokens.readOnlyFull !== undefined) {
-    out.readOnlyFullAccessibleBy = s.settings.readOnlyFullAccessibleBy ?? 'ALL';
-    out.readOnlyFullDefaultView = s.settings.readOnlyFullDefaultView ?? 'GRID';
-    out.readOnlyFullShowToolbar = s.settings.readOnlyFullShowToolbar ?? true;
-    const full = url('readOnlyFull');
-    if (full !== undefined) out.readOnlyFullUrl = full;
-  }
+  // the full views (read-only, and read-write for sheets): who may open them, how, and where
+  const fullView = (kind: 'readOnlyFull' | 'readWrite') => {
+    out[`${kind}Enabled`] = s.tokens[kind] !== undefined;
+    if (s.tokens[kind] === undefined) return;
+    out[`${kind}AccessibleBy`] = s.settings[`${kind}AccessibleBy`] ?? 'ALL';
+    out[`${kind}DefaultView`] = s.settings[`${kind}DefaultView`] ?? 'GRID';
+    out[`${kind}ShowToolbar`] = s.settings[`${kind}ShowToolbar`] ?? true;
+    const u = url(kind);
+    if (u !== undefined) out[`${kind}Url`] = u;
+  };
+  fullView('readOnlyFull');
   if (s.type === 'sheet') {
-    out.readWriteEnabled = s.tokens.readWrite !== undefined;
-    if (s.tokens.readWrite !== undefined) {
-      out.readWriteAccessibleBy = s.settings.readWriteAccessibleBy ?? 'ALL';
-      out.readWriteDefaultView = s.settings.readWriteDefaultView ?? 'GRID';
-      out.readWriteShowToolbar = s.settings.readWriteShowToolbar ?? true;
-      const rw = url('readWrite');
-      if (rw !== undefined) out.readWriteUrl = rw;
-    }
+    fullView('readWrite');
     out.icalEnabled = s.tokens.ical !== undefined;
     const ical = url('ical');
     if (ical !== undefined) out.icalUrl = ical;
