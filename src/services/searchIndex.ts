@@ -97,26 +97,24 @@ registerNamedSource({
     return out;
   },
 });
+/** Of the assets (reports, dashboards) the caller can see, those among `ids`. */
+function visibleAssets(ids: readonly number[], seen: ReadonlyArray<{ id: number; modified_at: number; workspace_id: number | null }>) {
+  const want = new Set(ids);
+  const out = new Map<number, { modifiedAt: number; inWorkspace: boolean }>();
+  for (const a of seen) if (want.has(a.id)) out.set(a.id, { modifiedAt: a.modified_at, inWorkspace: a.workspace_id !== null });
+  return out;
+}
+
 registerNamedSource({
   objectType: 'report', eventType: 'REPORT', scope: 'reportNames',
   names: (db, ids) => containerNames(db, 'reports', ids),
-  async visible(db, actor, ids) {
-    const want = new Set(ids);
-    const out = new Map<number, { modifiedAt: number; inWorkspace: boolean }>();
-    for (const { report } of await accessibleReports(db, actor)) if (want.has(report.id)) out.set(report.id, { modifiedAt: report.modified_at, inWorkspace: report.workspace_id !== null });
-    return out;
-  },
+  visible: async (db, actor, ids) => visibleAssets(ids, (await accessibleReports(db, actor)).map((x) => x.report)),
 });
 
 registerNamedSource({
   objectType: 'sight', eventType: 'DASHBOARD', scope: 'sightNames',
   names: (db, ids) => containerNames(db, 'sights', ids),
-  async visible(db, actor, ids) {
-    const want = new Set(ids);
-    const out = new Map<number, { modifiedAt: number; inWorkspace: boolean }>();
-    for (const { sight } of await accessibleSights(db, actor)) if (want.has(sight.id)) out.set(sight.id, { modifiedAt: sight.modified_at, inWorkspace: sight.workspace_id !== null });
-    return out;
-  },
+  visible: async (db, actor, ids) => visibleAssets(ids, (await accessibleSights(db, actor)).map((x) => x.sight)),
 });
 
 // --- docs of a sheet --------------------------------------------------------------------------
