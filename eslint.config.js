@@ -16,7 +16,7 @@ const layers = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', '.build/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
