@@ -37,6 +37,7 @@ export async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetMo
  */
 export async function saveModel(tx: Tx, model: SheetModel, cs: Changeset, now: number): Promise<void> {
   settleOrder(model, cs);
+  compactRows(model, cs);
   if (cs.deleted.size > 0) await deleteRowsById(tx, [...cs.deleted]);
   // statements of a fixed shape, compiled once (store/db.ts); the table keeps rows in insertion
   // order, with their random ids in an index (migration 0008), so the order here does not matter
@@ -126,3 +127,22 @@ function metaJson(meta: RowState['meta']): string {
   return s;
 }
 let lastMeta: { keys: readonly string[]; ats: readonly number[]; bys: ReadonlyArray<number | null>; json: string } | undefined;
+
+/**
+ * The cells and meta of rows a write created or changed, copied into objects of V8's fast
+ * shape. A writer builds them a key at a time, and an object given more than a dozen properties
+ * that way is kept as a hash table: about 1 KB per row for 20 cells instead of under 200 bytes,
+ * for as long as the model stays cached. A copy by spread takes the shape a row loaded from the
+ * database has (JSON.parse). Runs before anything else sees the rows; readers compare a row's
+ * cells object by identity to reuse what they presented, and these rows are new to them.
+ */
+function compactRows(model: SheetModel, cs: Changeset): void {
+  const compact = (id: number) => {
+    const r = model.rows.get(id);
+    if (r === undefined) return;
+    r.cells = { ...r.cells };
+    r.meta = { ...r.meta };
+  };
+  for (const id of cs.added) compact(id);
+  for (const id of cs.updated) compact(id);
+}
