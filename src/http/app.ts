@@ -13,6 +13,7 @@ import { errorHandler, sendError, toApiError } from './errors.ts';
 import { edgeOptions, installEdge } from './edge.ts';
 import { acceptable } from './negotiate.ts';
 import { installMetrics } from './metrics.ts';
+import { watchIdle } from './idleMemory.ts';
 import { checkHealth } from '../services/metrics.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import { API_PREFIX, apiPlugin, jsonBodyOnly, knownRoutes, notFound } from './api.ts';
@@ -84,6 +85,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   };
   const app = (https ? Fastify({ ...common, https: { ...https, ...edge.node } }) : Fastify(common)) as unknown as FastifyInstance;
   installEdge(app, config);
+  const stopWatching = watchIdle(app.server);
+  app.addHook('onClose', async () => stopWatching());
 
   app.decorate('ctx', ctx);
   app.decorateRequest('actor', null as unknown as Actor);

@@ -1,26 +1,24 @@
 /**
  * Spare Buffers for large JSON response bodies (Get Sheet of a large sheet: tens of MB).
  * A fresh Buffer of that size costs a page fault per 4 KB the first time it is written, more
- * than the writing itself, and a dead one holds its memory until V8 next collects garbage:
- * the bodies of finished responses are kept (a few, dropped after a while without use) and
- * serve the next ones. Memory only (no sheet data is read from it).
- *
- * When the last large body has gone and nothing replaced it, a full garbage collection gives
- * its memory back to the system: an idle process allocates nothing, so V8 would otherwise
- * keep tens of MB of dead bodies and strings for as long as the server stays quiet.
+ * than the writing itself: the body of a finished response is kept and serves the next one. It
+ * is dropped when the server goes quiet (http/idleMemory.ts), with the garbage of the reads.
+ * Memory only (no sheet data is read from it).
  */
-import v8 from 'node:v8';
-import vm from 'node:vm';
+import { holdUntilIdle } from '../idleMemory.ts';
 
 const MIN_SIZE = 1024 * 1024;
 /** Large bodies alive at once are bounded by the byte budget (present/sheetBodies.ts); a few spares cover them. */
 const MAX_SPARES = 1;
-const KEEP_MS = 30_000;
-const COLLECT_AFTER_MS = 1000;
 
 const spares: Buffer[] = [];
-let dropTimer: NodeJS.Timeout | undefined;
-let collectTimer: NodeJS.Timeout | undefined;
+
+holdUntilIdle({
+  busy: () => false,
+  release: () => {
+    spares.length = 0;
+  },
+});
 
 /** A Buffer of at least `size` bytes: the smallest spare one that is large enough. */
 export function takeBodyBuffer(size: number): Buffer {
@@ -38,30 +36,4 @@ export function giveBackBodyBuffer(buf: Buffer): void {
   // the smallest goes when there are too many: a large one serves any body
   spares.sort((a, b) => b.length - a.length);
   if (spares.length > MAX_SPARES) spares.pop();
-  clearTimeout(dropTimer);
-  dropTimer = setTimeout(() => {
-    spares.length = 0;
-    collectGarbageSoon();
-  }, KEEP_MS);
-  dropTimer.unref();
-}
-
-let gc: (() => void) | undefined;
-
-/** Called when the last large body has gone; a new large body coming first (cancelCollection) puts it off. */
-export function collectGarbageSoon(): void {
-  clearTimeout(collectTimer);
-  collectTimer = setTimeout(() => {
-    // node starts without --expose-gc; the flag set at run time applies to a new context
-    if (gc === undefined) {
-      v8.setFlagsFromString('--expose-gc');
-      gc = vm.runInNewContext('gc') as () => void;
-    }
-    gc();
-  }, COLLECT_AFTER_MS);
-  collectTimer.unref();
-}
-
-export function cancelCollection(): void {
-  clearTimeout(collectTimer);
 }

@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { RowState, SheetModel } from '../../engine/model.ts';
 import { JsonWriter } from './sheetContents.ts';
-import { cancelCollection, collectGarbageSoon } from './bodyBuffers.ts';
+import { holdUntilIdle } from '../idleMemory.ts';
 
 const gzip = promisify(zlib.gzip);
 
@@ -60,6 +60,10 @@ class ByteBudget {
   }
 }
 
+/** Large bodies written, being sent or waiting for the budget, in every server of the process: the server is not idle while there are any. */
+let largeBodies = 0;
+holdUntilIdle({ busy: () => largeBodies > 0, release: () => undefined });
+
 export interface SheetBodyRequest {
   model: SheetModel;
   rows: readonly RowState[];
@@ -94,8 +98,6 @@ export class SheetBodies {
   private readonly shared = new WeakMap<SheetModel, Shared[]>();
   /** Bytes per row of a model's last body: the next one's estimate and initial capacity. */
   private readonly rowBytes = new WeakMap<SheetModel, number>();
-  /** Large bodies written or being sent. */
-  private large = 0;
 
   /** `budgetBytes`: large bodies in memory at once (written or being sent). */
   constructor(budgetBytes: number) {
@@ -128,12 +130,11 @@ export class SheetBodies {
     const s: Shared = { version: model.version, key: r.key, rows, cells: rows.map((row) => row.cells), plain: Promise.resolve(Buffer.alloc(0)), users: 0, aborted: false };
     s.plain = (async () => {
       if (estimate >= LARGE_BODY) {
-        this.large++;
-        cancelCollection();
+        largeBodies++;
         const release = await this.budget.take(estimate);
         s.release = () => {
           release();
-          if (--this.large === 0) collectGarbageSoon();
+          largeBodies--;
         };
       }
       const w = new JsonWriter(estimate);
