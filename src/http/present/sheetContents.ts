@@ -182,29 +182,50 @@ interface CachedCells {
 }
 const cachedCells = new WeakMap<RowState, CachedCells>();
 
-/** How cells are presented by one response: the same object while nothing that matters changed. */
+/**
+ * How cells are presented by the responses whose rows' JSON is kept: one presentation per model
+ * at a time (one copy of the sheet's cells as text). Readers who ask for another presentation
+ * (another access level, other include values, other columns) get theirs written afresh and
+ * kept nowhere, so callers with different views do not replace each other's text on every read,
+ * which would turn over tens of MB each time. The presentation kept changes when the one before
+ * can no longer be asked for (the columns, the formulas or, for text that shows row numbers, the
+ * version changed) or nobody asked for it for TAKE_OVER_MS.
+ */
 interface CellsFormat {
-  key: string;
+  /** What the model gives every presentation: its columns, and the version where that matters. */
+  dataKey: string;
+  /** What this presentation chose: columns, access level, options. */
+  viewKey: string;
   engine: SheetModel['formulas'];
+  lastUsed: number;
 }
 const cellsFormats = new WeakMap<SheetModel, CellsFormat>();
+const TAKE_OVER_MS = 10_000;
 
 /**
- * The presentation of a response's cells, or undefined when it cannot be kept: cells that show
- * who created or modified the row (user names change without the sheet changing).
+ * The presentation of a response's cells whose rows' JSON is kept, or undefined when nothing is
+ * kept for it: cells that show who created or modified the row (user names change without the
+ * sheet changing), or another presentation holds the model's place.
  */
 function cellsFormatOf(model: SheetModel, cols: readonly ColumnDef[], copts: Omit<PresentCellOptions, 'rowId'>, skipEmpty: boolean): CellsFormat | undefined {
   if (cols.some((c) => c.systemColumnType === 'CREATED_BY' || c.systemColumnType === 'MODIFIED_BY')) return undefined;
   const engine = model.formulas;
   // formula text and predecessor rows show row numbers and titles of other rows: kept for this version only
   const byVersion = (engine !== undefined && engine !== null) || cols.some((c) => c.type === 'PREDECESSOR');
-  const key = JSON.stringify([cols, copts.level, copts.numericDates, copts.includeObjectValue, copts.includeFormat, copts.includeColumnType, skipEmpty, byVersion ? model.version : null]);
-  let f = cellsFormats.get(model);
-  if (f === undefined || f.key !== key || f.engine !== engine) {
-    f = { key, engine };
-    cellsFormats.set(model, f);
+  const dataKey = JSON.stringify([model.columns, byVersion ? model.version : null]);
+  const viewKey = JSON.stringify([cols.map((c) => c.id), copts.level, copts.numericDates, copts.includeObjectValue, copts.includeFormat, copts.includeColumnType, skipEmpty]);
+  const now = Date.now();
+  const f = cellsFormats.get(model);
+  if (f !== undefined && f.dataKey === dataKey && f.engine === engine) {
+    if (f.viewKey === viewKey) {
+      f.lastUsed = now;
+      return f;
+    }
+    if (now - f.lastUsed <= TAKE_OVER_MS) return undefined;
   }
-  return f;
+  const next = { dataKey, viewKey, engine, lastUsed: now };
+  cellsFormats.set(model, next);
+  return next;
 }
 
 /**
