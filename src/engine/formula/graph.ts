@@ -44,6 +44,9 @@ export interface FormulaNode extends GraphNode {
   value: Scalar;
 }
 
+/** The successor list of every node that feeds nothing: shared, never written to. */
+const NO_SUCCESSORS: GraphNode[] = [];
+
 /** A node standing for many edges; never evaluated. */
 abstract class VirtualNode implements GraphNode {
   mark = 0;
@@ -398,19 +401,33 @@ export class DependencyGraph {
     const frameList: GraphNode[][] = [];
     const frameNext: number[] = [];
 
-    const open = (n: GraphNode): void => {
-      n.mark = pass;
-      n.index = n.low = counter++;
-      n.onStack = true;
-      stack.push(n);
+    /** The successors of `n`, worked out again when the graph changed since. */
+    const successors = (n: GraphNode): GraphNode[] => {
       let list = n.succ;
       if (list === null || n.succEpoch !== epoch) {
         list = [];
         if (n instanceof VirtualNode) n.successors(list);
         else this.successorsOf((n as FormulaNode).colId, (n as FormulaNode).rowId, list);
+        // most formula cells feed nothing (the last column of a sheet): one shared empty list
+        if (list.length === 0) list = NO_SUCCESSORS;
         n.succ = list;
         n.succEpoch = epoch;
       }
+      return list;
+    };
+    const open = (n: GraphNode): void => {
+      n.mark = pass;
+      n.index = n.low = counter++;
+      const list = successors(n);
+      if (list.length === 0) {
+        // a node that feeds nothing is a component of its own, finished as soon as it is opened:
+        // emitted at once, without a frame (it cannot lower its parent's low link)
+        n.onStack = false;
+        emitted.push(n);
+        return;
+      }
+      n.onStack = true;
+      stack.push(n);
       for (let i = 0; i < list.length; i++) if (list[i] === n) cyclic.add(n);
       frameNode.push(n);
       frameList.push(list);
