@@ -57,7 +57,12 @@ async function bundle() {
     });
     // processes started at once (a cluster) each build; the rename makes whichever lands whole
     fs.renameSync(tmp, file);
-    for (const old of fs.readdirSync(dir)) if (old.startsWith('sheetd-') && path.join(dir, old) !== file && !old.endsWith('.tmp')) fs.rmSync(path.join(dir, old), { force: true });
+    // earlier bundles go (a process still running one has it loaded), and files of builds cut short
+    for (const old of fs.readdirSync(dir)) {
+      const p = path.join(dir, old);
+      if (!old.startsWith('sheetd-') || p === file) continue;
+      if (!old.endsWith('.tmp') || Date.now() - fs.statSync(p).mtimeMs > 600_000) fs.rmSync(p, { force: true });
+    }
     return file;
   } catch (e) {
     process.stderr.write(`sheetd: running the sources through tsx (could not bundle them: ${e instanceof Error ? e.message : String(e)})\n`);
