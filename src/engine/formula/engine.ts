@@ -568,6 +568,10 @@ export class FormulaEngine {
   private recompute(roots: Iterable<GraphNode>, changes: Changes): CellChange[] {
     const { order, cyclic } = this.graph.order(roots);
     const ctx = this.ctx;
+    ctx.today = this.today;
+    // the type of the column of the cell before: consecutive cells mostly share their column
+    let typeCol: ColumnId | undefined;
+    let type: ColumnType = 'TEXT_NUMBER';
     for (const n of order) {
       if (!isFormulaNode(n)) continue;
       let v: Scalar;
@@ -576,9 +580,11 @@ export class FormulaEngine {
       } else {
         ctx.hostRow = n.rowId;
         ctx.hostCol = n.colId;
-        ctx.today = this.today;
         v = this.evaluator.evaluate(n.formula);
-        const type = this.columns.get(n.colId)?.type ?? 'TEXT_NUMBER';
+        if (n.colId !== typeCol) {
+          typeCol = n.colId;
+          type = this.columns.get(n.colId)?.type ?? 'TEXT_NUMBER';
+        }
         if (type !== 'TEXT_NUMBER' && type !== 'PICKLIST') v = fitColumn(v, type);
       }
       if (n.value !== v && !sameScalar(n.value, v)) {

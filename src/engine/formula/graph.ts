@@ -448,7 +448,15 @@ export class DependencyGraph {
         if (next < list.length) {
           frameNext[top] = next + 1;
           const m = list[next] as GraphNode;
-          if (m.mark !== pass) open(m);
+          if (m.mark !== pass) {
+            // a node known to feed nothing is emitted here, without a call (open does the same)
+            if (m.succ === NO_SUCCESSORS && m.succEpoch === epoch) {
+              m.mark = pass;
+              m.index = m.low = counter++;
+              m.onStack = false;
+              emitted.push(m);
+            } else open(m);
+          }
           else if (m.onStack && m.index < node.low) node.low = m.index;
           continue;
         }
