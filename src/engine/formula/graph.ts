@@ -401,15 +401,17 @@ export class DependencyGraph {
     const frameList: GraphNode[][] = [];
     const frameNext: number[] = [];
 
+    const scratch: GraphNode[] = [];
     /** The successors of `n`, worked out again when the graph changed since. */
     const successors = (n: GraphNode): GraphNode[] => {
       let list = n.succ;
       if (list === null || n.succEpoch !== epoch) {
-        list = [];
-        if (n instanceof VirtualNode) n.successors(list);
-        else this.successorsOf((n as FormulaNode).colId, (n as FormulaNode).rowId, list);
-        // most formula cells feed nothing (the last column of a sheet): one shared empty list
-        if (list.length === 0) list = NO_SUCCESSORS;
+        // worked out in a scratch list: most formula cells feed nothing (the last column of a
+        // sheet) and share one empty list; the others get a copy of their own
+        scratch.length = 0;
+        if (n instanceof VirtualNode) n.successors(scratch);
+        else this.successorsOf((n as FormulaNode).colId, (n as FormulaNode).rowId, scratch);
+        list = scratch.length === 0 ? NO_SUCCESSORS : scratch.slice();
         n.succ = list;
         n.succEpoch = epoch;
       }
