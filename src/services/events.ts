@@ -2,7 +2,7 @@ import type { Queryable } from '../store/db.ts';
 import { appendEvents } from '../store/events.ts';
 import { wakeWebhooks, webhookBatch } from '../store/webhooks.ts';
 import { clock } from '../clock.ts';
-import { randomStrings } from '../ids.ts';
+import { eventIds as newEventIds } from '../ids.ts';
 import type { Actor } from './context.ts';
 
 /**
@@ -41,7 +41,7 @@ export function authorOf(actor: Actor): EventAuthor {
 }
 
 export async function recordEvents(db: Queryable, author: EventAuthor, events: ChangeEvent[], now = clock.now()): Promise<void> {
-  const eventIds = randomStrings(events.length, 24);
+  const eventIds = newEventIds(events.length, now);
   await appendEvents(
     db,
     events.map((e, i) => ({
