@@ -89,6 +89,39 @@ export function cellKey(columnId: number): string {
   return k;
 }
 
+/**
+ * `{ [keys[0]]: values[0], ... }` for cell keys (column ids as digits), in that order. Built a
+ * property at a time, an object of more than about a dozen such keys becomes a dictionary in V8
+ * (larger, slower to read and to serialise than the objects JSON.parse makes when a sheet is
+ * loaded); this one comes from an object literal made once per list of keys, like the rows a
+ * sheet's JSON gives. The rows of one write mostly share their keys: the last list is checked first.
+ */
+export function cellsObject<T>(keys: readonly string[], values: readonly T[]): Record<string, T> {
+  let make: ((v: readonly unknown[]) => Record<string, unknown>) | undefined;
+  const last = lastMaker;
+  if (last !== undefined && last.keys.length === keys.length && last.keys.every((k, i) => k === keys[i])) make = last.make;
+  else {
+    const id = keys.join(',');
+    make = makers.get(id);
+    if (make === undefined) {
+      if (keys.length === 0 || !keys.every((k) => DIGITS.test(k)) || new Set(keys).size !== keys.length) {
+        // not a list of distinct cell keys: property by property
+        const out: Record<string, T> = {};
+        keys.forEach((k, i) => (out[k] = values[i]!));
+        return out;
+      }
+      if (makers.size >= 1_000) makers.clear();
+      make = new Function('v', `return {${keys.map((k, i) => `"${k}": v[${i}]`).join(', ')}};`) as (v: readonly unknown[]) => Record<string, unknown>;
+      makers.set(id, make);
+    }
+    lastMaker = { keys: [...keys], make };
+  }
+  return make(values) as Record<string, T>;
+}
+const DIGITS = /^[0-9]{1,20}$/;
+const makers = new Map<string, (v: readonly unknown[]) => Record<string, unknown>>();
+let lastMaker: { keys: readonly string[]; make: (v: readonly unknown[]) => Record<string, unknown> } | undefined;
+
 /** Discriminate the object kinds of StoredValue. */
 export function valueKind(v: StoredValue | undefined): 'blank' | 'text' | 'number' | 'boolean' | 'date' | 'instant' | 'contact' | 'contacts' | 'options' | 'duration' | 'predecessors' {
   if (v === undefined) return 'blank';
