@@ -258,6 +258,21 @@ describe('events and numericDates', () => {
     for (const e of created) assert.match(e.eventId, /^[a-z0-9]{24}$/);
     assert.equal(new Set(created.map((e: { eventId: string }) => e.eventId)).size, 200);
   });
+  test('each row event of a write carries its own columns, equal or not to the one before', async () => {
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const sheet = await api.post('/sheets', { name: 'event details', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }, { title: 'B', type: 'TEXT_NUMBER' }] });
+    const [a, b] = sheet.body.result.columns.map((c: { id: number }) => c.id) as [number, number];
+    const path = `/sheets/${sheet.body.result.id}/rows`;
+    const added = await api.post(path, [[a], [a, b], [a, b], [b], [a]].map((cols) => ({ cells: cols.map((columnId) => ({ columnId, value: 'x' })) })));
+    assert.equal(added.status, 200);
+    const ids = added.body.result.map((r: { id: number }) => r.id) as number[];
+    const updated = await api.put(path, [[b], [b], [a], [a, b], [b, a]].map((cols, i) => ({ id: ids[i], cells: cols.map((columnId) => ({ columnId, value: 'y' })) })));
+    assert.equal(updated.status, 200);
+    const res = await api.get(`/events?maxCount=10000&since=${encodeURIComponent(since)}`);
+    const columnsOf = (action: string) => ids.map((id) => res.body.data.find((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === action && e.objectId === id)?.additionalDetails.columnIds);
+    assert.deepEqual(columnsOf('CREATE'), [[a], [a, b], [a, b], [b], [a]]);
+    assert.deepEqual(columnsOf('UPDATE'), [[b], [b], [a], [a, b], [b, a]]);
+  });
   test('non-admins cannot read the organization events', async () => {
     const tok = await tokenFor('pager0@example.org', { name: 'plain' });
     assertError(await api.get('/events?since=2020-01-01T00:00:00Z', { token: tok.raw }), 403, 1004);
