@@ -147,15 +147,19 @@ describe('add rows', () => {
   test('rows of one request written in different columns and orders keep each value in its own column', async () => {
     const s = await makeSheet(s0.api, 'shapes', COLUMNS);
     const { Task, Done, Due, Status } = { Task: s.col.Task!.id, Done: s.col.Done!.id, Due: s.col.Due!.id, Status: s.col.Status!.id };
-    const written: Array<Array<[number, unknown]>> = [
-      [[Task, 'a'], [Done, true], [Due, '2025-01-02'], [Status, 'Open']],
-      [[Status, 'Closed'], [Task, 'b']],
-      [[Task, 'c'], [Done, true], [Due, '2025-01-03'], [Status, 'Open']],
-      [[Done, false], [Task, '']],
-      [[Due, '2025-01-04'], [Task, 'e'], [Status, 'Closed'], [Done, true]],
-      [[Task, 'f'], [Done, true], [Due, '2025-01-05'], [Status, 'Open']],
-      [],
+    // seven shapes (columns, their order, blanks) taking turns over 140 rows: each comes often
+    // enough for the server to build its rows from a literal made for its columns (cellsObject)
+    const day = (i: number) => `2025-01-${String(1 + (i % 28)).padStart(2, '0')}`;
+    const shapes: Array<(i: number) => Array<[number, unknown]>> = [
+      (i) => [[Task, `a${i}`], [Done, true], [Due, day(i)], [Status, 'Open']],
+      (i) => [[Status, 'Closed'], [Task, `b${i}`]],
+      (i) => [[Task, `c${i}`], [Done, i % 2 === 0], [Due, day(i)], [Status, 'Open']],
+      () => [[Done, false], [Task, '']],
+      (i) => [[Due, day(i)], [Task, i], [Status, 'Closed'], [Done, true]],
+      (i) => [[Task, `f${i}`], [Done, true], [Due, day(i + 1)], [Status, 'Open']],
+      () => [],
     ];
+    const written = Array.from({ length: 140 }, (_, i) => shapes[i % shapes.length]!(i));
     const res = await s0.api.post(`/sheets/${s.id}/rows`, written.map((cells) => ({ toBottom: true, cells: cells.map(([columnId, value]) => ({ columnId, value })) })));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const expect = (cells: Array<[number, unknown]>) => Object.fromEntries([Task, Done, Due, Status].map((c) => {
