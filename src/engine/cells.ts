@@ -89,6 +89,46 @@ export function cellKey(columnId: number): string {
   return k;
 }
 
+/**
+ * `{ [keys[0]]: values[0], ... }` for cell keys (column ids as digits), in that order. Built a
+ * property at a time, an object of more than about a dozen such keys becomes a dictionary in V8
+ * (larger, slower to build and to serialise than the objects JSON.parse makes when a sheet is
+ * loaded); this one comes from an object literal made once per list of keys, like the rows a
+ * sheet's JSON gives. A literal costs a compilation (about 30 microseconds, a dozen rows built
+ * property by property), so a list gets one when it has come COMPILE_AFTER times: rows with
+ * blanks in ever different columns are built property by property, as before. The rows of one
+ * write mostly share their keys: the last list is checked first.
+ */
+export function cellsObject<T>(keys: readonly string[], values: readonly T[]): Record<string, T> {
+  const last = lastMaker;
+  if (last !== undefined && last.keys.length === keys.length && last.keys.every((k, i) => k === keys[i])) return last.make(values) as Record<string, T>;
+  const id = keys.join(',');
+  let make = makers.get(id);
+  if (make === undefined) {
+    const seen = (sightings.get(id) ?? 0) + 1;
+    if (seen < COMPILE_AFTER || keys.length === 0 || !keys.every((k) => DIGITS.test(k)) || new Set(keys).size !== keys.length) {
+      // a list seen a few times only, or not one of distinct cell keys: property by property
+      if (sightings.size >= 10_000) sightings.clear();
+      sightings.set(id, seen);
+      const out: Record<string, T> = {};
+      for (let i = 0; i < keys.length; i++) out[keys[i]!] = values[i]!;
+      return out;
+    }
+    sightings.delete(id);
+    if (makers.size >= 1_000) makers.clear();
+    make = new Function('v', `return {${keys.map((k, i) => `"${k}": v[${i}]`).join(', ')}};`) as (v: readonly unknown[]) => Record<string, unknown>;
+    makers.set(id, make);
+  }
+  lastMaker = { keys: [...keys], make };
+  return make(values) as Record<string, T>;
+}
+const COMPILE_AFTER = 16;
+const DIGITS = /^[0-9]{1,20}$/;
+const makers = new Map<string, (v: readonly unknown[]) => Record<string, unknown>>();
+/** How many times each list of keys without a literal yet has come. */
+const sightings = new Map<string, number>();
+let lastMaker: { keys: readonly string[]; make: (v: readonly unknown[]) => Record<string, unknown> } | undefined;
+
 /** Discriminate the object kinds of StoredValue. */
 export function valueKind(v: StoredValue | undefined): 'blank' | 'text' | 'number' | 'boolean' | 'date' | 'instant' | 'contact' | 'contacts' | 'options' | 'duration' | 'predecessors' {
   if (v === undefined) return 'blank';

@@ -107,6 +107,8 @@ export function formatForWrittenCell(opts: {
   cellFormat?: string | undefined;
   writtenFormat?: string | undefined;
 }): string | undefined {
+  // nothing formatted (most cells): no merge
+  if (opts.columnFormat === undefined && opts.rowFormat === undefined && opts.cellFormat === undefined && opts.writtenFormat === undefined) return undefined;
   if (opts.wasBlank) return mergeFormats(opts.columnFormat, opts.rowFormat, opts.cellFormat, opts.writtenFormat);
   return mergeFormats(opts.cellFormat, opts.writtenFormat);
 }

@@ -122,10 +122,12 @@ const hasLinks = new WeakMap<SheetModel, boolean>();
 
 function linksOfRow(row: RowState): Array<[number, StoredCellLink]> {
   const out: Array<[number, StoredCellLink]> = [];
-  // Object.keys, not for-in: the cells of a row written through the API (over 16 of them) are
-  // a dictionary-mode object, which for-in walks several times slower
+  // for-in: a row's cells are a fast-mode object (JSON.parse of a loaded sheet, cellsObject for
+  // new rows), which for-in walks through its enum cache; a load by each key would search the
+  // object's 20 or so property names one key at a time (measured: 500 rows x 20 cells, 0.55 ->
+  // 0.02 ms)
   const cells = row.cells;
-  for (const key of Object.keys(cells)) {
+  for (const key in cells) {
     const li = cells[key]!.li;
     if (li !== undefined && (li.status === undefined || li.status === 'OK')) out.push([Number(key), li]);
   }

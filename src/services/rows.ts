@@ -7,7 +7,7 @@ import { parseRowCells, type CellWriteContext } from '../engine/values.ts';
 import { readRowLocation, type RowLocation, type RowLocationInput } from '../engine/rows.ts';
 import { assertCellsPerSheet, assertRowsPerRequest } from '../engine/limits.ts';
 import { normaliseFormat } from '../engine/format.ts';
-import { cellKey, rowHasData, type StoredRowCells } from '../engine/cells.ts';
+import { cellKey, cellsObject, rowHasData, type StoredRowCells } from '../engine/cells.ts';
 import { assignAutoNumbers } from '../engine/autonumber.ts';
 import { readSortSpecifier, sortRows } from '../engine/sort.ts';
 import { atLeast } from './access.ts';
@@ -108,20 +108,23 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
             if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
           }
         }
-        const row: RowState = {
-          id, parentId: null, sortKey: undefined, expanded, locked, format, cells, meta: {},
-          createdAt: ctx.now, createdBy: actor.user.id, modifiedAt: ctx.now, modifiedBy: actor.user.id,
-        };
         // a new row has no history: every cell written with content gets this write's meta
+        const metaKeys: string[] = [];
+        const stamps: CellMeta[] = [];
         for (const colId of changed) {
           const key = cellKey(colId);
           const cell = cells[key];
           if (cell !== undefined) {
-            row.meta[key] = stamp;
+            metaKeys.push(key);
+            stamps.push(stamp);
             if (cell.fx !== undefined) formulaWrites = true;
           }
           if (hasColumnFormulas && m.columnsById.get(colId)!.formula !== undefined) formulaWrites = true;
         }
+        const row: RowState = {
+          id, parentId: null, sortKey: undefined, expanded, locked, format, cells, meta: cellsObject(metaKeys, stamps),
+          createdAt: ctx.now, createdBy: actor.user.id, modifiedAt: ctx.now, modifiedBy: actor.user.id,
+        };
         writtenOf.push(changed);
         created.push(row);
       } catch (e) {

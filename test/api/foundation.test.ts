@@ -241,6 +241,38 @@ describe('events and numericDates', () => {
     assert.deepEqual(tail.body.data, []);
     assert.equal(tail.body.nextStreamPosition, next.body.nextStreamPosition);
   });
+  test('event ids are 24 characters of [a-z0-9], distinct within a write of many rows and across writes', async () => {
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const sheet = await api.post('/sheets', { name: 'event ids', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }] });
+    assert.equal(sheet.status, 200);
+    const columnId = sheet.body.result.columns[0].id;
+    const rowIds: number[] = [];
+    for (let w = 0; w < 2; w++) {
+      const added = await api.post(`/sheets/${sheet.body.result.id}/rows`, Array.from({ length: 100 }, (_, i) => ({ cells: [{ columnId, value: `${w}-${i}` }] })));
+      assert.equal(added.status, 200);
+      rowIds.push(...added.body.result.map((r: { id: number }) => r.id));
+    }
+    const res = await api.get(`/events?maxCount=10000&since=${encodeURIComponent(since)}`);
+    const created = res.body.data.filter((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === 'CREATE' && rowIds.includes(e.objectId));
+    assert.equal(created.length, 200);
+    for (const e of created) assert.match(e.eventId, /^[a-z0-9]{24}$/);
+    assert.equal(new Set(created.map((e: { eventId: string }) => e.eventId)).size, 200);
+  });
+  test('each row event of a write carries its own columns, equal or not to the one before', async () => {
+    const since = new Date(Date.now() - 3_600_000).toISOString();
+    const sheet = await api.post('/sheets', { name: 'event details', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }, { title: 'B', type: 'TEXT_NUMBER' }] });
+    const [a, b] = sheet.body.result.columns.map((c: { id: number }) => c.id) as [number, number];
+    const path = `/sheets/${sheet.body.result.id}/rows`;
+    const added = await api.post(path, [[a], [a, b], [a, b], [b], [a]].map((cols) => ({ cells: cols.map((columnId) => ({ columnId, value: 'x' })) })));
+    assert.equal(added.status, 200);
+    const ids = added.body.result.map((r: { id: number }) => r.id) as number[];
+    const updated = await api.put(path, [[b], [b], [a], [a, b], [b, a]].map((cols, i) => ({ id: ids[i], cells: cols.map((columnId) => ({ columnId, value: 'y' })) })));
+    assert.equal(updated.status, 200);
+    const res = await api.get(`/events?maxCount=10000&since=${encodeURIComponent(since)}`);
+    const columnsOf = (action: string) => ids.map((id) => res.body.data.find((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === action && e.objectId === id)?.additionalDetails.columnIds);
+    assert.deepEqual(columnsOf('CREATE'), [[a], [a, b], [a, b], [b], [a]]);
+    assert.deepEqual(columnsOf('UPDATE'), [[b], [b], [a], [a, b], [b, a]]);
+  });
   test('non-admins cannot read the organization events', async () => {
     const tok = await tokenFor('pager0@example.org', { name: 'plain' });
     assertError(await api.get('/events?since=2020-01-01T00:00:00Z', { token: tok.raw }), 403, 1004);

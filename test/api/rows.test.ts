@@ -143,6 +143,40 @@ describe('add rows', () => {
     const row = (await sheetState(s.id)).rows[0]!;
     assert.equal((cellOf(row, s.col.Task!.id).value as string).length, 4000);
   });
+
+  test('rows of one request written in different columns and orders keep each value in its own column', async () => {
+    const s = await makeSheet(s0.api, 'shapes', COLUMNS);
+    const { Task, Done, Due, Status } = { Task: s.col.Task!.id, Done: s.col.Done!.id, Due: s.col.Due!.id, Status: s.col.Status!.id };
+    // seven shapes (columns, their order, blanks) taking turns over 140 rows: each comes often
+    // enough for the server to build its rows from a literal made for its columns (cellsObject)
+    const day = (i: number) => `2025-01-${String(1 + (i % 28)).padStart(2, '0')}`;
+    const shapes: Array<(i: number) => Array<[number, unknown]>> = [
+      (i) => [[Task, `a${i}`], [Done, true], [Due, day(i)], [Status, 'Open']],
+      (i) => [[Status, 'Closed'], [Task, `b${i}`]],
+      (i) => [[Task, `c${i}`], [Done, i % 2 === 0], [Due, day(i)], [Status, 'Open']],
+      () => [[Done, false], [Task, '']],
+      (i) => [[Due, day(i)], [Task, i], [Status, 'Closed'], [Done, true]],
+      (i) => [[Task, `f${i}`], [Done, true], [Due, day(i + 1)], [Status, 'Open']],
+      () => [],
+    ];
+    const written = Array.from({ length: 140 }, (_, i) => shapes[i % shapes.length]!(i));
+    const res = await s0.api.post(`/sheets/${s.id}/rows`, written.map((cells) => ({ toBottom: true, cells: cells.map(([columnId, value]) => ({ columnId, value })) })));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const expect = (cells: Array<[number, unknown]>) => Object.fromEntries([Task, Done, Due, Status].map((c) => {
+      const v = cells.find(([id]) => id === c)?.[1];
+      return [c, v === '' ? undefined : v];
+    }));
+    const valuesOf = (row: { cells: Array<{ columnId: number; value?: unknown }> }) => Object.fromEntries(row.cells.map((c) => [c.columnId, c.value]));
+    assert.deepEqual(res.body.result.map(valuesOf), written.map(expect));
+    assert.deepEqual((await sheetState(s.id)).rows.map(valuesOf), written.map(expect));
+    // the rows take later writes to other columns
+    const ids = res.body.result.map((r: { id: number }) => r.id) as number[];
+    const upd = await s0.api.put(`/sheets/${s.id}/rows`, [{ id: ids[1], cells: [{ columnId: Due, value: '2025-02-01' }] }, { id: ids[6], cells: [{ columnId: Task, value: 'g' }] }]);
+    assert.equal(upd.status, 200, JSON.stringify(upd.body));
+    written[1]!.push([Due, '2025-02-01']);
+    written[6]!.push([Task, 'g']);
+    assert.deepEqual((await sheetState(s.id)).rows.map(valuesOf), written.map(expect));
+  });
 });
 
 describe('update, delete and read rows', () => {

@@ -184,6 +184,19 @@ test('PREDECESSOR: text and PredecessorList, invalid rows', () => {
   assert.deepEqual((o2.objectValue as { predecessors: unknown[] }).predecessors[1], { rowId: 555, type: 'FS', inCriticalPath: false, invalid: true });
 });
 
+test('1037 a column twice, in a short row and in one of more than 32 cells; blank writes leave no cell', () => {
+  const many = Array.from({ length: 40 }, () => col('TEXT_NUMBER'));
+  const cols = new Map(many.map((c) => [c.id, c]));
+  const cellsOf = (ids: number[]) => ids.map((id, i) => ({ columnId: id, value: i % 3 === 0 ? '' : i }));
+  for (const n of [3, 40]) {
+    const ids = many.slice(0, n).map((c) => c.id);
+    const r = parseRowCells(cols, cellsOf(ids), undefined);
+    assert.deepEqual(r.changed, ids);
+    assert.deepEqual(Object.keys(r.cells), ids.filter((_, i) => i % 3 !== 0).map(String));
+    assert.throws(() => parseRowCells(cols, cellsOf([...ids.slice(0, n - 1), ids[n - 2]!]), undefined), code(1037));
+  }
+});
+
 test('1036 / 1037 / 1115 row-level cell rules', () => {
   const a = col('TEXT_NUMBER');
   const b = col('TEXT_NUMBER');
