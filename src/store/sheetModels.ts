@@ -91,26 +91,28 @@ function rowRecord(sheetId: number, r: RowState) {
  * write mostly): a write of 500 new rows formats it once.
  */
 function metaJson(meta: RowState['meta']): string {
-  // Object.keys, not for-in: the meta of a row written through the API is a dictionary-mode object
-  const keys = Object.keys(meta);
-  if (keys.length === 0) return '{}';
+  // for-in, not a load by each key of Object.keys: with numeric-string names those are slow
   const last = lastMeta;
-  if (last !== undefined && last.keys.length === keys.length) {
-    let same = true;
-    for (let i = 0; same && i < keys.length; i++) {
-      const m = meta[keys[i]!]!;
-      same = keys[i] === last.keys[i] && m.length === 2 && m[0] === last.ats[i] && m[1] === last.bys[i];
+  let n = 0;
+  let same = last !== undefined;
+  for (const k in meta) {
+    if (same) {
+      const m = meta[k]!;
+      same = n < last!.keys.length && k === last!.keys[n] && m.length === 2 && m[0] === last!.ats[n] && m[1] === last!.bys[n];
     }
-    if (same) return last.json;
+    n++;
   }
+  if (n === 0) return '{}';
+  if (same && n === last!.keys.length) return last!.json;
   let s = '';
   let at: number | undefined;
   let by: number | null | undefined;
   let pair = '';
   let pairs = true;
+  const keys: string[] = [];
   const ats: number[] = [];
   const bys: Array<number | null> = [];
-  for (const k of keys) {
+  for (const k in meta) {
     const m = meta[k]!;
     if (m[0] !== at || m[1] !== by || m.length !== 2) {
       at = m.length === 2 ? m[0] : undefined;
@@ -119,6 +121,7 @@ function metaJson(meta: RowState['meta']): string {
     }
     s += `${s === '' ? '{' : ','}${JSON.stringify(k)}:${pair}`;
     pairs &&= m.length === 2;
+    keys.push(k);
     ats.push(m[0]);
     bys.push(m[1]);
   }
