@@ -34,6 +34,9 @@ function collect(): void {
     v8.setFlagsFromString('--expose-gc');
     gc = vm.runInNewContext('gc') as () => void;
   }
+  // twice: the second collection gives back pages the first left partly used (measured, idle
+  // after loading a 500,000-cell sheet: 325 MB after one, 277 MB after two)
+  gc();
   gc();
 }
 
