@@ -85,7 +85,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   };
   const app = (https ? Fastify({ ...common, https: { ...https, ...edge.node } }) : Fastify(common)) as unknown as FastifyInstance;
   installEdge(app, config);
-  const stopWatching = watchIdle(app.server);
+  const stopWatching = watchIdle();
   app.addHook('onClose', async () => stopWatching());
 
   app.decorate('ctx', ctx);

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
@@ -7,10 +7,10 @@ import vm from 'node:vm';
  * spell (a sheet of 500,000 cells loaded through the API, a burst of whole-sheet reads) and keeps
  * that memory while nothing allocates: an idle process never collects, and V8's own memory
  * reducer took more than 30 s to shrink it in our measurements. So each second a watcher looks
- * at the last one: when requests came before and none since, and the resident size grew by
- * `growth` bytes since the last collection, what the holders registered here keep for reuse is
- * dropped and a full GC runs. A process under steady load is never collected from here (V8 does
- * that itself), and one that stays quiet is collected once.
+ * at the last one: when the process worked before and has been quiet since, and the resident
+ * size grew by `growth` bytes since the last collection, what the holders registered here keep
+ * for reuse is dropped and a full GC runs. A process under steady load is never collected from
+ * here (V8 does that itself), and one that stays quiet is collected once.
  */
 export interface IdleHolder {
   /** Work is under way that a collection would pause (e.g. large bodies being written or sent). */
@@ -46,25 +46,30 @@ export interface IdleWatchOptions {
   growth?: number;
 }
 
-/** Watches `server`'s requests until the function it returns is called. */
-export function watchIdle(server: Server, o: IdleWatchOptions = {}): () => void {
+/** Share of a second the event loop spent running code, above which that second counts as work. */
+const BUSY = 0.02;
+
+/**
+ * Watches the process until the function it returns is called. Work is read from the event
+ * loop's utilization (no hook on every request): a second in which it ran code for more than
+ * 20 ms counted as busy, and a following one below that as quiet.
+ */
+export function watchIdle(o: IdleWatchOptions = {}): () => void {
   const growth = o.growth ?? 32 * 1024 * 1024;
-  let arrived = 0;
   let worked = false;
   let base = process.memoryUsage.rss();
   // V8 unmaps freed pages on background threads: the resident size a collection leaves is read a tick later
   let settling = false;
-  const count = () => {
-    arrived++;
-  };
-  server.on('request', count);
+  let before = performance.eventLoopUtilization();
   const timer = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, before).utilization > BUSY;
+    before = now;
     if (settling) {
       settling = false;
       base = process.memoryUsage.rss();
     }
-    if (arrived > 0) {
-      arrived = 0;
+    if (busy) {
       worked = true;
       return;
     }
@@ -76,8 +81,5 @@ export function watchIdle(server: Server, o: IdleWatchOptions = {}): () => void 
     settling = true;
   }, o.intervalMs ?? 1000);
   timer.unref();
-  return () => {
-    clearInterval(timer);
-    server.off('request', count);
-  };
+  return () => clearInterval(timer);
 }
