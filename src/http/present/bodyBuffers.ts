@@ -2,7 +2,8 @@
  * Spare Buffers for large JSON response bodies (Get Sheet of a large sheet: tens of MB).
  * A fresh Buffer of that size costs a page fault per 4 KB the first time it is written, more
  * than the writing itself: the body of a finished response is kept and serves the next one. It
- * is dropped when the server goes quiet (http/idleMemory.ts), with the garbage of the reads.
+ * is dropped when the server goes quiet (http/idleMemory.ts), with the garbage of the reads, or
+ * after 30 s without use in a server that never does.
  * Memory only (no sheet data is read from it).
  */
 import { holdUntilIdle } from '../idleMemory.ts';
@@ -11,7 +12,10 @@ const MIN_SIZE = 1024 * 1024;
 /** Large bodies alive at once are bounded by the byte budget (present/sheetBodies.ts); a few spares cover them. */
 const MAX_SPARES = 1;
 
+const KEEP_MS = 30_000;
+
 const spares: Buffer[] = [];
+let dropTimer: NodeJS.Timeout | undefined;
 
 holdUntilIdle({
   busy: () => false,
@@ -36,4 +40,9 @@ export function giveBackBodyBuffer(buf: Buffer): void {
   // the smallest goes when there are too many: a large one serves any body
   spares.sort((a, b) => b.length - a.length);
   if (spares.length > MAX_SPARES) spares.pop();
+  clearTimeout(dropTimer);
+  dropTimer = setTimeout(() => {
+    spares.length = 0;
+  }, KEEP_MS);
+  dropTimer.unref();
 }
