@@ -46,10 +46,6 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/**
- * `scripts/cluster start n` on a fresh PostgreSQL database, the test Redis (under a prefix of
- * its own) and a free port, with the given extra environment for every process.
- */
 /** Settings for a cluster whose webhooks call `rx`, with short timeouts, retries and batches. */
 export function webhookClusterEnv(rx: Receiver): Record<string, string> {
   return {
@@ -63,6 +59,10 @@ export function webhookClusterEnv(rx: Receiver): Record<string, string> {
   };
 }
 
+/**
+ * `scripts/cluster start n` on a fresh PostgreSQL database, the test Redis (under a prefix of
+ * its own) and a free port, with the given extra environment for every process.
+ */
 export async function startCluster(n: number, env: Record<string, string> = {}): Promise<Cluster> {
   const db = await createPgDatabase(TEST_PG_URL!);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-cluster-'));

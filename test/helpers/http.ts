@@ -65,19 +65,23 @@ export function assertError(res: { status: number; body: unknown }, status: numb
   assert.equal(typeof b.refId, 'string');
 }
 
-/**
- * "Refused input created nothing", told by names rather than counts: the items of a list (read
- * whole with includeAll) that are not in `before` and carry one of `names` (or none). Against a
- * cluster, the files running beside a test add items of their own to the same lists.
- */
-export async function listedIds(api: Client, listPath: string): Promise<Set<number>> {
+/** Every item of a list (read whole with includeAll). */
+async function listAll(api: Client, listPath: string): Promise<Array<{ id: number; name?: string }>> {
   const r = await api.get(`${listPath}${listPath.includes('?') ? '&' : '?'}includeAll=true`);
   if (r.status !== 200) throw new Error(`${listPath}: ${r.status} ${JSON.stringify(r.body)}`);
-  return new Set((r.body.data as Array<{ id: number }>).map((x) => x.id));
+  return r.body.data as Array<{ id: number; name?: string }>;
 }
 
+/** The ids of a list's items now: the `before` of createdSince. */
+export async function listedIds(api: Client, listPath: string): Promise<Set<number>> {
+  return new Set((await listAll(api, listPath)).map((x) => x.id));
+}
+
+/**
+ * "Refused input created nothing", told by names rather than counts: the items of a list that
+ * are not in `before` and carry one of `names` (or none). Against a cluster, the files running
+ * beside a test add items of their own to the same lists.
+ */
 export async function createdSince(api: Client, listPath: string, before: Set<number>, names: string[]): Promise<unknown[]> {
-  const r = await api.get(`${listPath}${listPath.includes('?') ? '&' : '?'}includeAll=true`);
-  if (r.status !== 200) throw new Error(`${listPath}: ${r.status} ${JSON.stringify(r.body)}`);
-  return (r.body.data as Array<{ id: number; name?: string }>).filter((x) => !before.has(x.id) && (!x.name || names.includes(x.name)));
+  return (await listAll(api, listPath)).filter((x) => !before.has(x.id) && (!x.name || names.includes(x.name)));
 }
