@@ -18,6 +18,7 @@
  * A value keeps its kind when the column type changes only if the new type takes it
  * (see convert.ts); otherwise it becomes free text.
  */
+import { literalMaker } from './literals.ts';
 import type { StoredContact } from './contacts.ts';
 import type { Duration } from './duration.ts';
 import type { StoredPredecessor } from './predecessors.ts';
@@ -116,7 +117,8 @@ export function cellsObject<T>(keys: readonly string[], values: readonly T[]): R
     }
     sightings.delete(id);
     if (makers.size >= 1_000) makers.clear();
-    make = new Function('v', `return {${keys.map((k, i) => `"${k}": v[${i}]`).join(', ')}};`) as (v: readonly unknown[]) => Record<string, unknown>;
+    // digits only: never "__proto__"
+    make = literalMaker(keys)!;
     makers.set(id, make);
   }
   lastMaker = { keys: [...keys], make };

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { literalMaker } from '../engine/literals.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -151,9 +152,10 @@ function cachedStatement(stmt: Database.Statement, writes: { count: number }): C
     };
   }
   const counts = !stmt.readonly; // INSERT ... RETURNING and the like
-  const names = stmt.columns().map((c) => c.name);
-  // "__proto__" in an object literal would set the prototype: such a statement keeps better-sqlite3's objects
-  if (names.includes('__proto__')) {
+  // the column names are the statement's own (SQL aliases); a column "__proto__" has no maker
+  // (it would set the prototype) and such a statement keeps better-sqlite3's objects
+  const toObject = literalMaker(stmt.columns().map((c) => c.name)) as ((r: unknown[]) => unknown) | undefined;
+  if (toObject === undefined) {
     return {
       reader: true,
       all: (parameters) => {
@@ -164,8 +166,6 @@ function cachedStatement(stmt: Database.Statement, writes: { count: number }): C
       iterate: (parameters) => stmt.iterate(parameters),
     };
   }
-  // the column names are the statement's own (SQL aliases): quoted as JSON, they are plain keys
-  const toObject = new Function('r', `return {${names.map((n, i) => `${JSON.stringify(n)}: r[${i}]`).join(', ')}};`) as (r: unknown[]) => unknown;
   const rawStmt = stmt.raw(true);
   return {
     reader: true,
