@@ -7,6 +7,21 @@ import type { DB } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { literalMaker } from '../engine/literals.ts';
 
+/**
+ * The journal and durability settings of the embedded database (also those of the benchmark's
+ * raw-insert baseline, so that it pays for the same syncs): WAL, synced at checkpoints, not at
+ * every commit.
+ */
+export function sqliteJournal(sqlite: Database.Database): void {
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  // Checkpoint when the WAL holds ~40 MB, not the default ~4 MB: adding 500 rows of a large
+  // sheet writes ~1,000 pages, so the default checkpoint (and its fsync) ran on nearly every
+  // row write; the WAL file is cut back to 64 MB after a checkpoint of a larger one.
+  sqlite.pragma('wal_autocheckpoint = 10000');
+  sqlite.pragma('journal_size_limit = 67108864');
+}
+
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface Store {
@@ -85,17 +100,11 @@ export async function openStore(opts: {
     fs.closeSync(fs.openSync(file, 'a', 0o600));
     fs.chmodSync(file, 0o600);
     const sqlite = new Database(file);
-    sqlite.pragma('journal_mode = WAL');
+    sqliteJournal(sqlite);
     // -wal and -shm left by an older sheetd with the old modes
     for (const extra of [`${file}-wal`, `${file}-shm`]) if (fs.existsSync(extra)) fs.chmodSync(extra, 0o600);
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
-    // Checkpoint when the WAL holds ~40 MB, not the default ~4 MB: adding 500 rows of a large
-    // sheet writes ~1,000 pages, so the default checkpoint (and its fsync) ran on nearly every
-    // row write; the WAL file is cut back to 64 MB after a checkpoint of a larger one.
-    sqlite.pragma('wal_autocheckpoint = 10000');
-    sqlite.pragma('journal_size_limit = 67108864');
     const writes = { count: 0 };
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite, writes) }) });
     const dataVersion = sqlite.prepare('pragma data_version').pluck();
