@@ -3,7 +3,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { apiError } from '../errors.ts';
 import { advanceClock, clock, clockState, resetClock, setClock, type ClockState } from '../clock.ts';
-import type { Store } from '../store/db.ts';
+import { retryingDeadlocks, type Store } from '../store/db.ts';
 import { dumpTables, restoreTables, type TableDump } from '../store/testmode.ts';
 import { listAllDeliveries, type DeliveryLogRow } from '../store/webhooks.ts';
 import { clearOutbox, readOutbox, type OutboxMessage } from '../mail/outbox.ts';
@@ -73,8 +73,10 @@ export class TestMode {
 
   async forgetMemory(): Promise<void> {
     // the search index is derived data (SQLite's FTS table is not in the dump): built again now
-    await requestSearchRebuild(this.store);
-    await catchUpSearchIndex(this.store);
+    await retryingDeadlocks(async () => {
+      await requestSearchRebuild(this.store);
+      await catchUpSearchIndex(this.store);
+    });
     forgetAllSheets();
     for (const f of this.onReset) await f();
   }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, type Insertable, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type Insertable, type Transaction } from 'kysely';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { DB } from './schema.ts';
@@ -255,15 +255,98 @@ function shapedText(db: Queryable, shape: string, build: () => { compile(): Comp
 const shapedTexts = new WeakMap<object, Map<string, string>>();
 
 /**
- * Inserts records with multi-row statements of at most `chunk` rows (a power of two; the rest
- * in halving chunks, so a table has few statement shapes), each compiled once (runShaped):
+ * Runs `fn` again (up to `attempts` times in all) when PostgreSQL chose its transaction as the
+ * victim of a deadlock (40P01): the transaction was rolled back, so running it again is safe.
+ * For operations that touch every table (test mode's reset and restore, the search index
+ * rebuild) while the job worker's transactions run beside them.
+ */
+export async function retryingDeadlocks<T>(fn: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if ((e as { code?: string }).code !== '40P01' || i >= attempts) throw e;
+    }
+  }
+}
+
+/** Whether `db` runs its queries on PostgreSQL. */
+export function onPostgres(db: Queryable): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * PostgreSQL: the type of each column of a table (format_type), for the casts of unnest; read
+ * once per table and process (every database a process opens has the migrations' schema).
+ */
+const pgColumnTypes = new Map<string, Promise<Map<string, string>>>();
+
+function columnTypesOf(db: Queryable, table: string): Promise<Map<string, string>> {
+  let types = pgColumnTypes.get(table);
+  if (types === undefined) {
+    types = db
+      .executeQuery<{ name: string; type: string }>(CompiledQuery.raw('select attname as name, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped', [table]))
+      .then((res) => new Map(res.rows.map((r) => [r.name, r.type])));
+    pgColumnTypes.set(table, types);
+    types.catch(() => pgColumnTypes.delete(table));
+  }
+  return types;
+}
+
+/** `"a", "b"` and `$1::bigint[], $2::text[]`: the column list and the unnest arguments of `columns`. */
+async function unnestParts(db: Queryable, table: string, columns: readonly string[]): Promise<{ names: string; arrays: string }> {
+  const types = await columnTypesOf(db, table);
+  const arrays = columns.map((c, k) => {
+    const type = types.get(c);
+    if (type === undefined) throw new Error(`unnest: ${table} has no column ${c}`);
+    return `$${k + 1}::${type}[]`;
+  });
+  return { names: columns.map((c) => `"${c}"`).join(', '), arrays: arrays.join(', ') };
+}
+
+/**
+ * The records as one array per column, when they all have the keys of the first, in the same
+ * order, with plain values (string, number, null); otherwise undefined.
+ */
+function plainColumns(records: ReadonlyArray<Record<string, unknown>>): { columns: string[]; values: unknown[][] } | undefined {
+  const columns = Object.keys(records[0]!);
+  const values = columns.map(() => new Array<unknown>(records.length));
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    let k = 0;
+    for (const key in r) {
+      const v = r[key];
+      if (key !== columns[k] || v === undefined || (typeof v === 'object' && v !== null)) return undefined;
+      values[k]![i] = v;
+      k++;
+    }
+    if (k !== columns.length) return undefined;
+  }
+  return { columns, values };
+}
+
+/**
+ * Inserts records. On PostgreSQL, records of plain values go in one statement whatever their
+ * number: `insert ... select * from unnest($1::bigint[], ...)`, one array parameter per column
+ * (500 rows of 13 columns were 7 statements of up to 1,664 parameters, each parsed and planned
+ * afresh). Elsewhere, multi-row statements of at most `chunk` rows (a power of two; the rest in
+ * halving chunks, so a table has few statement shapes), each compiled once (runShaped):
  * inserting 500 rows otherwise builds and compiles a query of all their values every time.
  * Records must have the same keys in the same order and plain values (string, number, null);
  * others go through the query builder as they are.
  */
 export async function insertMany<T extends keyof DB & string>(db: Queryable, table: T, records: ReadonlyArray<Insertable<DB[T]>>, chunk = 128): Promise<void> {
+  if (records.length === 0) return;
   // the builder's own types do not follow a table name that is a type parameter
   const qb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  if (records.length > 1 && onPostgres(db)) {
+    const plain = plainColumns(records as ReadonlyArray<Record<string, unknown>>);
+    if (plain !== undefined) {
+      const { names, arrays } = await unnestParts(db, table, plain.columns);
+      await db.executeQuery(CompiledQuery.raw(`insert into "${table}" (${names}) select * from unnest(${arrays})`, plain.values));
+      return;
+    }
+  }
   let i = 0;
   while (i < records.length) {
     let n = chunk;
@@ -291,6 +374,34 @@ export async function insertMany<T extends keyof DB & string>(db: Queryable, tab
     }
     if (plain) await runShaped(db, `${table}(${columns.join(',')})x${n}`, () => qb.insertInto(table).values(part), parameters);
     else await qb.insertInto(table).values(part).execute();
+  }
+}
+
+/**
+ * Updates records by their `id` (the first key of each; the others are the columns set, the same
+ * keys in the same order in every record, plain values). On PostgreSQL one statement sets them
+ * all from unnest (500 rows were 500 round trips); elsewhere one compiled statement runs per
+ * record, in process.
+ */
+export async function updateManyById<T extends keyof DB & string>(db: Queryable, table: T, records: ReadonlyArray<{ id: number } & Record<string, string | number | null>>): Promise<void> {
+  if (records.length === 0) return;
+  const columns = Object.keys(records[0]!);
+  if (columns[0] !== 'id') throw new Error('updateManyById: id must be the first key');
+  const set = columns.slice(1);
+  if (records.length > 1 && onPostgres(db)) {
+    const plain = plainColumns(records);
+    if (plain === undefined) throw new Error(`updateManyById: records of ${table} differ in their keys or hold objects`);
+    const { names, arrays } = await unnestParts(db, table, columns);
+    const assignments = set.map((c) => `"${c}" = u."${c}"`).join(', ');
+    await db.executeQuery(CompiledQuery.raw(`update "${table}" as t set ${assignments} from unnest(${arrays}) as u(${names}) where t."id" = u."id"`, plain.values));
+    return;
+  }
+  const qb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  for (const r of records) {
+    const { id, ...values } = r;
+    const parameters: unknown[] = set.map((c) => values[c]);
+    parameters.push(id);
+    await runShaped(db, `${table}.update(${set.join(',')})`, () => qb.updateTable(table as string).set(values).where('id', '=', id), parameters);
   }
 }
 

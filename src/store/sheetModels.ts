@@ -1,5 +1,5 @@
 import type { Queryable, Tx } from './db.ts';
-import { columnToRecord, deleteRowsById, insertRows, listColumns, listRows, saveColumns, updateRow, type SheetRow } from './sheets.ts';
+import { columnToRecord, deleteRowsById, insertRows, listColumns, listRows, saveColumns, updateRows, type RowUpdate, type SheetRow } from './sheets.ts';
 import { insertCellHistory } from './cellHistory.ts';
 import type { StoredRowCells } from '../engine/cells.ts';
 import { RowTree } from '../engine/rows.ts';
@@ -42,13 +42,13 @@ export async function saveModel(tx: Tx, model: SheetModel, cs: Changeset, now: n
   // statements of a fixed shape, compiled once (store/db.ts); the table keeps rows in insertion
   // order, with their random ids in an index (migration 0008), so the order here does not matter
   await insertRows(tx, [...cs.added].filter((id) => model.rows.has(id)).map((id) => rowRecord(model.sheetId, model.rows.get(id)!)));
+  const updates: RowUpdate[] = [];
   for (const id of cs.updated) {
     if (cs.added.has(id) || cs.deleted.has(id)) continue;
     const r = model.rows.get(id);
-    if (!r) continue;
-    const { id: _id, sheet_id: _s, created_at: _c, created_by: _cb, ...set } = rowRecord(model.sheetId, r);
-    await updateRow(tx, id, set);
+    if (r) updates.push(rowUpdate(r));
   }
+  await updateRows(tx, updates);
   if (cs.columns) {
     await saveColumns(tx, model.sheetId, model.columns.map((c) => columnToRecord(model.sheetId, c)));
   }
@@ -66,10 +66,10 @@ export async function saveModel(tx: Tx, model: SheetModel, cs: Changeset, now: n
   }
 }
 
-function rowRecord(sheetId: number, r: RowState) {
+/** The stored columns a change of the row sets: its state but for the sheet and its creation. */
+function rowUpdate(r: RowState): RowUpdate {
   return {
     id: r.id,
-    sheet_id: sheetId,
     parent_id: r.parentId,
     sort_key: r.sortKey!,
     expanded: r.expanded ? 1 : 0,
@@ -77,11 +77,13 @@ function rowRecord(sheetId: number, r: RowState) {
     format: r.format ?? null,
     cells: JSON.stringify(r.cells),
     cell_meta: metaJson(r.meta),
-    created_at: r.createdAt,
-    created_by: r.createdBy,
     modified_at: r.modifiedAt,
     modified_by: r.modifiedBy,
   };
+}
+
+function rowRecord(sheetId: number, r: RowState) {
+  return { ...rowUpdate(r), sheet_id: sheetId, created_at: r.createdAt, created_by: r.createdBy };
 }
 
 /**

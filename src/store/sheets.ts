@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { insertMany, runShaped, type Queryable, type Tx } from './db.ts';
+import { insertMany, updateManyById, type Queryable, type Tx } from './db.ts';
 import type { ColumnTable, RowTable, SheetTable } from './schema.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 
@@ -181,13 +181,23 @@ export async function insertRows(db: Queryable, records: ReadonlyArray<Insertabl
   await insertMany(db, 'rows', records);
 }
 
-/** The columns an update of a stored row sets, in this order (the statement is compiled once). */
-export const ROW_UPDATE_COLUMNS = ['parent_id', 'sort_key', 'expanded', 'locked', 'format', 'cells', 'cell_meta', 'modified_at', 'modified_by'] as const;
-export type RowUpdate = { [K in (typeof ROW_UPDATE_COLUMNS)[number]]: Insertable<RowTable>[K] };
+/** A stored row's new state: its id, then the columns an update sets (in this order in every record). */
+export interface RowUpdate {
+  id: number;
+  parent_id: number | null;
+  sort_key: number;
+  expanded: number;
+  locked: number;
+  format: string | null;
+  cells: string;
+  cell_meta: string;
+  modified_at: number;
+  modified_by: number | null;
+}
 
-/** Updates one stored row; `set` has exactly ROW_UPDATE_COLUMNS, in that order. */
-export async function updateRow(db: Queryable, id: number, set: RowUpdate): Promise<void> {
-  await runShaped(db, 'rows.update', () => db.updateTable('rows').set(set).where('id', '=', id), [...ROW_UPDATE_COLUMNS.map((k) => set[k]), id]);
+/** Updates stored rows (one statement on PostgreSQL, one compiled statement per row on SQLite). */
+export async function updateRows(db: Queryable, records: readonly RowUpdate[]): Promise<void> {
+  await updateManyById(db, 'rows', records as unknown as ReadonlyArray<{ id: number } & Record<string, string | number | null>>);
 }
 
 /** Makes a sheet's stored columns these: gone ones deleted, existing ones updated, new ones inserted. */

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Store } from './db.ts';
+import { retryingDeadlocks, type Store } from './db.ts';
 
 /**
  * Test mode's snapshots (services/testmode.ts): the rows of every table, in memory, and putting
@@ -45,7 +45,9 @@ export async function dumpTables(store: Store): Promise<TableDump> {
 export async function restoreTables(store: Store, dump: TableDump): Promise<void> {
   const names = await tableNames(store);
   const db = store.db as unknown as AnyDb;
-  await db.transaction().execute(async (tx) => {
+  // every table changes: on PostgreSQL a job worker's transaction (the search index's catch-up,
+  // a delivery) may hold rows this one deletes while it waits for rows this one holds
+  await retryingDeadlocks(() => db.transaction().execute(async (tx) => {
     let order = names;
     if (store.dialect === 'sqlite') {
       // parents and children come back in any order: foreign keys are checked at commit
@@ -64,7 +66,7 @@ export async function restoreTables(store: Store, dump: TableDump): Promise<void
       const per = Math.max(1, Math.floor(30_000 / Math.max(1, Object.keys(rows[0]!).length)));
       for (let i = 0; i < rows.length; i += per) await tx.insertInto(t).values(rows.slice(i, i + per)).execute();
     }
-  });
+  }));
 }
 
 /** PostgreSQL checks foreign keys at each insert: tables whose rows others reference come first. */

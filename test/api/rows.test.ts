@@ -26,6 +26,30 @@ function names(s: Awaited<ReturnType<typeof sheetState>>, taskCol: number) {
 }
 
 describe('add rows', () => {
+  test('500 rows added and then updated in one request each keep every text exactly, in their order', async () => {
+    // on PostgreSQL both go in one statement with one array per column: texts with the array
+    // syntax's own characters must come back as written
+    const s = await makeSheet(s0.api, 'bulk texts', COLUMNS);
+    const task = s.col.Task!.id;
+    const tricky = ['a "quoted" word', 'back\\slash \\" and \\\\', '{braces, commas}', 'NULL', 'null', '', ' ', 'é ü 漢字 🙂', "it's", 'tab\there', 'line\nbreak', '{"v":1}', '0.1', '-0', 'NaN'];
+    const textOf = (i: number, round: string) => `${round}${i} ${tricky[i % tricky.length]}`;
+    const added = await s0.api.post(`/sheets/${s.id}/rows`, Array.from({ length: 500 }, (_, i) => ({ toBottom: true, cells: [{ columnId: task, value: textOf(i, 'a') }, { columnId: s.col.Done!.id, value: i % 2 === 0 }] })));
+    assert.equal(added.status, 200, JSON.stringify(added.body).slice(0, 300));
+    const ids = (added.body.result as Array<{ id: number }>).map((r) => r.id);
+    let state = await sheetState(s.id);
+    assert.deepEqual(names(state, task), ids.map((_, i) => textOf(i, 'a')));
+    const updated = await s0.api.put(`/sheets/${s.id}/rows`, ids.map((id, i) => ({ id, cells: [{ columnId: task, value: textOf(i, 'u') }] })));
+    assert.equal(updated.status, 200, JSON.stringify(updated.body).slice(0, 300));
+    state = await sheetState(s.id);
+    assert.deepEqual(names(state, task), ids.map((_, i) => textOf(i, 'u')));
+    assert.deepEqual(state.rows.map((r) => cellOf(r, s.col.Done!.id).value), ids.map((_, i) => i % 2 === 0));
+    // moved in one request: the new order is stored
+    const moved = await s0.api.put(`/sheets/${s.id}/rows`, ids.slice(0, 100).map((id) => ({ id, toBottom: true })));
+    assert.equal(moved.status, 200, JSON.stringify(moved.body).slice(0, 300));
+    state = await sheetState(s.id);
+    assert.deepEqual(state.rows.map((r) => r.id), [...ids.slice(100), ...ids.slice(0, 100)]);
+  });
+
   test('a single Row gives a single result, an array an array; version goes up by one per change', async () => {
     const s = await makeSheet(s0.api, 'add', COLUMNS);
     const one = await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'first' }] });

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { sql } from 'kysely';
-import { openStore } from '../../src/store/db.ts';
+import { openStore, retryingDeadlocks } from '../../src/store/db.ts';
 import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
 import { storeForFile } from '../helpers/store.ts';
 import { ensureBootstrap } from '../../src/services/bootstrap.ts';
@@ -111,5 +111,46 @@ test('an idle PostgreSQL connection ended by the server is reported and replaced
     await s.close();
     await db.drop();
     fs.rmSync(dir2, { recursive: true, force: true });
+  }
+});
+
+test('a transaction chosen as a deadlock victim runs again and commits (retryingDeadlocks)', { skip: !TEST_PG_URL && 'PostgreSQL only' }, async () => {
+  const db = f.store.db;
+  await sql`create table deadlock_probe (id int primary key, v int not null)`.execute(db);
+  const other = new pg.Client({ connectionString: f.databaseUrl });
+  await other.connect();
+  try {
+    await sql`insert into deadlock_probe values (1, 0), (2, 0)`.execute(db);
+    let otherHolds!: () => void;
+    const otherHolding = new Promise<void>((resolve) => (otherHolds = resolve));
+    let attempts = 0;
+    // this one checks for deadlocks first (100 ms against 10 s), so it is the victim
+    const mine = retryingDeadlocks(() => db.transaction().execute(async (tx) => {
+      attempts++;
+      await sql`set local deadlock_timeout = '100ms'`.execute(tx);
+      await sql`update deadlock_probe set v = v + 1 where id = 1`.execute(tx);
+      if (attempts === 1) await otherHolding;
+      await sql`update deadlock_probe set v = v + 1 where id = 2`.execute(tx);
+    }));
+    await other.query('begin');
+    await other.query("set local deadlock_timeout = '10s'");
+    await other.query('update deadlock_probe set v = v + 10 where id = 2');
+    otherHolds();
+    await other.query('update deadlock_probe set v = v + 10 where id = 1');
+    await other.query('commit');
+    await mine;
+    assert.equal(attempts, 2);
+    const rows = (await sql<{ id: number; v: number }>`select id, v from deadlock_probe order by id`.execute(db)).rows;
+    assert.deepEqual(rows.map((r) => r.v), [11, 11]);
+    // other errors are not retried
+    let runs = 0;
+    await assert.rejects(retryingDeadlocks(async () => {
+      runs++;
+      await sql`select * from no_such_table`.execute(db);
+    }), /no_such_table/);
+    assert.equal(runs, 1);
+  } finally {
+    await other.end();
+    await sql`drop table if exists deadlock_probe`.execute(db);
   }
 });
