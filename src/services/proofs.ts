@@ -23,6 +23,7 @@ import { createDiscussion, discussionData, removeDiscussions, type DiscussionDat
 import { addresses, parseEmail, payload, senderName, type EmailInput } from './emails.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { sheetFor } from './permissions.ts';
+import { reviewToken } from './proofReviewLinks.ts';
 import { isEmptyProof, liveProof, requireOpenCurrent } from './proofState.ts';
 import { readModel } from './sheetCache.ts';
 import { lockSheets, onSheetWrite } from './sheetWrites.ts';
@@ -85,6 +86,11 @@ export interface ProofView {
 
 function proofEvent(p: ProofRow, action: string, details: Record<string, unknown> = {}): ChangeEvent {
   return { objectType: 'PROOF', action, objectId: p.id, sheetId: p.sheet_id, details: { rowId: p.row_id, originalId: p.original_id, version: p.version, ...details } };
+}
+
+/** A proof's name: the primary value of its row. */
+export async function proofName(db: Queryable, sheet: SheetRow, p: ProofRow): Promise<string> {
+  return (await rowNames(db, sheet, [p.row_id])).get(p.row_id) ?? '';
 }
 
 /** The primary values of rows (the proofs' names). */
@@ -328,12 +334,14 @@ function optionalBool(b: Record<string, unknown>, attr: string): boolean | undef
 }
 
 /**
- * Create Proof Request (EDITOR): each reviewer (groups expanded) is mailed a link to the proof
- * by the mail job, and gets a PENDING action. 1295 on an empty proof; 1300 when the recipients
- * name nobody who can be sent to (an empty group).
+ * Create Proof Request (EDITOR): each reviewer (groups expanded) gets a PENDING action and a
+ * message with a link of their own (`reviewLink`), where they approve or reject the proof
+ * (services/proofReviews.ts); with ccMe the sender gets a copy that links the proof in the API.
+ * 1295 on an empty proof; 1300 when the recipients name nobody who can be sent to (an empty group).
  */
 export async function createProofRequest(
-  store: Store, actor: Actor, sheetId: number, proofId: number, body: unknown, link: (p: ProofRow) => string,
+  store: Store, actor: Actor, sheetId: number, proofId: number, body: unknown,
+  links: { proof: (p: ProofRow) => string; review: (token: string) => string },
 ): Promise<{ request: ProofRequestRow; sendTo: EmailInput['sendTo'] }> {
   const b = asObject(body, 'a JSON object');
   const email = parseEmail(b);
@@ -352,14 +360,21 @@ export async function createProofRequest(
       subject: email.subject ?? null, message: email.message ?? null, cc_me: email.ccMe ? 1 : 0, is_downloadable: isDownloadable ? 1 : 0, status: 'ACTIVE',
     };
     await insertProofRequest(tx, request, to);
-    const name = (await rowNames(tx, sheet, [p.row_id])).get(p.row_id) || sheet.name;
+    const name = (await proofName(tx, sheet, p)) || sheet.name;
     const who = senderName(actor);
-    const text = [
+    const textFor = (link: string, what: string) => [
       `${who} (${actor.user.email}) asks you to review the proof "${name}" (version ${current.version}) in the sheet "${sheet.name}".`,
       email.message ?? '',
-      `Open it: ${link(current)}`,
+      `${what}: ${link}`,
     ].filter((x) => x !== '').join('\n\n') + '\n';
-    await enqueue(tx, 'mail', payload(actor, to, email, `${who} asks you to review "${name}"`, text, undefined));
+    const subject = `${who} asks you to review "${name}"`;
+    for (const address of to) {
+      const text = textFor(links.review(await reviewToken(tx, request.id, address)), 'Review it (approve or reject)');
+      await enqueue(tx, 'mail', payload(actor, [address], { ...email, ccMe: false }, subject, text, undefined));
+    }
+    if (email.ccMe) {
+      await enqueue(tx, 'mail', payload(actor, [actor.user.email], { ...email, ccMe: false }, subject, textFor(links.proof(current), 'The proof'), undefined));
+    }
     await recordEvents(tx, authorOf(actor), [{ objectType: 'PROOF_REQUEST', action: 'CREATE', objectId: request.id, sheetId, details: { proofId: p.original_id, recipientCount: to.length } }], now);
     return { request, sendTo: email.sendTo };
   });

@@ -67,6 +67,19 @@ export async function insertProofRequest(db: Queryable, row: ProofRequestRow, em
   }
 }
 
+export async function findProofRequest(db: Queryable, id: number): Promise<ProofRequestRow | undefined> {
+  return db.selectFrom('proof_requests').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findProofRequestAction(db: Queryable, requestId: number, email: string): Promise<ProofRequestActionRow | undefined> {
+  return db.selectFrom('proof_request_actions').selectAll().where('request_id', '=', requestId).where('email', '=', email).executeTakeFirst();
+}
+
+/** A reviewer's decision on a request. */
+export async function setProofRequestAction(db: Queryable, requestId: number, email: string, status: string, now: number): Promise<void> {
+  await db.updateTable('proof_request_actions').set({ action_status: status, acted_at: now }).where('request_id', '=', requestId).where('email', '=', email).execute();
+}
+
 export async function listProofRequests(db: Queryable, proofId: number): Promise<ProofRequestRow[]> {
   return db.selectFrom('proof_requests').selectAll().where('proof_id', '=', proofId).orderBy('sent_at').orderBy('id').execute();
 }

@@ -16,6 +16,7 @@ import { oauthPages } from './oauth.ts';
 import { tokenPages } from './tokens.ts';
 import { publishedPages } from './published.ts';
 import { updateRequestPages } from './updateRequests.ts';
+import { proofReviewPages } from './proofReviews.ts';
 import { publishedSightPages } from './publishedSights.ts';
 
 declare module 'fastify' {
@@ -89,6 +90,7 @@ export async function webPlugin(web: FastifyInstance): Promise<void> {
   await web.register(tokenPages);
   await web.register(publishedPages);
   await web.register(updateRequestPages);
+  await web.register(proofReviewPages);
   await web.register(publishedSightPages);
 }
 

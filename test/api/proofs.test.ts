@@ -9,6 +9,7 @@ import type { Client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { gifBytes, pngBytes } from '../helpers/images.ts';
 import { blobCount } from '../helpers/blobs.ts';
+import { browser, inputValue } from '../helpers/browser.ts';
 
 const s0 = serverForFile({ SHEETD_RATE_LIMIT: '100000', SHEETD_JOB_POLL_MS: '50' });
 const COLUMNS = [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Notes', type: 'TEXT_NUMBER' }];
@@ -360,7 +361,8 @@ describe('proofs: requests', { skip: notInCluster("reads its own server's outbox
     assert.ok(mail.every((m) => m.subject === 'Please review'));
     assert.match(mail[0]!.text ?? '', /Poster/);
     assert.match(mail[0]!.text ?? '', /Due Friday/);
-    assert.match(mail[0]!.text ?? '', new RegExp(`/sheets/${s.id}/proofs/${p.id}`));
+    // each reviewer's own link to the review page
+    assert.ok(mail.every((m) => /\/proofreviews\/\d+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\n/.test(m.text ?? '')));
 
     const actions = await s0.api.get(`/sheets/${s.id}/proofs/${p.id}/requestactions`);
     assert.equal(actions.status, 200);
@@ -378,5 +380,112 @@ describe('proofs: requests', { skip: notInCluster("reads its own server's outbox
     assert.equal((await s0.api.del(`/sheets/${s.id}/proofs/${p.id}/requests`)).status, 200);
     assert.equal((await s0.api.get(`/sheets/${s.id}/proofs/${p.id}/requestactions`)).body.totalCount, 0);
     assertError(await s0.api.del(`/sheets/${s.id}/proofs/${p.id}/requests`), 400, 1327);
+  });
+
+  test('each reviewer\'s link opens the proof (GET changes nothing) and approves or rejects it; the sender is told; List Proof Request Actions shows it; closed once the proof is complete or deleted', async () => {
+    const s = await fixture();
+    const png = pngBytes(5, 5, 3);
+    const up = await raw(`/sheets/${s.id}/rows/${s.rowId}/proofs`, png, 'poster.png', 'image/png');
+    assert.equal(up.status, 200, JSON.stringify(up.body));
+    const p = up.body.result as { id: number; attachments: Array<{ id: number }> };
+    const ann = `proof.ann${++n}@example.com`;
+    const bob = `proof.bob${n}@example.org`;
+    const req = await s0.api.post(`/sheets/${s.id}/proofs/${p.id}/requests`, { sendTo: [{ email: ann }, { email: bob }], message: 'Colours OK?', ccMe: true });
+    assert.equal(req.status, 200, JSON.stringify(req.body));
+    const mail = await newMail(3);
+    const to = (m: ParsedMail) => (Array.isArray(m.to) ? m.to[0] : m.to)!.value[0]!.address!;
+    const linkIn = (m: ParsedMail) => /(https?:\/\/\S+\/proofreviews\/\S+)/.exec(m.text ?? '')?.[1];
+    const annMail = mail.find((m) => to(m) === ann)!;
+    const bobMail = mail.find((m) => to(m) === bob)!;
+    const copy = mail.find((m) => to(m) === 'admin@example.com')!;
+    assert.ok(annMail && bobMail && copy, mail.map(to).join());
+    const annLink = new URL(linkIn(annMail)!);
+    const bobLink = new URL(linkIn(bobMail)!);
+    assert.notEqual(annLink.pathname, bobLink.pathname);
+    // the sender's copy links the proof, not anyone's review
+    assert.equal(linkIn(copy), undefined);
+    assert.match(copy.text ?? '', new RegExp(`/sheets/${s.id}/proofs/${p.id}`));
+
+    const b = browser(s0.t.url);
+    const page = await b.get(annLink.pathname);
+    assert.equal(page.status, 200, page.text);
+    assert.match(page.headers.get('content-type')!, /text\/html/);
+    assert.match(page.text, /Poster/);
+    assert.match(page.text, /Colours OK\?/);
+    assert.match(page.text, new RegExp(ann.replace(/[.]/g, '\\.')));
+    const src = /<img src="([^"]+)"/.exec(page.text)?.[1];
+    assert.ok(src, page.text);
+    const file = await fetch(s0.t.url + src);
+    assert.equal(file.status, 200);
+    assert.equal(file.headers.get('content-type'), 'image/png');
+    assert.match(file.headers.get('content-disposition')!, /^inline/);
+    assert.deepEqual(Buffer.from(await file.arrayBuffer()), png);
+    // not downloadable: no download link, and a download is refused
+    assert.doesNotMatch(page.text, /download=true/);
+    assert.equal((await b.get(`${src}?download=true`)).status, 403);
+    // another attachment of the sheet is not served through the review link
+    const other = await raw(`/sheets/${s.id}/rows/${s.otherRowId}/attachments`, 'notes', 'notes.txt', 'text/plain');
+    assert.equal(other.status, 200, JSON.stringify(other.body));
+    assert.equal((await b.get(`${annLink.pathname}/files/${other.body.result.id}`)).status, 404);
+    const actions = async () => Object.fromEntries(((await s0.api.get(`/sheets/${s.id}/proofs/${p.id}/requestactions`)).body.data as Array<{ user: { email: string }; actionStatus: string }>).map((a) => [a.user.email, a.actionStatus]));
+    assert.deepEqual(await actions(), { [ann]: 'PENDING', [bob]: 'PENDING' });
+
+    // a tampered link, a forged post and a decision that is not one are refused and change nothing
+    assert.equal((await b.get(annLink.pathname.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')))).status, 404);
+    assert.equal((await b.get(annLink.pathname.replace(/\/proofreviews\/\d+/, `/proofreviews/${Number(/\/proofreviews\/(\d+)/.exec(annLink.pathname)![1]) + 1}`))).status, 404);
+    assert.equal((await b.post(annLink.pathname, { decision: 'APPROVED' })).status, 403);
+    assert.equal((await b.post(annLink.pathname, { _csrf: inputValue(page.text, '_csrf'), decision: 'MAYBE' })).status, 400);
+    assert.deepEqual(await actions(), { [ann]: 'PENDING', [bob]: 'PENDING' });
+
+    const approved = await b.post(annLink.pathname, { _csrf: inputValue(page.text, '_csrf'), decision: 'APPROVED' });
+    assert.equal(approved.status, 200, approved.text);
+    assert.match(approved.text, /You approved this proof/);
+    assert.deepEqual(await actions(), { [ann]: 'APPROVED', [bob]: 'PENDING' });
+    const told = await newMail(1);
+    assert.equal(to(told[0]!), 'admin@example.com');
+    assert.match(told[0]!.subject ?? '', new RegExp(`${ann.replace(/[.]/g, '\\.')} approved "Poster"`));
+    const events = (await s0.api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000')).body.data as Array<{ objectType: string; action: string; additionalDetails?: Record<string, unknown> }>;
+    assert.ok(events.some((e) => e.objectType === 'PROOF_REQUEST' && e.action === 'UPDATE' && e.additionalDetails?.email === ann && e.additionalDetails?.actionStatus === 'APPROVED'));
+
+    // bob rejects; ann changes her mind
+    const b2 = browser(s0.t.url);
+    const bobPage = await b2.get(bobLink.pathname);
+    assert.equal((await b2.post(bobLink.pathname, { _csrf: inputValue(bobPage.text, '_csrf'), decision: 'REJECTED' })).status, 200);
+    const again = await b.get(annLink.pathname);
+    assert.match(again.text, /You approved this proof/);
+    assert.equal((await b.post(annLink.pathname, { _csrf: inputValue(again.text, '_csrf'), decision: 'REJECTED' })).status, 200);
+    assert.deepEqual(await actions(), { [ann]: 'REJECTED', [bob]: 'REJECTED' });
+    await newMail(2);
+
+    // complete: the page says so and takes no decision
+    assert.equal((await s0.api.put(`/sheets/${s.id}/proofs/${p.id}`, { isCompleted: true })).status, 200);
+    const closed = await b.get(annLink.pathname);
+    assert.match(closed.text, /This proof is complete/);
+    assert.doesNotMatch(closed.text, /name="decision"/);
+    const closedPost = await b.post(annLink.pathname, { _csrf: inputValue(again.text, '_csrf'), decision: 'APPROVED' });
+    assert.equal(closedPost.status, 400);
+    assert.match(closedPost.text, /This proof is complete/);
+    assert.deepEqual(await actions(), { [ann]: 'REJECTED', [bob]: 'REJECTED' });
+    // deleted: the page says so; its files are gone
+    assert.equal((await s0.api.del(`/sheets/${s.id}/proofs/${p.id}`)).status, 200);
+    const gone = await b.get(annLink.pathname);
+    assert.match(gone.text, /This proof was deleted/);
+    assert.equal((await b.get(src)).status, 404);
+  });
+
+  test('a downloadable request offers each file as a download', async () => {
+    const s = await fixture();
+    const p = await proofOn(s.id, s.rowId);
+    const reviewer = `proof.dl${++n}@example.com`;
+    assert.equal((await s0.api.post(`/sheets/${s.id}/proofs/${p.id}/requests`, { sendTo: [{ email: reviewer }], isDownloadable: true })).status, 200);
+    const [m] = await newMail(1);
+    const link = new URL(/(https?:\/\/\S+\/proofreviews\/\S+)/.exec(m!.text ?? '')![1]!);
+    const b = browser(s0.t.url);
+    const page = await b.get(link.pathname);
+    const dl = /href="([^"]+\?download=true)"/.exec(page.text)?.[1];
+    assert.ok(dl, page.text);
+    const res = await b.get(dl);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-disposition')!, /^attachment; filename="poster\.png"/);
   });
 });

@@ -152,8 +152,9 @@ export async function proofRoutes(app: FastifyInstance): Promise<void> {
     const [sheetId, proofId] = ids(req.params);
     if (req.body instanceof Readable) throw apiError(1124);
     if (req.body === undefined) throw apiError(1024);
-    const link = (p: { sheet_id: number; id: number }) => `${app.ctx.config.publicUrl}${app.prefix}/sheets/${p.sheet_id}/proofs/${p.id}`;
-    const { request, sendTo } = await createProofRequest(store(), req.actor, sheetId, proofId, req.body, link);
+    const proof = (p: { sheet_id: number; id: number }) => `${app.ctx.config.publicUrl}${app.prefix}/sheets/${p.sheet_id}/proofs/${p.id}`;
+    const review = (token: string) => `${app.ctx.config.publicUrl}/proofreviews/${token}`;
+    const { request, sendTo } = await createProofRequest(store(), req.actor, sheetId, proofId, req.body, { proof, review });
     const people = await peopleOf(store().db, [request.sent_by]);
     return success(presentProofRequest(request, { numericDates: req.ro.numericDates, people }, sendTo));
   });
