@@ -182,18 +182,7 @@ export async function insertRows(db: Queryable, records: ReadonlyArray<Insertabl
 }
 
 /** A stored row's new state: its id, then the columns an update sets (in this order in every record). */
-export interface RowUpdate {
-  id: number;
-  parent_id: number | null;
-  sort_key: number;
-  expanded: number;
-  locked: number;
-  format: string | null;
-  cells: string;
-  cell_meta: string;
-  modified_at: number;
-  modified_by: number | null;
-}
+export type RowUpdate = Omit<RowTable, 'sheet_id' | 'created_at' | 'created_by'>;
 
 /** Updates stored rows (one statement on PostgreSQL, one compiled statement per row on SQLite). */
 export async function updateRows(db: Queryable, records: readonly RowUpdate[]): Promise<void> {

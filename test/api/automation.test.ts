@@ -6,7 +6,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import smartsheet from 'smartsheet';
 import { clock } from '../../src/clock.ts';
 import { serverForFile } from '../helpers/setup.ts';
-import { client } from '../helpers/http.ts';
+import { client, allEvents } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { browser, inputValue } from '../helpers/browser.ts';
 
@@ -290,8 +290,8 @@ describe('automation rules run', () => {
       assert.match(m.html as string, /<td[^>]*>Design<\/td>/);
     }
     // the firing is in the change log
-    const events = await s0.api.get('/events?since=2000-01-01T00:00:00Z&maxCount=1000');
-    assert.ok(events.body.data.some((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'AUTOMATION_RULE' && e.action === 'RUN' && e.objectId === r.body.result.id));
+    const events = await allEvents<{ objectType: string; action: string; objectId: number }>(s0.api);
+    assert.ok(events.some((e) => e.objectType === 'AUTOMATION_RULE' && e.action === 'RUN' && e.objectId === r.body.result.id));
   });
 
   test('COLUMN_CHANGED to a value mails the contacts of the row (recipientColumnIds), with attachments and discussions; other changes do not', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
-import { client, type Client, type Res } from '../helpers/http.ts';
+import { client, type Client, type Res, allEvents } from '../helpers/http.ts';
 import { assertError, cellOf, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { gifBytes, pngBytes } from '../helpers/images.ts';
 
@@ -130,10 +130,9 @@ describe('add image to cell', () => {
     assert.equal(entries[1]!.value, 'old value');
     assert.equal(entries[1]!.image, undefined);
 
-    const events = await s0.api.get(`/events?since=${encodeURIComponent(since)}&maxCount=10000`);
-    assert.equal(events.status, 200, JSON.stringify(events.body));
-    const updates = (events.body.data as Array<{ objectType: string; action: string; objectId: number }>).filter((e) => e.objectType === 'ROW' && e.action === 'UPDATE' && e.objectId === s.rowId);
-    assert.equal(updates.length, 1, JSON.stringify(events.body.data));
+    const events = await allEvents<{ objectType: string; action: string; objectId: number }>(s0.api, since);
+    const updates = events.filter((e) => e.objectType === 'ROW' && e.action === 'UPDATE' && e.objectId === s.rowId);
+    assert.equal(updates.length, 1, JSON.stringify(updates));
   });
 
   test('alt text over 100 characters (1165), not an image (1091), wrong media types (1124), empty body (1024): nothing changes', async () => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
 import { notInCluster } from '../helpers/server.ts';
 import { blobCount } from '../helpers/blobs.ts';
-import { client, type Client } from '../helpers/http.ts';
+import { client, type Client, allEvents } from '../helpers/http.ts';
 import { assertError, makeUser } from '../helpers/sheets.ts';
 
 const s0 = serverForFile({ SHEETD_RATE_LIMIT: '100000', SHEETD_JOB_POLL_MS: '20' });
@@ -136,9 +136,7 @@ describe('discussions and comments', () => {
     await s0.api.del(`/sheets/${s.id}/attachments/${a.id}`);
     await s0.api.del(`/sheets/${s.id}/comments/${c.id}`);
     await s0.api.del(`/sheets/${s.id}/discussions/${d.id}`);
-    const ev = await s0.api.get(`/events?since=${encodeURIComponent(since)}&maxCount=10000`);
-    assert.equal(ev.status, 200, JSON.stringify(ev.body));
-    const seen = (ev.body.data as Array<{ objectType: string; action: string; objectId: number }>).map((e) => `${e.objectType} ${e.action} ${e.objectId}`);
+    const seen = (await allEvents<{ objectType: string; action: string; objectId: number }>(s0.api, since)).map((e) => `${e.objectType} ${e.action} ${e.objectId}`);
     for (const want of [`DISCUSSION CREATE ${d.id}`, `COMMENT CREATE ${c.id}`, `COMMENT UPDATE ${c.id}`, `ATTACHMENT CREATE ${a.id}`, `ATTACHMENT DELETE ${a.id}`, `COMMENT DELETE ${c.id}`, `DISCUSSION DELETE ${d.id}`]) {
       assert.ok(seen.includes(want), `${want} in ${JSON.stringify(seen)}`);
     }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
 import { cellOf, makeSheet } from '../helpers/sheets.ts';
 import { followTestHooks } from '../../src/services/follow.ts';
+import { allEvents } from '../helpers/http.ts';
 
 /**
  * Following a source (cell links, cross-sheet references) when a read of the dependent sheet
@@ -26,9 +27,7 @@ async function storedCells(rowId: number): Promise<Record<string, { v?: unknown 
 
 /** The columnIds of the ROW UPDATE events of a row since `since`, oldest first. */
 async function rowUpdates(since: string, rowId: number): Promise<unknown[]> {
-  const ev = await s0.api.get(`/events?since=${encodeURIComponent(since)}&maxCount=10000`);
-  assert.equal(ev.status, 200, JSON.stringify(ev.body));
-  const data = ev.body.data as Array<{ objectType: string; action: string; objectId: number; additionalDetails: { columnIds?: number[] } }>;
+  const data = await allEvents<{ objectType: string; action: string; objectId: number; additionalDetails: { columnIds?: number[] } }>(s0.api, since);
   return data.filter((e) => e.objectType === 'ROW' && e.action === 'UPDATE' && e.objectId === rowId).map((e) => e.additionalDetails.columnIds);
 }
 

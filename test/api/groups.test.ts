@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { assertError, client, type Client } from '../helpers/http.ts';
+import { assertError, client, type Client, allEvents } from '../helpers/http.ts';
 import { tokenFor } from '../helpers/tokens.ts';
 
 let t: TestServer;
@@ -97,8 +97,7 @@ describe('groups', () => {
     assert.equal(res.body.result.owner, 'ga2@example.org');
     // the former owner no longer manages it
     assertError(await api.put(`/groups/${ids.eng}`, { name: 'Back' }, { token: tokens.ga }), 403, 1004);
-    const ev = await api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
-    const actions = ev.body.data.filter((e: { objectId: number }) => e.objectId === ids.eng).map((e: { action: string }) => e.action);
+    const actions = (await allEvents<{ objectId: number; action: string }>(api)).filter((e) => e.objectId === ids.eng).map((e) => e.action);
     for (const a of ['CREATE', 'ADD_MEMBER', 'RENAME', 'TRANSFER_OWNERSHIP']) assert.ok(actions.includes(a), a);
   });
   test('members: add (single and bulk), remove', async () => {

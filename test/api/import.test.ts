@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
 import { notInCluster } from '../helpers/server.ts';
-import { client } from '../helpers/http.ts';
+import { client, allEvents } from '../helpers/http.ts';
 import { assertError, makeUser } from '../helpers/sheets.ts';
 
 const s0 = serverForFile();
@@ -61,8 +61,7 @@ describe('import', () => {
       ['Kim', 'x', null, true, null],
     ]);
     // the event of Create Sheet
-    const ev = await s0.api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
-    assert.ok((ev.body.data as Array<{ objectType: string; action: string; objectId: number }>).some((e) => e.objectType === 'SHEET' && e.action === 'CREATE' && e.objectId === r.id));
+    assert.ok((await allEvents<{ objectType: string; action: string; objectId: number }>(s0.api)).some((e) => e.objectType === 'SHEET' && e.action === 'CREATE' && e.objectId === r.id));
   });
 
   test('without headerRowIndex: Column1.. titles and every line is a row; another primary column', async () => {

@@ -10,6 +10,7 @@ import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { gifBytes, pngBytes } from '../helpers/images.ts';
 import { blobCount } from '../helpers/blobs.ts';
 import { browser, inputValue } from '../helpers/browser.ts';
+import { allEvents } from '../helpers/http.ts';
 
 const s0 = serverForFile({ SHEETD_RATE_LIMIT: '100000', SHEETD_JOB_POLL_MS: '50' });
 const COLUMNS = [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Notes', type: 'TEXT_NUMBER' }];
@@ -444,7 +445,7 @@ describe('proofs: requests', { skip: notInCluster("reads its own server's outbox
     const told = await newMail(1);
     assert.equal(to(told[0]!), 'admin@example.com');
     assert.match(told[0]!.subject ?? '', new RegExp(`${ann.replace(/[.]/g, '\\.')} approved "Poster"`));
-    const events = (await s0.api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000')).body.data as Array<{ objectType: string; action: string; additionalDetails?: Record<string, unknown> }>;
+    const events = await allEvents<{ objectType: string; action: string; additionalDetails?: Record<string, unknown> }>(s0.api);
     assert.ok(events.some((e) => e.objectType === 'PROOF_REQUEST' && e.action === 'UPDATE' && e.additionalDetails?.email === ann && e.additionalDetails?.actionStatus === 'APPROVED'));
 
     // bob rejects; ann changes her mind

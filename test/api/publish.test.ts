@@ -6,6 +6,7 @@ import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { browser, inputValue, signIn } from '../helpers/browser.ts';
 import { setPassword } from '../../src/services/sessions.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
+import { allEvents } from '../helpers/http.ts';
 
 // Publishing sheets and reports: the status through the API, the published pages and iCal feeds
 // at the root, fetched as a visitor would, and the smartsheet SDK's publish methods.
@@ -289,12 +290,7 @@ test('a publish change is a SHEET UPDATE event naming the flags that changed; a 
   const since = new Date(Date.now() - 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
   assert.equal((await s.api.put(`/sheets/${f.id}/publish`, { readOnlyLiteEnabled: true, icalEnabled: false })).status, 200);
   assert.equal((await s.api.put(`/sheets/${f.id}/publish`, { readOnlyLiteEnabled: true })).status, 200);
-  let r = await s.api.get(`/events?since=${since}&maxCount=10000`);
-  const evs: Array<{ objectType: string; action: string; objectId: number; additionalDetails: Record<string, unknown> }> = [...r.body.data];
-  while (r.body.moreAvailable) {
-    r = await s.api.get(`/events?streamPosition=${r.body.nextStreamPosition}&maxCount=10000`);
-    evs.push(...r.body.data);
-  }
+  const evs = await allEvents<{ objectType: string; action: string; objectId: number; additionalDetails: Record<string, unknown> }>(s.api, since);
   const mine = evs.filter((e) => e.objectId === f.id && e.objectType === 'SHEET' && e.action === 'UPDATE');
   assert.equal(mine.length, 1);
   assert.deepEqual(mine[0]!.additionalDetails.publish, { readOnlyLiteEnabled: true });
@@ -333,7 +329,7 @@ test('read-write (Edit by Anyone): a visitor edits a row through its form; the w
   assert.equal(v(c.Start!.id), '2026-04-01');
   assert.equal(v(c.Cost!.id), undefined);
   // the change log names the publisher, through the published view
-  const evs = (await s.api.get(`/events?since=${since}&maxCount=10000`)).body.data as Array<{ objectType: string; action: string; objectId: number; userId: number; accessTokenName?: string; additionalDetails: { columnIds?: number[] } }>;
+  const evs = await allEvents<{ objectType: string; action: string; objectId: number; userId: number; accessTokenName?: string; additionalDetails: { columnIds?: number[] } }>(s.api, since);
   const upd = evs.filter((e) => e.objectType === 'ROW' && e.action === 'UPDATE' && e.objectId === row);
   assert.deepEqual(upd.flatMap((e) => e.additionalDetails.columnIds ?? []).sort(), [c.Task!.id, c.Start!.id].sort(), 'only the cells that changed');
   assert.ok(upd.length >= 1, JSON.stringify(evs.slice(-3)));

@@ -6,7 +6,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { unzipSync, strFromU8 } from 'fflate';
 import { pdfText } from '../helpers/pdf.ts';
 import { serverForFile } from '../helpers/setup.ts';
-import { client } from '../helpers/http.ts';
+import { client, allEvents } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 
 // Reports as objects: in folders, workspaces and Home, in children listings, copy, move and
@@ -103,9 +103,7 @@ describe('reports in containers', () => {
     await s.api.put(`/sheetd/reports/${rep.id}`, { name: 'Ev report 2' });
     await s.api.post(`/reports/${rep.id}/shares`, { email: 'rc-member@example.org', accessLevel: 'VIEWER' });
     await s.api.del(`/sheetd/reports/${rep.id}`);
-    const ev = await s.api.get(`/events?since=${encodeURIComponent(since)}&maxCount=10000`);
-    assert.equal(ev.status, 200, JSON.stringify(ev.body));
-    const mine = (ev.body.data as Array<{ objectType: string; action: string; objectId: number }>).filter((e) => e.objectId === rep.id);
+    const mine = (await allEvents<{ objectType: string; action: string; objectId: number }>(s.api, since)).filter((e) => e.objectId === rep.id);
     assert.deepEqual(mine.map((e) => [e.objectType.toUpperCase(), e.action]), [['REPORT', 'CREATE'], ['REPORT', 'RENAME'], ['REPORT', 'ADD_SHARE'], ['REPORT', 'DELETE']]);
   });
 });

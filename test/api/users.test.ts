@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { assertError, client, type Client } from '../helpers/http.ts';
+import { assertError, client, type Client, allEvents } from '../helpers/http.ts';
 import { tokenFor } from '../helpers/tokens.ts';
 import { newId } from '../../src/ids.ts';
 
@@ -35,8 +35,7 @@ async function userCount(): Promise<number> {
 }
 
 async function eventsFor(objectId: number) {
-  const res = await api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
-  return (res.body.data as Array<{ objectId: number; objectType: string; action: string; userId: number; requestUserId: number }>).filter((e) => e.objectId === objectId);
+  return (await allEvents<{ objectId: number; objectType: string; action: string; userId: number; requestUserId: number }>(api)).filter((e) => e.objectId === objectId);
 }
 
 before(async () => {

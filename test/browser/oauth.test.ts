@@ -1,9 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import { createHash } from 'node:crypto';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { createApp } from '../../src/services/oauth.ts';
 import { setPassword } from '../../src/services/sessions.ts';
 import type { EventAuthor } from '../../src/services/events.ts';
@@ -14,7 +14,6 @@ import type { EventAuthor } from '../../src/services/events.ts';
  * the API. .ci/run installs chromium; elsewhere the test is skipped when no browser is found
  * (SHEETD_CHROMIUM names another binary).
  */
-const CHROMIUM = process.env.SHEETD_CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
 const REDIRECT = 'https://app.example.test/callback';
 const PASSWORD = 'a browser test password';
 
@@ -30,10 +29,7 @@ before(async () => {
   const made = await createApp(t.server.store, author, null, { name: 'Browser Robot', redirectUrl: REDIRECT });
   app = { clientId: made.app.client_id, clientSecret: made.clientSecret };
   // playwright gives every launch a new empty profile of its own
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -85,3 +85,20 @@ export async function listedIds(api: Client, listPath: string): Promise<Set<numb
 export async function createdSince(api: Client, listPath: string, before: Set<number>, names: string[]): Promise<unknown[]> {
   return (await listAll(api, listPath)).filter((x) => !before.has(x.id) && (!x.name || names.includes(x.name)));
 }
+
+/**
+ * Every event from `since` on, the first page and every page after it (nextStreamPosition while
+ * moreAvailable). Against a cluster every test file writes to one change log, which soon holds
+ * more than a page of events.
+ */
+export async function allEvents<T = Record<string, unknown>>(api: Client, since = '2000-01-01T00:00:00Z', o: ReqOpts = {}): Promise<T[]> {
+  let r = await api.get(`/events?since=${encodeURIComponent(since)}&maxCount=10000`, o);
+  assert.equal(r.status, 200, r.text);
+  const out: T[] = [...(r.body.data as T[])];
+  while (r.body.moreAvailable) {
+    r = await api.get(`/events?streamPosition=${encodeURIComponent(r.body.nextStreamPosition)}&maxCount=10000`, o);
+    assert.equal(r.status, 200, r.text);
+    out.push(...(r.body.data as T[]));
+  }
+  return out;
+}
