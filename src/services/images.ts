@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { BlobNotFound, BlobTooLarge, newBlobKey, type BlobStore } from '../blobs/index.ts';
@@ -7,7 +7,7 @@ import { apiError, type ApiError } from '../errors.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import type { DB } from '../store/schema.ts';
 import { findSheet } from '../store/sheets.ts';
-import { copyImagesToSheet, imageBytes, imageOfUrlToken, imagesWithBytes, insertImage, insertImageUrls, moveImageBytesToBlob, sheetsOfImages } from '../store/images.ts';
+import { copyImagesToSheet, imageBytes, imageOfUrlToken, imagesWithBytes, insertImage, insertImageUrls, moveImageBytesToBlob, profileImagesByIds, sheetsOfImages } from '../store/images.ts';
 import { cellKey, type StoredRowCells } from '../engine/cells.ts';
 import { writeRowCells } from '../engine/model.ts';
 import { imageInfo, type ImageInfo } from '../engine/imageSize.ts';
@@ -17,6 +17,7 @@ import type { Actor } from './context.ts';
 import { afterWrite } from './formulas.ts';
 import { sheetAccessLevel } from './permissions.ts';
 import { writeSheet } from './sheetWrites.ts';
+import { serverKey } from './secrets.ts';
 import { clock } from '../clock.ts';
 
 /** How long a URL from POST /imageurls serves its image. */
@@ -208,17 +209,54 @@ export async function createImageUrls(db: Kysely<DB>, actor: Actor, body: unknow
     const sheet = await findSheet(db, sheetId);
     visible.set(sheetId, sheet !== undefined && (await sheetAccessLevel(db, actor, sheet)) !== null);
   }
+  // the others may be profile images (User.profileImage.imageId): anyone of the organization sees them
+  const profiles = await profileImagesByIds(db, ids.filter((id) => !sheetsOf.has(id)));
   const tokens: Array<{ token: string; sheet_id: number; image_id: string; expires_at: number }> = [];
-  const items: ImageUrlItem[] = wanted.map((imageId) => {
+  const items: ImageUrlItem[] = [];
+  for (const imageId of wanted) {
     const sheetId = (sheetsOf.get(imageId) ?? []).find((s) => visible.get(s) === true);
-    if (sheetId === undefined) return { imageId, error: apiError(1006) };
-    const token = newUrlToken();
-    tokens.push({ token, sheet_id: sheetId, image_id: imageId, expires_at: now + IMAGE_URL_TTL_MS });
-    return { imageId, token };
-  });
+    if (sheetId !== undefined) {
+      const token = newUrlToken();
+      tokens.push({ token, sheet_id: sheetId, image_id: imageId, expires_at: now + IMAGE_URL_TTL_MS });
+      items.push({ imageId, token });
+    } else if (profiles.get(imageId)?.orgId === actor.org.id) {
+      items.push({ imageId, token: await profileImageToken(db, imageId, now + IMAGE_URL_TTL_MS) });
+    } else {
+      items.push({ imageId, error: apiError(1006) });
+    }
+  }
   // expired URLs are of no use to anyone: forget them as new ones are made
   await db.transaction().execute((tx) => insertImageUrls(tx, tokens, now));
   return items;
+}
+
+/**
+ * A profile image's URL token: `p.<image id>.<expiry>.<signature>`, signed with the server's key
+ * and kept nowhere (the stored URL tokens name a sheet's image).
+ */
+async function profileImageToken(db: Queryable, imageId: string, expiresAt: number): Promise<string> {
+  const payload = `p.${imageId}.${expiresAt}`;
+  return `${payload}.${createHmac('sha256', await serverKey(db, 'profile-image-url')).update(payload).digest('base64url')}`;
+}
+
+/** The profile image a signed token serves, while it has not expired; 1006 otherwise. */
+async function profileImageForToken(db: Queryable, blobs: BlobStore, token: string, now: number): Promise<ServedImage> {
+  const m = /^p\.([A-Za-z0-9_-]{1,64})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!m) throw apiError(1006);
+  const payload = `p.${m[1]}.${m[2]}`;
+  const expected = Buffer.from(createHmac('sha256', await serverKey(db, 'profile-image-url')).update(payload).digest('base64url'));
+  if (!timingSafeEqual(expected, Buffer.from(m[3]!))) throw apiError(1006);
+  const expiresAt = Number(m[2]);
+  if (expiresAt <= now) throw apiError(1006);
+  const image = (await profileImagesByIds(db, [m[1]!])).get(m[1]!);
+  if (image === undefined) throw apiError(1006);
+  try {
+    const blob = await blobs.get(image.blobKey);
+    return { stream: blob.stream, size: blob.size, mimeType: image.mimeType, fileName: null, expiresAt };
+  } catch (e) {
+    if (e instanceof BlobNotFound) throw apiError(1006);
+    throw e;
+  }
 }
 
 export interface ServedImage {
@@ -232,6 +270,7 @@ export interface ServedImage {
 
 /** The image a URL token serves, while it has not expired; 1006 otherwise. */
 export async function imageForToken(db: Queryable, blobs: BlobStore, token: string, now = clock.now()): Promise<ServedImage> {
+  if (token.startsWith('p.')) return profileImageForToken(db, blobs, token, now);
   if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) throw apiError(1006);
   const hit = await imageOfUrlToken(db, token, now);
   if (!hit || hit.blob_key === null) throw apiError(1006);

@@ -22,6 +22,17 @@ export async function sheetsOfImages(db: Queryable, ids: readonly string[]): Pro
   return sheetsOf;
 }
 
+/** Profile images by their image ids: their user's organization and their bytes' blob. */
+export async function profileImagesByIds(db: Queryable, ids: readonly string[]): Promise<Map<string, { orgId: number; blobKey: string; mimeType: string }>> {
+  const out = new Map<string, { orgId: number; blobKey: string; mimeType: string }>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const found = await db.selectFrom('profile_images as p').innerJoin('users as u', 'u.id', 'p.user_id')
+      .select(['p.image_id', 'u.org_id', 'p.blob_key', 'p.mime_type']).where('p.image_id', 'in', ids.slice(i, i + 500)).execute();
+    for (const f of found) out.set(f.image_id, { orgId: Number(f.org_id), blobKey: f.blob_key, mimeType: f.mime_type });
+  }
+  return out;
+}
+
 /** Stores new image URL tokens, forgetting the expired ones (no use to anyone) as it goes. */
 export async function insertImageUrls(db: Queryable, tokens: readonly ImageUrlTable[], now: number): Promise<void> {
   await db.deleteFrom('image_urls').where('expires_at', '<=', now).execute();

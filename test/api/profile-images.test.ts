@@ -35,3 +35,33 @@ test('profile images: a user\'s own or any as a system admin; shown on the user;
   for (let i = 0; i < 500 && blobCount(s0.t.dataDir) !== start + 2; i++) await new Promise((r) => setTimeout(r, 20));
   assert.equal(blobCount(s0.t.dataDir), start + 2);
 });
+
+test('a profile image\'s imageId gets a URL from POST /imageurls (anyone of the organization); the URL serves its bytes; a replaced image\'s id gets none', async () => {
+  const u = await makeUser(s0.t, s0.api, 'url-pic@example.com');
+  const viewer = await makeUser(s0.t, s0.api, 'url-viewer@example.com');
+  const png = pngBytes(9, 7, 5);
+  const up = await client(s0.t.base, u.token).call('POST', `/users/${u.id}/profileimage`, { raw: png, headers: { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="me.png"' } });
+  assert.equal(up.status, 200, JSON.stringify(up.body));
+  const imageId = up.body.result.profileImage.imageId as string;
+  // another member of the organization, who shares no sheet with the owner
+  const urls = await client(s0.t.base, viewer.token).post('/imageurls', [{ imageId }, { imageId: 'no-such-image' }]);
+  assert.equal(urls.status, 200, JSON.stringify(urls.body));
+  assert.equal(urls.body.urlExpiresInMillis > 0, true);
+  const [mine, missing] = urls.body.imageUrls as Array<{ imageId: string; url?: string; error?: { errorCode: number } }>;
+  assert.equal(mine!.imageId, imageId);
+  assert.ok(mine!.url, JSON.stringify(urls.body));
+  assert.equal(missing!.error?.errorCode, 1006);
+  const got = await fetch(mine!.url!);
+  assert.equal(got.status, 200);
+  assert.equal(got.headers.get('content-type'), 'image/png');
+  assert.deepEqual(Buffer.from(await got.arrayBuffer()), png);
+  // a URL whose signature or expiry was changed serves nothing
+  const forged = mine!.url!.replace(/\.(\d+)\.([A-Za-z0-9_-]+)$/, (_m, exp: string, sig: string) => `.${Number(exp) + 1000}.${sig}`);
+  assert.equal((await fetch(forged)).status, 404);
+  // replaced: the old id is no image any more
+  const again = await client(s0.t.base, u.token).call('POST', `/users/${u.id}/profileimage`, { raw: pngBytes(3, 3, 1), headers: { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="me.png"' } });
+  assert.equal(again.status, 200);
+  const stale = await s0.api.post('/imageurls', [{ imageId }]);
+  assert.equal(stale.body.imageUrls[0].error?.errorCode, 1006);
+  assert.equal((await fetch(mine!.url!)).status, 404);
+});
