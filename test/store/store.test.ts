@@ -123,18 +123,25 @@ test('a transaction chosen as a deadlock victim runs again and commits (retrying
     await sql`insert into deadlock_probe values (1, 0), (2, 0)`.execute(db);
     let otherHolds!: () => void;
     const otherHolding = new Promise<void>((resolve) => (otherHolds = resolve));
+    let mineHolds!: () => void;
+    const mineHolding = new Promise<void>((resolve) => (mineHolds = resolve));
     let attempts = 0;
-    // this one checks for deadlocks first (100 ms against 10 s), so it is the victim
+    // row 1 taken here, row 2 there, then each asks for the other's: this one checks for
+    // deadlocks first (100 ms against 10 s), so it is the victim
     const mine = retryingDeadlocks(() => db.transaction().execute(async (tx) => {
       attempts++;
       await sql`set local deadlock_timeout = '100ms'`.execute(tx);
       await sql`update deadlock_probe set v = v + 1 where id = 1`.execute(tx);
-      if (attempts === 1) await otherHolding;
+      if (attempts === 1) {
+        mineHolds();
+        await otherHolding;
+      }
       await sql`update deadlock_probe set v = v + 1 where id = 2`.execute(tx);
     }));
     await other.query('begin');
     await other.query("set local deadlock_timeout = '10s'");
     await other.query('update deadlock_probe set v = v + 10 where id = 2');
+    await mineHolding;
     otherHolds();
     await other.query('update deadlock_probe set v = v + 10 where id = 1');
     await other.query('commit');
