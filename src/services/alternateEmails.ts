@@ -1,4 +1,4 @@
-import type { Queryable, Store } from '../store/db.ts';
+import { lockName, type Queryable, type Store } from '../store/db.ts';
 import {
   deleteAlternateEmail, findAlternateByAddress, findAlternateEmail, insertAlternateEmails, listAlternateEmails,
   updateAlternateEmail, type AlternateEmailRow,
@@ -15,6 +15,15 @@ import { clock } from '../clock.ts';
 
 /** Most alternate addresses one user may have (1330). */
 export const MAX_ALTERNATE_EMAILS = 10;
+
+/**
+ * Holds, until the transaction ends, the right to take addresses (a user's primary or an
+ * alternate): on PostgreSQL two requests for the same new address would otherwise both find it
+ * free and the second fail on the unique column (a 500, not 1016, 1157 or 1180).
+ */
+export async function lockAddresses(db: Queryable): Promise<void> {
+  await lockName(db, 'sheetd: addresses');
+}
 
 /**
  * Refuses an address that is some user's alternate address (1159): Add Group Members, Add User,
@@ -74,6 +83,7 @@ async function addAlternateEmailsIn(db: Queryable, actor: Actor, userId: number,
     emails.push(lower);
   });
   if (user.status !== 'ACTIVE') throw apiError(1188);
+  await lockAddresses(db);
   const existing = await listAlternateEmails(db, user.id);
   for (const [index, email] of emails.entries()) {
     if (email === user.email || existing.some((a) => a.email === email)) bulkError(index, `${email} is already an address of the user`);

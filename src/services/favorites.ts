@@ -1,4 +1,4 @@
-import type { Queryable, Store } from '../store/db.ts';
+import { lockName, type Queryable, type Store } from '../store/db.ts';
 import { deleteFavorites, findFavorite, insertFavorite, listFavorites, type FavoriteRow } from '../store/favorites.ts';
 import { findFolder, findWorkspace } from '../store/containers.ts';
 import { findSheet } from '../store/sheets.ts';
@@ -74,6 +74,8 @@ export function addFavorites(store: Store, ...a: AfterDb<typeof addFavoritesIn>)
 async function addFavoritesIn(db: Queryable, actor: Actor, body: unknown, now = clock.now()): Promise<{ single: boolean; added: FavoriteRow[] }> {
   const { list, single } = objectList(body, 'a Favorite object');
   const items = list.map(parseFavorite);
+  // two requests adding one favorite: the second waits, then finds it there
+  await lockName(db, `sheetd: favorites of user ${actor.user.id}`);
   const added: FavoriteRow[] = [];
   const seen = new Set<string>();
   for (const it of items) {

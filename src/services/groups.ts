@@ -1,4 +1,4 @@
-import type { Queryable, Store } from '../store/db.ts';
+import { lockName, type Queryable, type Store } from '../store/db.ts';
 import {
   countGroups, deleteGroup, deleteMember, findGroup, findGroupByName, groupMembers, insertGroup, insertMembers, listGroups,
   memberIds, updateGroup, type GroupWithOwner,
@@ -52,7 +52,13 @@ function description(v: unknown): string | null {
   return v;
 }
 
+/**
+ * 1103 when another group of the organization has the name (in any case). The check and the
+ * name's use that follows are one step: the organization's group names stay locked until the
+ * transaction ends (on PostgreSQL two requests would otherwise both find a name free).
+ */
 async function assertNameFree(db: Queryable, orgId: number, name: string, exceptId?: number): Promise<void> {
+  await lockName(db, `sheetd: group names of ${orgId}`);
   const other = await findGroupByName(db, orgId, name);
   if (other && other.id !== exceptId) throw apiError(1103);
 }
@@ -193,6 +199,8 @@ async function addMembersIn(db: Queryable, actor: Actor, id: number, body: unkno
   const g = await manageableGroup(db, actor, id);
   const { list, single } = objectList(body, 'a GroupMember object');
   const users = await resolveMembers(db, actor, list);
+  // two requests adding one member: the second waits, then finds them there
+  await lockName(db, `sheetd: members of group ${g.id}`);
   const current = await memberIds(db, g.id);
   if (single && users[0] && current.has(users[0].id)) throw apiError(1129);
   const added = users.filter((u) => !current.has(u.id));

@@ -1,6 +1,6 @@
 import { enqueueShareNotice, shareNote } from './emails.ts';
 import { groupInOrg, groupNamesOf } from '../store/groups.ts';
-import type { Queryable, Store } from '../store/db.ts';
+import { lockName, type Queryable, type Store } from '../store/db.ts';
 import { transferSheet, type SheetRow } from '../store/sheets.ts';
 import type { WorkspaceRow } from '../store/containers.ts';
 import { findWorkspace, updateWorkspace } from '../store/containers.ts';
@@ -243,6 +243,8 @@ async function createSharesIn(
   const inputs = items.map((it) => parseShareInput(it, opts.accessApiLevel));
   for (const i of inputs) assertLevelFor(t, i.accessLevel);
   for (const i of inputs) if (!mayGrant(t.level, i.accessLevel)) throw apiError(1004);
+  // two requests sharing with one address: the second waits, then finds the first's share
+  await lockName(db, `sheetd: shares of ${t.type} ${t.id}`);
   const existing = await listShares(db, t.type, t.id);
   const owner = await findUserById(db, t.ownerId);
   const rows: ShareRow[] = [];

@@ -13,7 +13,7 @@ import { newId } from '../ids.ts';
 import { apiError } from '../errors.ts';
 import { asObject } from '../engine/input.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './events.ts';
-import { assertPrimaryEmail } from './alternateEmails.ts';
+import { assertPrimaryEmail, lockAddresses } from './alternateEmails.ts';
 import { isValidEmail, memberOr404, requireSystemAdmin } from './members.ts';
 import type { AfterDb } from './transactions.ts';
 import type { Actor, UserRow } from './context.ts';
@@ -118,6 +118,7 @@ async function addUserIn(db: Queryable, actor: Actor, body: unknown, now = clock
   };
   checkRoles(roles);
   const email = b.email.toLowerCase();
+  await lockAddresses(db);
   await assertPrimaryEmail(db, email);
   const existing = await findUserByEmail(db, email);
   if (existing && existing.status !== REMOVED) throw apiError(1016);

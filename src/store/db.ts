@@ -270,6 +270,17 @@ export async function retryingDeadlocks<T>(fn: () => Promise<T>, attempts = 5): 
   }
 }
 
+/**
+ * Makes the transactions that check a name or an address is free, then take it, wait for each
+ * other on PostgreSQL: a transaction-scoped advisory lock on `key`, held until commit, so the
+ * second one's check sees what the first one took (READ COMMITTED reads what is committed when
+ * each statement starts). SQLite's transactions already run one at a time.
+ */
+export async function lockName(tx: Queryable, key: string): Promise<void> {
+  if (!onPostgres(tx)) return;
+  await tx.executeQuery(CompiledQuery.raw('select pg_advisory_xact_lock(hashtextextended($1, 0))', [key]));
+}
+
 /** Whether `db` runs its queries on PostgreSQL. */
 export function onPostgres(db: Queryable): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;

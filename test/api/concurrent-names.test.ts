@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverForFile } from '../helpers/setup.ts';
+import { makeSheet } from '../helpers/sheets.ts';
+import type { Res } from '../helpers/http.ts';
+
+// Requests that take a name or an address at the same moment: one takes it, the others get the
+// catalogued answer a later request would, and nothing is made twice. Against the cluster the
+// requests reach different processes; on PostgreSQL each would otherwise find the name free.
+const s0 = serverForFile({ SHEETD_RATE_LIMIT: '100000' });
+const run = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+const codes = (rs: Res[]) => rs.map((r) => (r.status === 200 ? 200 : `${r.status}/${(r.body as { errorCode?: number }).errorCode}`)).sort();
+const many = <T>(n: number, f: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => f(i)));
+
+test('Add User with one new address six times at once: one user, five 1016', async () => {
+  const email = `same.${run}@example.com`;
+  const rs = await many(6, () => s0.api.post('/users', { email }));
+  assert.deepEqual(codes(rs), [200, '403/1016', '403/1016', '403/1016', '403/1016', '403/1016']);
+  assert.equal((await s0.api.get(`/users?email=${email}`)).body.totalCount, 1);
+});
+
+test('Add Group with one name in two cases six times at once: one group, five 1103', async () => {
+  const rs = await many(6, (i) => s0.api.post('/groups', { name: i % 2 ? `Crew ${run}` : `crew ${run}` }));
+  assert.deepEqual(codes(rs), [200, '400/1103', '400/1103', '400/1103', '400/1103', '400/1103']);
+  const groups = (await s0.api.get('/groups?includeAll=true')).body.data as Array<{ name: string }>;
+  assert.equal(groups.filter((g) => g.name.toLowerCase() === `crew ${run}`).length, 1);
+});
+
+test('the same member, favorite and shares added five times at once: each once, every request answered 200', async () => {
+  const email = `member.${run}@example.com`;
+  assert.equal((await s0.api.post('/users', { email })).status, 200);
+  const group = await s0.api.post('/groups', { name: `Members ${run}` });
+  assert.equal(group.status, 200, group.text);
+  const gid = group.body.result.id as number;
+  const s = await makeSheet(s0.api, `shared ${run}`, [{ title: 'A', type: 'TEXT_NUMBER', primary: true }]);
+  const ws = await s0.api.post('/workspaces', { name: `ws ${run}` });
+  assert.equal(ws.status, 200, ws.text);
+  const wid = ws.body.result.id as number;
+  const outside = `outside.${run}@example.org`;
+  const all = await Promise.all([
+    many(5, () => s0.api.post(`/groups/${gid}/members`, [{ email }])),
+    many(5, () => s0.api.post('/favorites', [{ type: 'sheet', objectId: s.id }])),
+    many(5, () => s0.api.post(`/sheets/${s.id}/shares`, [{ email, accessLevel: 'EDITOR' }, { email: outside, accessLevel: 'VIEWER' }])),
+    many(5, () => s0.api.post(`/workspaces/${wid}/shares`, [{ email, accessLevel: 'EDITOR' }])),
+  ]);
+  for (const rs of all) assert.deepEqual(codes(rs), [200, 200, 200, 200, 200], JSON.stringify(rs.map((r) => r.body)));
+  const members = (await s0.api.get(`/groups/${gid}`)).body.members as Array<{ email: string }>;
+  assert.equal(members.filter((m) => m.email === email).length, 1);
+  const favorites = (await s0.api.get('/favorites?includeAll=true')).body.data as Array<{ objectId: number }>;
+  assert.equal(favorites.filter((f) => f.objectId === s.id).length, 1);
+  const shares = (await s0.api.get(`/sheets/${s.id}/shares?includeAll=true`)).body.data as Array<{ email?: string }>;
+  assert.equal(shares.filter((x) => x.email === email).length, 1);
+  assert.equal(shares.filter((x) => x.email === outside).length, 1);
+  const wshares = (await s0.api.get(`/workspaces/${wid}/shares?includeAll=true`)).body.data as Array<{ email?: string }>;
+  assert.equal(wshares.filter((x) => x.email === email).length, 1);
+});
+
+test('one alternate address given to three users at once: one takes it, two get 1180', async () => {
+  const ids = await many(3, async (i) => {
+    const r = await s0.api.post('/users', { email: `alt.owner${i}.${run}@example.com` });
+    assert.equal(r.status, 200, r.text);
+    return r.body.result.id as number;
+  });
+  const rs = await Promise.all(ids.map((id) => s0.api.post(`/users/${id}/alternateemails`, [{ email: `alt.${run}@example.com` }])));
+  assert.deepEqual(codes(rs), [200, '403/1180', '403/1180']);
+  let holders = 0;
+  for (const id of ids) holders += ((await s0.api.get(`/users/${id}/alternateemails`)).body.data as unknown[]).length;
+  assert.equal(holders, 1);
+});
