@@ -1,4 +1,4 @@
-import type { Queryable, Store } from '../store/db.ts';
+import { lockName, type Queryable, type Store } from '../store/db.ts';
 import { findSheet, type SheetRow } from '../store/sheets.ts';
 import { findWorkspace } from '../store/containers.ts';
 import { deleteReports, insertReport, listSources, replaceSources, sheetsOfWorkspace, updateReport, type ReportRow } from '../store/reports.ts';
@@ -126,6 +126,9 @@ export async function updateReportDefinition(store: Store, actor: Actor, id: num
   const b = asObject(body, 'a Report definition');
   if (b.id !== undefined && b.id !== id) throw apiError(1029);
   return store.db.transaction().execute(async (tx) => {
+    // one update of a report at a time: the second reads what the first wrote (its scope
+    // replaces the sources: two at once on PostgreSQL both inserted them)
+    await lockName(tx, `sheetd: report ${id}`);
     const now = clock.now();
     const { report, level } = await reportFor(tx, actor, id, 'ADMIN');
     const definition = definitionOf(report);

@@ -67,3 +67,15 @@ test('one alternate address given to three users at once: one takes it, two get 
   for (const id of ids) holders += ((await s0.api.get(`/users/${id}/alternateemails`)).body.data as unknown[]).length;
   assert.equal(holders, 1);
 });
+
+test('one report\'s scope changed five times at once: every request answered 200, each source once', async () => {
+  const a = await makeSheet(s0.api, `report a ${run}`, [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }]);
+  const b = await makeSheet(s0.api, `report b ${run}`, [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }]);
+  const created = await s0.api.post('/sheetd/reports', { name: `Report ${run}`, scope: { sheets: [{ id: a.id }] }, columns: [{ title: 'Task', primary: true }] });
+  assert.equal(created.status, 200, created.text);
+  const id = created.body.result.id as number;
+  const rs = await many(5, () => s0.api.put(`/sheetd/reports/${id}`, { scope: { sheets: [{ id: a.id }, { id: b.id }] } }));
+  assert.deepEqual(codes(rs), [200, 200, 200, 200, 200], JSON.stringify(rs.map((r) => r.body)));
+  const def = await s0.api.get(`/sheetd/reports/${id}`);
+  assert.deepEqual((def.body.scope.sheets as Array<{ id: number }>).map((x) => x.id).sort(), [a.id, b.id].sort());
+});
