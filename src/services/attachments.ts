@@ -7,7 +7,7 @@ import { BlobNotFound, BlobTooLarge, newBlobKey, type BlobStore } from '../blobs
 import { apiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { enqueue } from '../store/jobs.ts';
-import type { Queryable, Store } from '../store/db.ts';
+import { lockName, type Queryable, type Store } from '../store/db.ts';
 import { rowExists } from '../store/sheets.ts';
 import {
   attachmentIdsOf, deleteAttachments, findAttachmentsByIds, listDiscussions, retireVersions, findAttachment, findComment, findDiscussion, insertAttachment, listAttachments,
@@ -198,6 +198,9 @@ export async function attachVersion(store: Store, blobs: BlobStore, actor: Actor
     return await store.db.transaction().execute(async (tx) => {
       const now = clock.now();
       const prev = await checkVersionable(tx, actor, sheetId, attachmentId);
+      // two new versions of one attachment at once: the second waits, then retires the first's
+      // too (on PostgreSQL both stayed current)
+      await lockName(tx, `sheetd: versions of attachment ${prev.lineage_id}`);
       await retireVersions(tx, prev.lineage_id);
       const row: AttachmentRow = {
         ...prev, id: newId(), current: 1, name: file.name, blob_key: file.blobKey, size: file.size, mime_type: file.mimeType,

@@ -79,3 +79,18 @@ test('one report\'s scope changed five times at once: every request answered 200
   const def = await s0.api.get(`/sheetd/reports/${id}`);
   assert.deepEqual((def.body.scope.sheets as Array<{ id: number }>).map((x) => x.id).sort(), [a.id, b.id].sort());
 });
+
+test('five new versions of one attachment at once: all made, one of them current, the versions listed once each', async () => {
+  const s = await makeSheet(s0.api, `versions ${run}`, [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }]);
+  const upload = (path: string, text: string) => s0.api.call('POST', path, { raw: text, headers: { 'content-type': 'text/plain', 'content-disposition': 'attachment; filename="v.txt"' } });
+  const first = await upload(`/sheets/${s.id}/attachments`, 'v1');
+  assert.equal(first.status, 200, first.text);
+  const rs = await many(5, (i) => upload(`/sheets/${s.id}/attachments/${first.body.result.id}/versions`, `v${i + 2}`));
+  assert.deepEqual(codes(rs), [200, 200, 200, 200, 200], JSON.stringify(rs.map((r) => r.body)));
+  // the sheet lists the lineage once, by its current version
+  const listed = (await s0.api.get(`/sheets/${s.id}/attachments`)).body.data as Array<{ id: number }>;
+  assert.equal(listed.length, 1);
+  const versions = (await s0.api.get(`/sheets/${s.id}/attachments/${first.body.result.id}/versions`)).body.data as Array<{ id: number }>;
+  assert.equal(versions.length, 6);
+  assert.equal(versions[0]!.id, listed[0]!.id);
+});
