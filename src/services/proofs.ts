@@ -249,6 +249,8 @@ export async function checkProofVersionable(db: Queryable, actor: Actor, sheetId
 export async function addProofVersion(store: Store, blobs: BlobStore, actor: Actor, sheetId: number, proofId: number, input: FileUpload | StoredFile[]): Promise<ProofView> {
   if (!Array.isArray(input)) await checkVersionable(store.db, actor, sheetId, proofId);
   return withFiles(store.db, sheetId, blobs, input, (files) => store.db.transaction().execute(async (tx) => {
+    // versions are numbered from the current one: one new version of a sheet's proofs at a time
+    await lockSheets(tx, store, [sheetId]);
     const { sheet, original, current } = await checkVersionable(tx, actor, sheetId, proofId);
     const now = Math.max(clock.now(), current.created_at + 1);
     const proof: ProofRow = {
@@ -266,6 +268,7 @@ export async function addProofVersion(store: Store, blobs: BlobStore, actor: Act
 /** Delete Proof Version: the current version, when there is an older one to take its place (1299). */
 export async function deleteProofVersion(store: Store, actor: Actor, sheetId: number, proofId: number): Promise<void> {
   await store.db.transaction().execute(async (tx) => {
+    await lockSheets(tx, store, [sheetId]);
     await sheetFor(tx, actor, sheetId, 'EDITOR');
     const p = await liveProof(tx, sheetId, proofId);
     if (p.current !== 1 || p.version === 1) throw apiError(1299);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import type { Res } from '../helpers/http.ts';
+import { pngBytes } from '../helpers/images.ts';
 
 // Requests that take a name or an address at the same moment: one takes it, the others get the
 // catalogued answer a later request would, and nothing is made twice. Against the cluster the
@@ -93,4 +94,18 @@ test('five new versions of one attachment at once: all made, one of them current
   const versions = (await s0.api.get(`/sheets/${s.id}/attachments/${first.body.result.id}/versions`)).body.data as Array<{ id: number }>;
   assert.equal(versions.length, 6);
   assert.equal(versions[0]!.id, listed[0]!.id);
+});
+
+test('five new versions of one proof at once: versions 2 to 6, one current', async () => {
+  const s = await makeSheet(s0.api, `proof versions ${run}`, [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }]);
+  const row = await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'Poster' }] });
+  const upload = (path: string, seed: number) => s0.api.call('POST', path, { raw: pngBytes(3, 3, seed), headers: { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="p.png"' } });
+  const proof = await upload(`/sheets/${s.id}/rows/${row.body.result.id}/proofs`, 1);
+  assert.equal(proof.status, 200, proof.text);
+  const rs = await many(5, (i) => upload(`/sheets/${s.id}/proofs/${proof.body.result.id}/versions`, i + 2));
+  assert.deepEqual(codes(rs), [200, 200, 200, 200, 200], JSON.stringify(rs.map((r) => r.body)));
+  const versions = (await s0.api.get(`/sheets/${s.id}/proofs/${proof.body.result.id}/versions`)).body.data as Array<{ version: number }>;
+  assert.deepEqual(versions.map((v) => v.version), [6, 5, 4, 3, 2, 1]);
+  const listed = (await s0.api.get(`/sheets/${s.id}/proofs`)).body.data as Array<{ version: number }>;
+  assert.deepEqual(listed.map((v) => v.version), [6]);
 });
