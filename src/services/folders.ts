@@ -1,4 +1,4 @@
-import type { Queryable, Store } from '../store/db.ts';
+import { lockName, type Queryable, type Store } from '../store/db.ts';
 import {
   countSheetsInFolders, moveSheetsOfFolders, sheetIdsInFolders, sheetsDirectlyIn, sheetsInFolders, topSheetIdsOfWorkspace, type SheetRow,
 } from '../store/sheets.ts';
@@ -143,7 +143,17 @@ export function deleteFolder(store: Store, ...a: AfterDb<typeof deleteFolderIn>)
   return store.db.transaction().execute((tx) => deleteFolderIn(tx, ...a));
 }
 
+/**
+ * Moves and deletions of folders one at a time: the check that a folder does not go under
+ * itself reads the tree as it is, and two moves at once on PostgreSQL (A into B, B into A) both
+ * passed it, leaving two folders in a loop that no list showed.
+ */
+async function lockFolderTree(db: Queryable): Promise<void> {
+  await lockName(db, 'sheetd: folder tree');
+}
+
 async function deleteFolderIn(db: Queryable, actor: Actor, folderId: number): Promise<number[]> {
+  await lockFolderTree(db);
   const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
   return deleteFolderRecords(db, authorOf(actor), [folder, ...(await descendantFolders(db, folder.id))]);
 }
@@ -154,6 +164,7 @@ export function moveFolder(store: Store, ...a: AfterDb<typeof moveFolderIn>) {
 }
 
 async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body: unknown, now = clock.now()): Promise<FolderRow> {
+  await lockFolderTree(db);
   const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
   const d = parseDestination(body, { copy: false });
   const below = await descendantFolders(db, folder.id);

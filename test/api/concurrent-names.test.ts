@@ -109,3 +109,21 @@ test('five new versions of one proof at once: versions 2 to 6, one current', asy
   const listed = (await s0.api.get(`/sheets/${s.id}/proofs`)).body.data as Array<{ version: number }>;
   assert.deepEqual(listed.map((v) => v.version), [6]);
 });
+
+test('two folders moved into each other at once: one move is refused (1258), the other folder holds it', async () => {
+  const a = await s0.api.post('/home/folders', { name: `loop a ${run}` });
+  const b = await s0.api.post('/home/folders', { name: `loop b ${run}` });
+  assert.equal(a.status, 200, a.text);
+  assert.equal(b.status, 200, b.text);
+  const [ida, idb] = [a.body.result.id as number, b.body.result.id as number];
+  const rs = await Promise.all([
+    s0.api.post(`/folders/${ida}/move`, { destinationType: 'folder', destinationId: idb }),
+    s0.api.post(`/folders/${idb}/move`, { destinationType: 'folder', destinationId: ida }),
+  ]);
+  assert.deepEqual(codes(rs), [200, '400/1258']);
+  const home = ((await s0.api.get('/home/folders?includeAll=true')).body.data as Array<{ id: number }>).map((f) => f.id).filter((id) => id === ida || id === idb);
+  assert.equal(home.length, 1);
+  const inner = home[0] === ida ? idb : ida;
+  const outer = await s0.api.get(`/folders/${home[0]}`);
+  assert.deepEqual((outer.body.folders as Array<{ id: number }>).map((f) => f.id), [inner]);
+});
