@@ -397,6 +397,9 @@ async function approvalView(db: Queryable, a: ApprovalRow): Promise<ApprovalView
   };
 }
 
+/** Thrown inside a decision's write to roll it back: another decision of the request came first. */
+const DECIDED_MEANWHILE = new Error('decided meanwhile');
+
 /** GET of an approval link: what is asked, and whether it was decided. */
 export async function getApproval(db: Queryable, token: string): Promise<ApprovalView> {
   return approvalView(db, await approvalOf(db, token));
@@ -420,7 +423,17 @@ export async function decide(store: Store, token: string, decision: unknown): Pr
   const actor = creator ? await actorFor(db, creator) : undefined;
   const columnId = rule.action.approvalColumnId;
   if (!actor || columnId === undefined) throw apiError(1006);
-  await ruleWrites.run({ ruleId: row.id }, () => updateRows(store, actor, a.sheet_id, [{ id: a.row_id, cells: [{ columnId, value: decision === 'APPROVED' ? APPROVED : DECLINED }] }], { allowPartialSuccess: false, overrideValidation: false, numericDates: false, level: 0 }));
-  await storeDecision(db, a.id, decision, clock.now());
+  // the decision is stored in the write of the cell, under the sheet's lock: of two decisions
+  // at once, the second finds the first and changes nothing (both had passed the check above)
+  try {
+    await ruleWrites.run({ ruleId: row.id }, () => updateRows(store, actor, a.sheet_id, [{ id: a.row_id, cells: [{ columnId, value: decision === 'APPROVED' ? APPROVED : DECLINED }] }], { allowPartialSuccess: false, overrideValidation: false, numericDates: false, level: 0 }, {
+      within: async (ctx) => {
+        if (await requestDecision(ctx.tx, a.request_id)) throw DECIDED_MEANWHILE;
+        await storeDecision(ctx.tx, a.id, decision, ctx.now);
+      },
+    }));
+  } catch (e) {
+    if (e !== DECIDED_MEANWHILE) throw e;
+  }
   return approvalView(db, a);
 }

@@ -392,6 +392,31 @@ describe('automation rules run', () => {
     await noNewMail(600);
   });
 
+  test('APPROVAL_REQUEST_ACTION: Approve and Decline sent at once decide once; every answer and the approval column agree', async () => {
+    const s = await taskSheet('Run approval race');
+    await makeUser(s0.t, s0.api, 'racer@example.com');
+    await share(s.id, 'racer@example.com', 'VIEWER');
+    const r = await createRule(s.id, {
+      name: 'Approve races', trigger: { type: 'ROWS_ADDED' },
+      action: { type: 'APPROVAL_REQUEST_ACTION', recipients: [{ email: 'racer@example.com' }], approvalColumnId: s.col.Approval!.id },
+    });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const [row] = await addRows(s, [{ Task: 'Race me' }]);
+    const [m] = await newMail(1);
+    const link = /Approve: (\S+)\?decision=APPROVED/.exec(m!.text!)?.[1];
+    assert.ok(link, m!.text);
+    const rel = new URL(link).pathname.replace(/^\/2\.0/, '');
+    const anon = client(s0.t.base, '');
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => anon.post(rel, { decision: i % 2 ? 'DECLINED' : 'APPROVED' }, { token: null })));
+    for (const a of answers) assert.equal(a.status, 200, a.text);
+    const decided = new Set(answers.map((a) => a.body.decision as string));
+    assert.equal(decided.size, 1, JSON.stringify(answers.map((a) => a.body)));
+    const [decision] = [...decided];
+    const cell = (await s0.api.get(`/sheets/${s.id}/rows/${row}`)).body.cells.find((c: { columnId: number }) => c.columnId === s.col.Approval!.id);
+    assert.equal(cell.value, decision === 'APPROVED' ? 'Approved' : 'Declined');
+    await noNewMail(300);
+  });
+
   test('UPDATE_REQUEST_ACTION sends a real update request: the link\'s page edits the rule\'s columns of the row and completes its sent update request', async () => {
     const s = await taskSheet('Run update request');
     const r = await createRule(s.id, { name: 'Please update', trigger: { type: 'ROWS_ADDED' }, action: { type: 'UPDATE_REQUEST_ACTION', notifyAllSharedUsers: true, includeAllColumns: false, includedColumnIds: [s.col.Task!.id, s.col.Hours!.id], message: 'Fill in the hours.' } });
