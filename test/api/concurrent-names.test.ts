@@ -4,6 +4,7 @@ import { serverForFile } from '../helpers/setup.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import type { Res } from '../helpers/http.ts';
 import { pngBytes } from '../helpers/images.ts';
+import { tokenFor } from '../helpers/tokens.ts';
 
 // Requests that take a name or an address at the same moment: one takes it, the others get the
 // catalogued answer a later request would, and nothing is made twice. Against the cluster the
@@ -40,15 +41,18 @@ test('the same member, favorite and shares added five times at once: each once, 
   const outside = `outside.${run}@example.org`;
   const all = await Promise.all([
     many(5, () => s0.api.post(`/groups/${gid}/members`, [{ email }])),
-    many(5, () => s0.api.post('/favorites', [{ type: 'sheet', objectId: s.id }])),
     many(5, () => s0.api.post(`/sheets/${s.id}/shares`, [{ email, accessLevel: 'EDITOR' }, { email: outside, accessLevel: 'VIEWER' }])),
     many(5, () => s0.api.post(`/workspaces/${wid}/shares`, [{ email, accessLevel: 'EDITOR' }])),
   ]);
   for (const rs of all) assert.deepEqual(codes(rs), [200, 200, 200, 200, 200], JSON.stringify(rs.map((r) => r.body)));
   const members = (await s0.api.get(`/groups/${gid}`)).body.members as Array<{ email: string }>;
   assert.equal(members.filter((m) => m.email === email).length, 1);
-  const favorites = (await s0.api.get('/favorites?includeAll=true')).body.data as Array<{ objectId: number }>;
-  assert.equal(favorites.filter((f) => f.objectId === s.id).length, 1);
+  // the member's favorites (the admin's are another file's to list, against the cluster)
+  const as = { token: await tokenFor(s0.t, email) };
+  const favs = await many(5, () => s0.api.post('/favorites', [{ type: 'sheet', objectId: s.id }], as));
+  assert.deepEqual(codes(favs), [200, 200, 200, 200, 200], JSON.stringify(favs.map((r) => r.body)));
+  const favorites = (await s0.api.get('/favorites?includeAll=true', as)).body.data as Array<{ objectId: number }>;
+  assert.deepEqual(favorites.map((f) => f.objectId), [s.id]);
   const shares = (await s0.api.get(`/sheets/${s.id}/shares?includeAll=true`)).body.data as Array<{ email?: string }>;
   assert.equal(shares.filter((x) => x.email === email).length, 1);
   assert.equal(shares.filter((x) => x.email === outside).length, 1);
@@ -111,19 +115,23 @@ test('five new versions of one proof at once: versions 2 to 6, one current', asy
 });
 
 test('two folders moved into each other at once: one move is refused (1258), the other folder holds it', async () => {
-  const a = await s0.api.post('/home/folders', { name: `loop a ${run}` });
-  const b = await s0.api.post('/home/folders', { name: `loop b ${run}` });
+  // a home of its own (the admin's is listed by other files, against the cluster)
+  const owner = `folders.${run}@example.com`;
+  assert.equal((await s0.api.post('/users', { email: owner, licensedSheetCreator: true })).status, 200);
+  const as = { token: await tokenFor(s0.t, owner) };
+  const a = await s0.api.post('/home/folders', { name: `loop a ${run}` }, as);
+  const b = await s0.api.post('/home/folders', { name: `loop b ${run}` }, as);
   assert.equal(a.status, 200, a.text);
   assert.equal(b.status, 200, b.text);
   const [ida, idb] = [a.body.result.id as number, b.body.result.id as number];
   const rs = await Promise.all([
-    s0.api.post(`/folders/${ida}/move`, { destinationType: 'folder', destinationId: idb }),
-    s0.api.post(`/folders/${idb}/move`, { destinationType: 'folder', destinationId: ida }),
+    s0.api.post(`/folders/${ida}/move`, { destinationType: 'folder', destinationId: idb }, as),
+    s0.api.post(`/folders/${idb}/move`, { destinationType: 'folder', destinationId: ida }, as),
   ]);
   assert.deepEqual(codes(rs), [200, '400/1258']);
-  const home = ((await s0.api.get('/home/folders?includeAll=true')).body.data as Array<{ id: number }>).map((f) => f.id).filter((id) => id === ida || id === idb);
+  const home = ((await s0.api.get('/home/folders?includeAll=true', as)).body.data as Array<{ id: number }>).map((f) => f.id);
   assert.equal(home.length, 1);
   const inner = home[0] === ida ? idb : ida;
-  const outer = await s0.api.get(`/folders/${home[0]}`);
+  const outer = await s0.api.get(`/folders/${home[0]}`, as);
   assert.deepEqual((outer.body.folders as Array<{ id: number }>).map((f) => f.id), [inner]);
 });
