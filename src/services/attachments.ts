@@ -196,15 +196,16 @@ export async function attachVersion(store: Store, blobs: BlobStore, actor: Actor
   const file = 'body' in upload ? await storeFile(blobs, upload) : upload;
   try {
     return await store.db.transaction().execute(async (tx) => {
-      const now = clock.now();
       const prev = await checkVersionable(tx, actor, sheetId, attachmentId);
       // two new versions of one attachment at once: the second waits, then retires the first's
-      // too (on PostgreSQL both stayed current)
+      // too and comes after it (on PostgreSQL both stayed current)
       await lockName(tx, `sheetd: versions of attachment ${prev.lineage_id}`);
+      const now = clock.now();
+      const newest = (await listVersions(tx, sheetId, prev.lineage_id))[0] ?? prev;
       await retireVersions(tx, prev.lineage_id);
       const row: AttachmentRow = {
         ...prev, id: newId(), current: 1, name: file.name, blob_key: file.blobKey, size: file.size, mime_type: file.mimeType,
-        created_at: Math.max(now, prev.created_at + 1), created_by: actor.user.id,
+        created_at: Math.max(now, prev.created_at + 1, newest.created_at + 1), created_by: actor.user.id,
       };
       await insertAttachment(tx, row);
       await recordEvents(tx, authorOf(actor), [attachmentEvent(row, 'CREATE')], now);
