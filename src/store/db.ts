@@ -338,7 +338,7 @@ function plainColumns(records: ReadonlyArray<Record<string, unknown>>): { column
 
 /**
  * Inserts records. On PostgreSQL, records of plain values go in one statement whatever their
- * number: `insert ... select * from unnest($1::bigint[], ...)`, one array parameter per column
+ * number: `insert ... select ... from unnest($1::bigint[], ...)`, one array parameter per column
  * (500 rows of 13 columns were 7 statements of up to 1,664 parameters, each parsed and planned
  * afresh). Elsewhere, multi-row statements of at most `chunk` rows (a power of two; the rest in
  * halving chunks, so a table has few statement shapes), each compiled once (runShaped):
@@ -354,7 +354,9 @@ export async function insertMany<T extends keyof DB & string>(db: Queryable, tab
     const plain = plainColumns(records as ReadonlyArray<Record<string, unknown>>);
     if (plain !== undefined) {
       const { names, arrays } = await unnestParts(db, table, plain.columns);
-      await db.executeQuery(CompiledQuery.raw(`insert into "${table}" (${names}) select * from unnest(${arrays})`, plain.values));
+      // in the records' order (with ordinality): serial columns (the change log's seq) number
+      // the rows as they were given
+      await db.executeQuery(CompiledQuery.raw(`insert into "${table}" (${names}) select ${names} from unnest(${arrays}) with ordinality as u(${names}, sheetd_n) order by sheetd_n`, plain.values));
       return;
     }
   }

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
-import { client } from '../helpers/http.ts';
+import { allEvents, client } from '../helpers/http.ts';
 import { assertError, cellOf, makeSheet } from '../helpers/sheets.ts';
 import { spawnServer } from '../helpers/process.ts';
 import { notInCluster } from '../helpers/server.ts';
@@ -33,9 +33,14 @@ describe('add rows', () => {
     const task = s.col.Task!.id;
     const tricky = ['a "quoted" word', 'back\\slash \\" and \\\\', '{braces, commas}', 'NULL', 'null', '', ' ', 'é ü 漢字 🙂', "it's", 'tab\there', 'line\nbreak', '{"v":1}', '0.1', '-0', 'NaN'];
     const textOf = (i: number, round: string) => `${round}${i} ${tricky[i % tricky.length]}`;
+    const since = new Date(Date.now() - 60_000).toISOString();
     const added = await s0.api.post(`/sheets/${s.id}/rows`, Array.from({ length: 500 }, (_, i) => ({ toBottom: true, cells: [{ columnId: task, value: textOf(i, 'a') }, { columnId: s.col.Done!.id, value: i % 2 === 0 }] })));
     assert.equal(added.status, 200, JSON.stringify(added.body).slice(0, 300));
     const ids = (added.body.result as Array<{ id: number }>).map((r) => r.id);
+    // the change log has their events in the rows' order
+    const made = new Set(ids);
+    const created = (await allEvents<{ objectType: string; action: string; objectId: number }>(s0.api, since)).filter((e) => e.objectType === 'ROW' && e.action === 'CREATE' && made.has(e.objectId));
+    assert.deepEqual(created.map((e) => e.objectId), ids);
     let state = await sheetState(s.id);
     assert.deepEqual(names(state, task), ids.map((_, i) => textOf(i, 'a')));
     const updated = await s0.api.put(`/sheets/${s.id}/rows`, ids.map((id, i) => ({ id, cells: [{ columnId: task, value: textOf(i, 'u') }] })));
