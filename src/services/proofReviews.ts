@@ -25,8 +25,6 @@ import { reviewMac } from './proofReviewLinks.ts';
  * request is ACTIVE and the proof open; the sender is told by mail of each decision.
  */
 
-export type ReviewDecision = 'APPROVED' | 'REJECTED';
-
 interface Review {
   request: ProofRequestRow;
   action: ProofRequestActionRow;

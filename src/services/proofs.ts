@@ -338,7 +338,7 @@ function optionalBool(b: Record<string, unknown>, attr: string): boolean | undef
 
 /**
  * Create Proof Request (EDITOR): each reviewer (groups expanded) gets a PENDING action and a
- * message with a link of their own (`reviewLink`), where they approve or reject the proof
+ * message with a link of their own (`links.review`), where they approve or reject the proof
  * (services/proofReviews.ts); with ccMe the sender gets a copy that links the proof in the API.
  * 1295 on an empty proof; 1300 when the recipients name nobody who can be sent to (an empty group).
  */
