@@ -236,15 +236,18 @@ export async function createImageUrls(db: Kysely<DB>, actor: Actor, body: unknow
  */
 async function profileImageToken(db: Queryable, imageId: string, expiresAt: number): Promise<string> {
   const payload = `p.${imageId}.${expiresAt}`;
-  return `${payload}.${createHmac('sha256', await serverKey(db, 'profile-image-url')).update(payload).digest('base64url')}`;
+  return `${payload}.${await profileImageMac(db, payload)}`;
+}
+
+function profileImageMac(db: Queryable, payload: string): Promise<string> {
+  return serverKey(db, 'profile-image-url').then((key) => createHmac('sha256', key).update(payload).digest('base64url'));
 }
 
 /** The profile image a signed token serves, while it has not expired; 1006 otherwise. */
 async function profileImageForToken(db: Queryable, blobs: BlobStore, token: string, now: number): Promise<ServedImage> {
   const m = /^p\.([A-Za-z0-9_-]{1,64})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) throw apiError(1006);
-  const payload = `p.${m[1]}.${m[2]}`;
-  const expected = Buffer.from(createHmac('sha256', await serverKey(db, 'profile-image-url')).update(payload).digest('base64url'));
+  const expected = Buffer.from(await profileImageMac(db, `p.${m[1]}.${m[2]}`));
   if (!timingSafeEqual(expected, Buffer.from(m[3]!))) throw apiError(1006);
   const expiresAt = Number(m[2]);
   if (expiresAt <= now) throw apiError(1006);
