@@ -348,15 +348,21 @@ describe('automation rules run', () => {
     await noNewMail(300);
   });
 
-  test('APPROVAL_REQUEST_ACTION mails signed links; the page decides once and sets the approval column; the rule does not fire on its own write', async () => {
-    const s = await taskSheet('Run approval');
-    await makeUser(s0.t, s0.api, 'approver@example.com');
-    await share(s.id, 'approver@example.com', 'VIEWER');
+  /** A task sheet shared with `approver`, whose rule asks them to approve rows on `trigger`. */
+  async function approvalSheet(name: string, approver: string, trigger: string) {
+    const s = await taskSheet(name);
+    await makeUser(s0.t, s0.api, approver);
+    await share(s.id, approver, 'VIEWER');
     const r = await createRule(s.id, {
-      name: 'Approve changes', trigger: { type: 'ROWS_CHANGED' },
-      action: { type: 'APPROVAL_REQUEST_ACTION', recipients: [{ email: 'approver@example.com' }], approvalColumnId: s.col.Approval!.id },
+      name: `Approve (${name})`, trigger: { type: trigger },
+      action: { type: 'APPROVAL_REQUEST_ACTION', recipients: [{ email: approver }], approvalColumnId: s.col.Approval!.id },
     });
     assert.equal(r.status, 200, JSON.stringify(r.body));
+    return s;
+  }
+
+  test('APPROVAL_REQUEST_ACTION mails signed links; the page decides once and sets the approval column; the rule does not fire on its own write', async () => {
+    const s = await approvalSheet('Run approval', 'approver@example.com', 'ROWS_CHANGED');
     const [row] = await addRows(s, [{ Task: 'Purchase', Hours: 4 }]);
     assert.equal((await s0.api.put(`/sheets/${s.id}/rows`, [{ id: row, cells: [{ columnId: s.col.Hours!.id, value: 8 }] }])).status, 200);
     const [m] = await newMail(1);
@@ -393,14 +399,7 @@ describe('automation rules run', () => {
   });
 
   test('APPROVAL_REQUEST_ACTION: Approve and Decline sent at once decide once; every answer and the approval column agree', async () => {
-    const s = await taskSheet('Run approval race');
-    await makeUser(s0.t, s0.api, 'racer@example.com');
-    await share(s.id, 'racer@example.com', 'VIEWER');
-    const r = await createRule(s.id, {
-      name: 'Approve races', trigger: { type: 'ROWS_ADDED' },
-      action: { type: 'APPROVAL_REQUEST_ACTION', recipients: [{ email: 'racer@example.com' }], approvalColumnId: s.col.Approval!.id },
-    });
-    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const s = await approvalSheet('Run approval race', 'racer@example.com', 'ROWS_ADDED');
     const [row] = await addRows(s, [{ Task: 'Race me' }]);
     const [m] = await newMail(1);
     const link = /Approve: (\S+)\?decision=APPROVED/.exec(m!.text!)?.[1];
