@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/db.ts';
+import { lockName, type Queryable } from '../store/db.ts';
 import { sheetsOwnedOrShared, type SheetRow } from '../store/sheets.ts';
 import { groupIdsOfMember, groupMembersTableExists } from '../store/groups.ts';
 import { findFolder, findWorkspace, workspacesOwnedOrShared, type FolderRow, type WorkspaceRow } from '../store/containers.ts';
@@ -183,8 +183,20 @@ export const CREATE_LEVEL: AccessLevel = 'ADMIN';
  * Checks the caller may create objects in a container: its own home always; a home folder only
  * its owner; a workspace or workspace folder with ADMIN or better.
  */
+/**
+ * Folders and workspaces change shape one at a time: moves and deletions take this lock alone
+ * ('exclusive'), and what is created, copied or moved into a folder or a workspace takes it
+ * with the others ('shared'), before it reads the container. On PostgreSQL a folder moved
+ * under its own child at once with that child's move, or a sheet made in a folder being
+ * deleted, was otherwise left in a loop or pointing at nothing, shown by no list.
+ */
+export async function lockContainers(db: Queryable, mode: 'exclusive' | 'shared'): Promise<void> {
+  await lockName(db, 'sheetd: folders and workspaces', mode);
+}
+
 export async function containerForCreate(db: Queryable, actor: Actor, d: { type: 'home' | 'folder' | 'workspace'; id: number | null }): Promise<ResolvedContainer> {
   if (d.type === 'home') return { type: 'home' };
+  await lockContainers(db, 'shared');
   if (d.type === 'folder') return { type: 'folder', folder: (await folderFor(db, actor, d.id!, CREATE_LEVEL)).folder };
   return { type: 'workspace', ws: (await workspaceFor(db, actor, d.id!, CREATE_LEVEL)).ws };
 }

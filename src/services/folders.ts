@@ -1,4 +1,4 @@
-import { lockName, type Queryable, type Store } from '../store/db.ts';
+import type { Queryable, Store } from '../store/db.ts';
 import {
   countSheetsInFolders, moveSheetsOfFolders, sheetIdsInFolders, sheetsDirectlyIn, sheetsInFolders, topSheetIdsOfWorkspace, type SheetRow,
 } from '../store/sheets.ts';
@@ -13,7 +13,7 @@ import type { Actor } from './context.ts';
 import { authorOf, recordEvents, type EventAuthor } from './events.ts';
 import { asObject } from '../engine/input.ts';
 import { requireName } from './sheetCreation.ts';
-import { containerForCreate, folderFor, parseDestination, placement, sheetLevels, CREATE_LEVEL } from './containers.ts';
+import { containerForCreate, folderFor, lockContainers, parseDestination, placement, sheetLevels, CREATE_LEVEL } from './containers.ts';
 import { copyContext, copySheetRecords, deleteSheetRecords, finishCopy, type CopyContext } from './sheetLifecycle.ts';
 import { moveReportsOfFolders, reportsAt, reportsInFolders, type ReportRow } from '../store/reports.ts';
 import { reportLevels } from './reportAccess.ts';
@@ -143,17 +143,8 @@ export function deleteFolder(store: Store, ...a: AfterDb<typeof deleteFolderIn>)
   return store.db.transaction().execute((tx) => deleteFolderIn(tx, ...a));
 }
 
-/**
- * Moves and deletions of folders one at a time: the check that a folder does not go under
- * itself reads the tree as it is, and two moves at once on PostgreSQL (A into B, B into A) both
- * passed it, leaving two folders in a loop that no list showed.
- */
-async function lockFolderTree(db: Queryable): Promise<void> {
-  await lockName(db, 'sheetd: folder tree');
-}
-
 async function deleteFolderIn(db: Queryable, actor: Actor, folderId: number): Promise<number[]> {
-  await lockFolderTree(db);
+  await lockContainers(db, 'exclusive');
   const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
   return deleteFolderRecords(db, authorOf(actor), [folder, ...(await descendantFolders(db, folder.id))]);
 }
@@ -164,7 +155,7 @@ export function moveFolder(store: Store, ...a: AfterDb<typeof moveFolderIn>) {
 }
 
 async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body: unknown, now = clock.now()): Promise<FolderRow> {
-  await lockFolderTree(db);
+  await lockContainers(db, 'exclusive');
   const { folder } = await folderFor(db, actor, folderId, CREATE_LEVEL);
   const d = parseDestination(body, { copy: false });
   const below = await descendantFolders(db, folder.id);

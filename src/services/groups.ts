@@ -180,7 +180,16 @@ export function removeGroup(store: Store, ...a: AfterDb<typeof removeGroupIn>) {
   return store.db.transaction().execute((tx) => removeGroupIn(tx, ...a));
 }
 
+/**
+ * A group's members change one request at a time, and nothing is shared with a group while it
+ * is deleted (lockName; Share Sheet and its kin take it for the groups they name).
+ */
+export async function lockGroup(db: Queryable, id: number): Promise<void> {
+  await lockName(db, `sheetd: members of group ${id}`);
+}
+
 async function removeGroupIn(db: Queryable, actor: Actor, id: number, now = clock.now()): Promise<void> {
+  await lockGroup(db, id);
   const g = await manageableGroup(db, actor, id);
   for (const hook of groupDeletionHooks) await hook(db, actor, g.id);
   await deleteGroup(db, g.id);
@@ -196,11 +205,11 @@ export function addMembers(store: Store, ...a: AfterDb<typeof addMembersIn>) {
 }
 
 async function addMembersIn(db: Queryable, actor: Actor, id: number, body: unknown, now = clock.now()): Promise<{ single: boolean; added: UserRow[] }> {
+  // two requests adding one member: the second waits, then finds them there (or the group gone)
+  await lockGroup(db, id);
   const g = await manageableGroup(db, actor, id);
   const { list, single } = objectList(body, 'a GroupMember object');
   const users = await resolveMembers(db, actor, list);
-  // two requests adding one member: the second waits, then finds them there
-  await lockName(db, `sheetd: members of group ${g.id}`);
   const current = await memberIds(db, g.id);
   if (single && users[0] && current.has(users[0].id)) throw apiError(1129);
   const added = users.filter((u) => !current.has(u.id));

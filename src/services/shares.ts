@@ -16,6 +16,7 @@ import { sheetFor } from './permissions.ts';
 import { isValidEmail } from './users.ts';
 import { assertPrimaryEmail } from './alternateEmails.ts';
 import { groupTablesExist, workspaceFor } from './containers.ts';
+import { lockGroup } from './groups.ts';
 import { newShareId } from './sheetLifecycle.ts';
 import { reportFor } from './reportAccess.ts';
 import { transferReport, type ReportRow } from '../store/reports.ts';
@@ -263,6 +264,8 @@ async function createSharesIn(
     let row: ShareRow;
     if (i.groupId !== undefined) {
       if (!(await groupTablesExist(db))) throw apiError(1106);
+      // not a group being deleted: its deletion removes its shares, and would miss this one
+      await lockGroup(db, i.groupId);
       if (!(await groupInOrg(db, actor.org.id, i.groupId))) throw apiError(1106);
       if (keys.has(`g:${i.groupId}`)) {
         if (single) throw apiError(1025);

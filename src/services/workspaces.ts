@@ -11,7 +11,7 @@ import type { Actor } from './context.ts';
 import { authorOf, recordEvents } from './events.ts';
 import { asObject } from '../engine/input.ts';
 import { requireName } from './sheetCreation.ts';
-import { accessibleWorkspaces, parseDestination, workspaceFor } from './containers.ts';
+import { accessibleWorkspaces, lockContainers, parseDestination, workspaceFor } from './containers.ts';
 import { copyFailed, copyFolderTree, copyReportsAt, deleteFolderRecords, MAX_COPY_SHEETS, reserveSheetIds } from './folders.ts';
 import { reportsInWorkspace, retargetWorkspaceSources } from '../store/reports.ts';
 import { deleteReportRecords } from './reports.ts';
@@ -59,6 +59,7 @@ export function deleteWorkspace(store: Store, ...a: AfterDb<typeof deleteWorkspa
 }
 
 async function deleteWorkspaceIn(db: Queryable, actor: Actor, id: number, now = clock.now()): Promise<number[]> {
+  await lockContainers(db, 'exclusive');
   const { ws } = await workspaceFor(db, actor, id, 'OWNER');
   const author = authorOf(actor);
   const deleted = await deleteFolderRecords(db, author, await workspaceFolders(db, ws.id), now);

@@ -274,11 +274,13 @@ export async function retryingDeadlocks<T>(fn: () => Promise<T>, attempts = 5): 
  * Makes the transactions that check a name or an address is free, then take it, wait for each
  * other on PostgreSQL: a transaction-scoped advisory lock on `key`, held until commit, so the
  * second one's check sees what the first one took (READ COMMITTED reads what is committed when
- * each statement starts). SQLite's transactions already run one at a time.
+ * each statement starts). Holders of the shared mode do not wait for each other, only for the
+ * exclusive one. SQLite's transactions already run one at a time.
  */
-export async function lockName(tx: Queryable, key: string): Promise<void> {
+export async function lockName(tx: Queryable, key: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
   if (!onPostgres(tx)) return;
-  await tx.executeQuery(CompiledQuery.raw('select pg_advisory_xact_lock(hashtextextended($1, 0))', [key]));
+  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await tx.executeQuery(CompiledQuery.raw(`select ${fn}(hashtextextended($1, 0))`, [key]));
 }
 
 /** Whether `db` runs its queries on PostgreSQL. */

@@ -135,3 +135,53 @@ test('two folders moved into each other at once: one move is refused (1258), the
   const outer = await s0.api.get(`/folders/${home[0]}`, as);
   assert.deepEqual((outer.body.folders as Array<{ id: number }>).map((f) => f.id), [inner]);
 });
+
+test('deleted while things are made in it: a folder, a workspace, a group, a sheet; no 500, and nothing left pointing at what is gone', async () => {
+  const cols = [{ title: 'A', type: 'TEXT_NUMBER', primary: true }];
+  const ok = (r: Res, ...refusals: string[]) => assert.ok(r.status === 200 || refusals.includes(`${r.status}/${r.body?.errorCode}`), `${r.status} ${r.text}`);
+  // sheets made in a folder being deleted: made before (and deleted with it) or refused
+  const f = (await s0.api.post('/home/folders', { name: `doomed ${run}` })).body.result.id as number;
+  const [delF, ...inF] = await Promise.all([s0.api.del(`/folders/${f}`), ...Array.from({ length: 4 }, (_, i) => s0.api.post(`/folders/${f}/sheets`, { name: `in folder ${i}`, columns: cols }))]);
+  assert.equal(delF!.status, 200, delF!.text);
+  for (const r of inF) {
+    ok(r, '404/1006');
+    if (r.status === 200) assertGone(await s0.api.get(`/sheets/${r.body.result.id}`));
+  }
+  // folders made in a workspace being deleted
+  const w = (await s0.api.post('/workspaces', { name: `doomed ws ${run}` })).body.result.id as number;
+  const [delW, ...inW] = await Promise.all([s0.api.del(`/workspaces/${w}`), ...Array.from({ length: 4 }, (_, i) => s0.api.post(`/workspaces/${w}/folders`, { name: `in ws ${i}` }))]);
+  assert.equal(delW!.status, 200, delW!.text);
+  for (const r of inW) {
+    ok(r, '404/1006');
+    if (r.status === 200) assertGone(await s0.api.get(`/folders/${r.body.result.id}`));
+  }
+  // members added to, and a sheet shared with, a group being deleted
+  const email = `doomed.member.${run}@example.com`;
+  assert.equal((await s0.api.post('/users', { email })).status, 200);
+  const g = (await s0.api.post('/groups', { name: `doomed group ${run}` })).body.result.id as number;
+  const s = await makeSheet(s0.api, `shared with doomed ${run}`, cols);
+  const [delG, ...withG] = await Promise.all([
+    s0.api.del(`/groups/${g}`),
+    s0.api.post(`/groups/${g}/members`, [{ email }]),
+    s0.api.post(`/sheets/${s.id}/shares`, [{ groupId: g, accessLevel: 'VIEWER' }]),
+    s0.api.post(`/sheets/${s.id}/shares`, [{ groupId: g, accessLevel: 'EDITOR' }]),
+  ]);
+  assert.equal(delG!.status, 200, delG!.text);
+  for (const r of withG) ok(r, '404/1106');
+  const shares = (await s0.api.get(`/sheets/${s.id}/shares?includeAll=true`)).body.data as Array<{ groupId?: number }>;
+  assert.deepEqual(shares.filter((x) => x.groupId === g), []);
+  // a discussion and rows on a sheet being deleted
+  const d = await makeSheet(s0.api, `doomed sheet ${run}`, cols);
+  const [delS, ...onS] = await Promise.all([
+    s0.api.del(`/sheets/${d.id}`),
+    s0.api.post(`/sheets/${d.id}/discussions`, { comment: { text: 'hello' } }),
+    s0.api.post(`/sheets/${d.id}/discussions`, { comment: { text: 'again' } }),
+    s0.api.post(`/sheets/${d.id}/rows`, [{ toBottom: true, cells: [{ columnId: d.col.A!.id, value: 1 }] }]),
+  ]);
+  assert.equal(delS!.status, 200, delS!.text);
+  for (const r of onS) ok(r, '404/1006');
+});
+
+function assertGone(r: Res): void {
+  assert.equal(r.status, 404, r.text);
+}
