@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import https from 'node:https';
-import net from 'node:net';
 import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
+import { freePort } from '../helpers/process.ts';
 
 // The `sheetd` command as operators run it: a separate process, configured by environment.
 const BIN = path.resolve(import.meta.dirname, '../../bin/sheetd.js');
@@ -18,16 +18,6 @@ function run(args: string[], env: Env): Promise<{ code: number; stdout: string; 
     execFile(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
     });
   });
 }

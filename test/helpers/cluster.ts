@@ -66,8 +66,8 @@ export function webhookClusterEnv(rx: Receiver): Record<string, string> {
 export async function startCluster(n: number, env: Record<string, string> = {}): Promise<Cluster> {
   const db = await createPgDatabase(TEST_PG_URL!);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-cluster-'));
-  // the processes take PORT+1..PORT+n: find a port whose neighbours are free too (best effort)
-  const port = await freePortRun(n);
+  // the processes take PORT+1..PORT+n: a port whose neighbours are free too
+  const port = await freePort(n);
   const fullEnv = {
     ...process.env,
     DATABASE_URL: db.url,
@@ -117,24 +117,4 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-async function freePortRun(n: number): Promise<number> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const p = await freePort();
-    if (p + n > 65535) continue;
-    let ok = true;
-    for (let i = 1; i <= n && ok; i++) ok = await isFree(p + i);
-    if (ok) return p;
-  }
-  throw new Error('no run of free ports');
-}
-
-async function isFree(port: number): Promise<boolean> {
-  const net = await import('node:net');
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
 }

@@ -1,16 +1,44 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
 const BIN = path.resolve(import.meta.dirname, '../../bin/sheetd.js');
 
-export async function freePort(): Promise<number> {
+/**
+ * A free port for a process started afterwards (n > 0: the first of n + 1 consecutive free
+ * ports), below the kernel's ephemeral range: a port of that range, free when looked at, can be
+ * taken a moment later as the local end of any outgoing connection (to PostgreSQL, to Redis),
+ * and the process starting there then fails with EADDRINUSE.
+ */
+export async function freePort(n = 0): Promise<number> {
+  const [low] = ephemeralRange();
+  const from = 10_000;
+  const to = Math.max(from + 1000, low) - n - 1;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const p = from + Math.floor(Math.random() * (to - from));
+    let ok = true;
+    for (let i = 0; i <= n && ok; i++) ok = await isFree(p + i);
+    if (ok) return p;
+  }
+  throw new Error(`no ${n + 1} consecutive free ports below ${low}`);
+}
+
+function ephemeralRange(): [number, number] {
+  try {
+    const [lo, hi] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(lo) && Number.isInteger(hi)) return [lo!, hi!];
+  } catch {
+    // not Linux: the IANA dynamic range
+  }
+  return [49152, 65535];
+}
+
+function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
   });
 }
 
