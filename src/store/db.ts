@@ -368,27 +368,15 @@ export async function insertMany<T extends keyof DB & string>(db: Queryable, tab
     while (n > records.length - i) n >>= 1;
     const part = records.slice(i, i + n) as Array<Record<string, unknown>>;
     i += n;
-    const columns = Object.keys(part[0]!);
-    const parameters: unknown[] = [];
-    let plain = true;
-    for (const r of part) {
-      let k = 0;
-      for (const key in r) {
-        const v = r[key];
-        if (key !== columns[k] || v === undefined || (typeof v === 'object' && v !== null)) {
-          plain = false;
-          break;
-        }
-        parameters.push(v);
-        k++;
-      }
-      if (!plain || k !== columns.length) {
-        plain = false;
-        break;
-      }
+    const plain = plainColumns(part);
+    if (plain === undefined) {
+      await qb.insertInto(table).values(part).execute();
+      continue;
     }
-    if (plain) await runShaped(db, `${table}(${columns.join(',')})x${n}`, () => qb.insertInto(table).values(part), parameters);
-    else await qb.insertInto(table).values(part).execute();
+    // the builder's parameters: row by row
+    const parameters: unknown[] = [];
+    for (let r = 0; r < n; r++) for (const column of plain.values) parameters.push(column[r]);
+    await runShaped(db, `${table}(${plain.columns.join(',')})x${n}`, () => qb.insertInto(table).values(part), parameters);
   }
 }
 
