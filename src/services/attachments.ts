@@ -201,11 +201,12 @@ export async function attachVersion(store: Store, blobs: BlobStore, actor: Actor
       // too and comes after it (on PostgreSQL both stayed current)
       await lockName(tx, `sheetd: versions of attachment ${prev.lineage_id}`);
       const now = clock.now();
+      // the lineage's versions, newest first (prev among them)
       const newest = (await listVersions(tx, sheetId, prev.lineage_id))[0] ?? prev;
       await retireVersions(tx, prev.lineage_id);
       const row: AttachmentRow = {
         ...prev, id: newId(), current: 1, name: file.name, blob_key: file.blobKey, size: file.size, mime_type: file.mimeType,
-        created_at: Math.max(now, prev.created_at + 1, newest.created_at + 1), created_by: actor.user.id,
+        created_at: Math.max(now, newest.created_at + 1), created_by: actor.user.id,
       };
       await insertAttachment(tx, row);
       await recordEvents(tx, authorOf(actor), [attachmentEvent(row, 'CREATE')], now);
