@@ -10,7 +10,7 @@ import { enqueue } from '../store/jobs.ts';
 import type { Queryable, Store } from '../store/db.ts';
 import { listAttachments, listDiscussions, type AttachmentRow } from '../store/attachments.ts';
 import type { MailPayload } from '../mail/index.ts';
-import type { Actor } from './context.ts';
+import { nameOrEmail, type Actor } from './context.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
 import { readSheet } from './sheetCache.ts';
 import type { RowState, SheetModel } from '../engine/model.ts';
@@ -95,9 +95,7 @@ export async function addresses(db: Queryable, orgId: number, sendTo: EmailInput
 }
 
 export function senderName(actor: Actor): string {
-  const u = actor.user;
-  const name = [u.first_name, u.last_name].filter((x) => x).join(' ');
-  return name === '' ? u.email : name;
+  return nameOrEmail(actor.user);
 }
 
 /** A message to each recipient (and the sender with ccMe), replies going to the sender. */
@@ -244,7 +242,7 @@ export async function rowExtras(db: Queryable, sheetId: number, rowIds: number[]
       const list = discussions.get(item.discussion.parent_id) ?? [];
       const comments = item.comments.map((c) => {
         const u = c.created_by === null ? undefined : authors.get(c.created_by);
-        return { author: u ? ([u.first_name, u.last_name].filter((x) => x).join(' ') || u.email) : '', text: c.text, at: c.created_at };
+        return { author: u ? nameOrEmail(u) : '', text: c.text, at: c.created_at };
       });
       list.push({ title: item.discussion.title, comments });
       discussions.set(item.discussion.parent_id, list);

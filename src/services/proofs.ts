@@ -18,7 +18,7 @@ import { findUserByEmail } from '../store/users.ts';
 import { enqueue } from '../store/jobs.ts';
 import type { AccessLevel } from './access.ts';
 import { attachIn, removeAttachmentsOf, storeFile, type FileUpload, type StoredFile } from './attachments.ts';
-import type { Actor } from './context.ts';
+import { nameOrEmail, type Actor } from './context.ts';
 import { createDiscussion, discussionData, removeDiscussions, type DiscussionData } from './discussions.ts';
 import { addresses, parseEmail, payload, senderName, type EmailInput } from './emails.ts';
 import { authorOf, recordEvents, type ChangeEvent } from './events.ts';
@@ -408,8 +408,7 @@ export async function readProofRequestActions(db: Queryable, actor: Actor, sheet
   const out: RequestAction[] = [];
   for (const a of await listProofRequestActions(db, p.original_id)) {
     const u = await findUserByEmail(db, a.email);
-    const name = u ? [u.first_name, u.last_name].filter((x) => x).join(' ') : '';
-    out.push({ name: name === '' ? a.email : name, email: a.email, actionStatus: a.action_status });
+    out.push({ name: u ? nameOrEmail(u) : a.email, email: a.email, actionStatus: a.action_status });
   }
   return out;
 }

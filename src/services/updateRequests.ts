@@ -17,7 +17,7 @@ import {
 } from '../store/updateRequests.ts';
 import type { MailPayload } from '../mail/index.ts';
 import { atLeast } from './access.ts';
-import type { Actor, UserRow } from './context.ts';
+import { nameOrEmail, type Actor, type UserRow } from './context.ts';
 import { parseEmail, rowExtras, type RowsMail } from './emails.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from './events.ts';
 import { sheetFor } from './permissions.ts';
@@ -326,11 +326,6 @@ async function linkToken(db: Queryable, id: number): Promise<string> {
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-function personName(u: Person): string {
-  const n = [u.first_name, u.last_name].filter((x) => x).join(' ');
-  return n === '' ? u.email : n;
-}
-
 /** What one send asks: the fields a SentUpdateRequest copies, and where it comes from. */
 export interface Ask {
   updateRequestId: number | null;
@@ -363,7 +358,7 @@ export async function sendAsk(deps: UpdateRequestDeps, tx: Queryable, sheet: She
   const extras = await rowExtras(tx, sheet.id, rows.map((r) => r.id), a.includeAttachments, a.includeDiscussions);
   const message = a.message !== undefined && a.message !== '' ? a.message : DEFAULT_MESSAGE;
   const subject = a.subject !== undefined && a.subject.trim() !== '' ? a.subject : `Update Request: ${sheet.name}`;
-  const who = a.senderName ?? personName(a.sender);
+  const who = a.senderName ?? nameOrEmail(a.sender);
   const layout = a.layout === 'HORIZONTAL' || a.layout === 'VERTICAL' ? a.layout : rows.length > 1 ? 'HORIZONTAL' : 'VERTICAL';
   const { text, html } = await deps.render({
     sheet, model, level: 'VIEWER', rows, columns, layout, sender: { name: who, email: a.sender.email }, message,
@@ -506,7 +501,7 @@ async function formView(db: Queryable, row: SentUpdateRequestRow): Promise<{ vie
   return {
     sheet, model,
     view: {
-      id: row.id, sheetName: sheet.name, email: row.email, sender: sender ? `${personName(sender)} (${sender.email})` : '', message: row.message,
+      id: row.id, sheetName: sheet.name, email: row.email, sender: sender ? `${nameOrEmail(sender)} (${sender.email})` : '', message: row.message,
       status: v.status, open: row.sent_at + LINK_TTL_MS > clock.now(), columns: columns.map((c) => ({ id: c.id, title: c.title })), rows,
     },
   };
