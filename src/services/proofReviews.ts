@@ -13,6 +13,7 @@ import {
 import { findSheet, type SheetRow } from '../store/sheets.ts';
 import { findUserByEmail, findUserById } from '../store/users.ts';
 import type { MailPayload } from '../mail/index.ts';
+import { nameOrEmail } from './context.ts';
 import { recordEvents } from './events.ts';
 import { proofKind, proofName } from './proofs.ts';
 import { reviewMac } from './proofReviewLinks.ts';
@@ -81,7 +82,6 @@ export interface ProofReviewView {
 
 async function viewOf(db: Queryable, r: Review): Promise<ProofReviewView> {
   const sender = r.request.sent_by === null ? undefined : await findUserById(db, r.request.sent_by);
-  const senderName = sender ? [sender.first_name, sender.last_name].filter((x) => x).join(' ') : '';
   const files = r.proof ? (await listAttachments(db, r.sheet.id, { type: 'PROOF', ids: [r.proof.id] })).reverse() : [];
   const completed = r.proof?.is_completed === 1;
   return {
@@ -89,7 +89,7 @@ async function viewOf(db: Queryable, r: Review): Promise<ProofReviewView> {
     proofName: r.proof ? (await proofName(db, r.sheet, r.proof)) || r.sheet.name : r.sheet.name,
     version: r.proof?.version ?? null,
     email: r.action.email,
-    sender: sender ? (senderName === '' ? sender.email : `${senderName} (${sender.email})`) : '',
+    sender: sender ? (nameOrEmail(sender) === sender.email ? sender.email : `${nameOrEmail(sender)} (${sender.email})`) : '',
     subject: r.request.subject,
     message: r.request.message,
     actionStatus: r.action.action_status,
@@ -121,7 +121,7 @@ export async function readProofReview(db: Queryable, token: string): Promise<Pro
  * 1167 when the request is no longer open (deleted proof, completed proof, expired request).
  * The same decision again changes nothing.
  */
-export async function decideProofReview(store: Store, token: string, decision: unknown, reviewUrl: string): Promise<ProofReviewView> {
+export async function decideProofReview(store: Store, token: string, decision: unknown): Promise<ProofReviewView> {
   if (decision !== 'APPROVED' && decision !== 'REJECTED') throw apiError(1018, String(decision), 'decision');
   return store.db.transaction().execute(async (tx) => {
     const r = await reviewOf(tx, token);
@@ -139,11 +139,12 @@ export async function decideProofReview(store: Store, token: string, decision: u
     const sender = r.request.sent_by === null ? undefined : await findUserById(tx, r.request.sent_by);
     if (sender) {
       const verb = decision === 'APPROVED' ? 'approved' : 'asked for changes to';
-      const text = `${r.action.email} ${verb} the proof "${before.proofName}" (version ${before.version}) in the sheet "${r.sheet.name}".\n\nThe review: ${reviewUrl}\n`;
+      // no link: the reviewer's link is the reviewer's permission, not the sender's
+      const text = `${r.action.email} ${verb} the proof "${before.proofName}" (version ${before.version}) in the sheet "${r.sheet.name}".\n`;
       const mail: MailPayload = { to: [sender.email], subject: `${r.action.email} ${verb} "${before.proofName}"`, text, separately: true };
       await enqueue(tx, 'mail', mail);
     }
-    return viewOf(tx, { ...r, action: { ...r.action, action_status: decision, acted_at: now } });
+    return { ...before, actionStatus: decision, actedAt: now };
   });
 }
 

@@ -11,7 +11,7 @@ import { page } from './page.ts';
  * a CSRF token and records APPROVED or REJECTED (services/proofReviews.ts).
  */
 export async function proofReviewPages(web: FastifyInstance): Promise<void> {
-  const { store, blobs, config } = web.ctx;
+  const { store, blobs } = web.ctx;
   const show = (req: FastifyRequest, reply: FastifyReply, token: string, review: ProofReviewView, extra: Record<string, unknown> = {}, status = 200) =>
     page(req, reply, 'proof-review.eta', { title: `Proof review: ${review.proofName}`, review, token, ...extra }, status);
 
@@ -21,7 +21,7 @@ export async function proofReviewPages(web: FastifyInstance): Promise<void> {
     const token = req.params.token;
     const decision = (req.body as Record<string, unknown> | undefined)?.decision;
     try {
-      const review = await decideProofReview(store, token, decision, `${config.publicUrl}/proofreviews/${token}`);
+      const review = await decideProofReview(store, token, decision);
       return show(req, reply, token, review, { done: true });
     } catch (e) {
       // a review that closed since the page was shown: the page again, saying so

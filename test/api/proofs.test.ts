@@ -444,6 +444,8 @@ describe('proofs: requests', { skip: notInCluster("reads its own server's outbox
     assert.deepEqual(await actions(), { [ann]: 'APPROVED', [bob]: 'PENDING' });
     const told = await newMail(1);
     assert.equal(to(told[0]!), 'admin@example.com');
+    // the reviewer's link is the reviewer's: the sender's notice does not carry it
+    assert.equal(linkIn(told[0]!), undefined);
     assert.match(told[0]!.subject ?? '', new RegExp(`${ann.replace(/[.]/g, '\\.')} approved "Poster"`));
     const events = await allEvents<{ objectType: string; action: string; additionalDetails?: Record<string, unknown> }>(s0.api);
     assert.ok(events.some((e) => e.objectType === 'PROOF_REQUEST' && e.action === 'UPDATE' && e.additionalDetails?.email === ann && e.additionalDetails?.actionStatus === 'APPROVED'));
