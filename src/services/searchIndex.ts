@@ -1,10 +1,10 @@
 import type { Queryable, Store } from '../store/db.ts';
 import { sequenceEvents } from '../store/events.ts';
 import { findFolder } from '../store/containers.ts';
-import { listColumns } from '../store/sheets.ts';
+import { listColumns, rowIdsOf } from '../store/sheets.ts';
 import { listSummaryFields } from '../store/summary.ts';
 import {
-  allSheetIds, containerNames, DocWriter, indexedObjectIds, indexPosition, lastLogPosition, lockIndex, logAfter, rowsByIds, rowsPage, setIndexPosition, sheetNames, threadTexts, type NewDoc,
+  allSheetIds, containerNames, DocWriter, indexedObjectIds, indexPosition, lastLogPosition, lockIndex, logAfter, rowsByIds, setIndexPosition, sheetNames, threadTexts, type NewDoc,
 } from '../store/searchIndex.ts';
 import type { StoredCell, StoredRowCells } from '../engine/cells.ts';
 import type { ColumnDef } from '../engine/columns.ts';
@@ -149,15 +149,14 @@ async function indexRows(w: DocWriter, db: Queryable, sheetId: number, rowIds: r
   const columns = await listColumns(db, sheetId);
   if (rowIds === 'all') {
     await w.removeOfSheet(sheetId, ['row']);
-    let after = 0;
-    while (true) {
-      const page = await rowsPage(db, sheetId, after, ROW_PAGE);
+    // by ids in pages: the ids of a sheet come from its (sheet_id, sort_key) index, a page of rows by id
+    const ids = await rowIdsOf(db, sheetId);
+    for (let i = 0; i < ids.length; i += ROW_PAGE) {
       const docs: NewDoc[] = [];
-      for (const r of page) rowDocs(sheetId, columns, r, docs);
+      for (const r of await rowsByIds(db, sheetId, ids.slice(i, i + ROW_PAGE))) rowDocs(sheetId, columns, r, docs);
       await w.insert(docs);
-      if (page.length < ROW_PAGE) return;
-      after = Number(page[page.length - 1]!.id);
     }
+    return;
   }
   await w.removeObjects('row', sheetId, rowIds);
   const docs: NewDoc[] = [];

@@ -140,14 +140,19 @@ export async function sheetNames(db: Queryable, ids: readonly number[]) {
   return out;
 }
 
-/** Rows of a sheet (all, or those of `ids`), in pages by id: `after` the last id of the page before. */
-export async function rowsPage(db: Queryable, sheetId: number, after: number, limit: number) {
-  return db.selectFrom('rows').select(['id', 'cells', 'modified_at']).where('sheet_id', '=', sheetId).where('id', '>', after).orderBy('id').limit(limit).execute();
-}
-
+/**
+ * Rows of a sheet by id. The rows are looked up by id alone (row ids are unique across sheets;
+ * one of another sheet is dropped here): with `sheet_id = ? and id in (…)` SQLite (which keeps no statistics unless ANALYZE ran)
+ * chose the (sheet_id, sort_key) index and read every row of the sheet, 40 ms at 25,000 rows
+ * for each batch the indexer applied.
+ */
 export async function rowsByIds(db: Queryable, sheetId: number, ids: readonly number[]) {
   const out: Array<{ id: number; cells: string; modified_at: number }> = [];
-  for (const part of chunks(ids)) out.push(...(await db.selectFrom('rows').select(['id', 'cells', 'modified_at']).where('sheet_id', '=', sheetId).where('id', 'in', part).execute()));
+  for (const part of chunks(ids)) {
+    for (const r of await db.selectFrom('rows').select(['id', 'sheet_id', 'cells', 'modified_at']).where('id', 'in', part).execute()) {
+      if (Number(r.sheet_id) === sheetId) out.push({ id: r.id, cells: r.cells, modified_at: r.modified_at });
+    }
+  }
   return out;
 }
 

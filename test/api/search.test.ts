@@ -221,6 +221,19 @@ describe('The index follows changes', () => {
     assert.equal(after.totalCount, 0, JSON.stringify(after));
   });
 
+  test('rows moved to another sheet are found in it, not in the sheet they left', async () => {
+    const from = await fixture('qc9');
+    const to = await makeSheet(s.api, 'qc9 Target', cols);
+    const moved = await s.api.post(`/sheets/${from.id}/rows/move`, { rowIds: [from.rowIds[0]], to: { sheetId: to.id } });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    const found = (await q('qc9 striped')).results.filter((x) => x.objectType === 'row');
+    assert.equal(found.length, 1, JSON.stringify(found));
+    assert.deepEqual([found[0]!.parentObjectId, found[0]!.text], [to.id, 'qc9 Striped horse']);
+    // the sheet it left no longer holds it; the rows left there are still found
+    const left = (await search(`query=qc9%20horse`, s.api)).results.filter((x) => x.objectType === 'row' && x.parentObjectId === from.id);
+    assert.deepEqual(left.map((x) => x.objectId), [from.rowIds[1]]);
+  });
+
   test('folders and workspaces: renamed, deleted with what they hold', async () => {
     const ws = (await s.api.post('/workspaces', { name: 'qc2 Heron workspace' })).body.result;
     const folder = (await s.api.post(`/workspaces/${ws.id}/folders`, { name: 'qc2 Heron folder' })).body.result;
