@@ -7,6 +7,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { sqliteJournal } from '../src/store/db.ts';
+import { catchUpSearchIndex } from '../src/services/searchIndex.ts';
 import { createPgDatabase } from '../test/helpers/server.ts';
 
 /**
@@ -20,7 +21,8 @@ import { createPgDatabase } from '../test/helpers/server.ts';
  * parses the response after it stops. Beside the add, the HTTP floor: a bare Fastify route of
  * this process that parses the same request body and answers with the same bytes as sheetd did,
  * through the same client. Floor plus raw insert is what an add would take if sheetd did nothing
- * but read the request, insert the rows and send the answer.
+ * but read the request, insert the rows and send the answer. After each add, the search index's
+ * catch-up with it (the job worker's work once the answer is sent) is timed on its own.
  *
  * Runs on SQLite, and also on PostgreSQL when BENCH_DATABASE_URL (default
  * SHEETD_TEST_DATABASE_URL) is set: a PostgreSQL URL whose user may create databases; each run
@@ -47,6 +49,7 @@ interface Figures {
   stringify: number;
   gzip: number;
   oneRow: number;
+  searchCatchUp: number;
 }
 
 /** The same rows inserted into a bare table: a prepared statement in one SQLite transaction, or one multi-row INSERT on PostgreSQL. */
@@ -149,14 +152,20 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
       lastIds = idsOf(lastAnswer);
     }
     // the last 500 rows again (24,500 -> 25,000, the 500,000-cell limit), a few times: median
+    // and the search index's catch-up with each add (the job worker's work after it), timed on its own
     const adds: number[] = [lastAdd];
+    const catchUps: number[] = [];
     for (let i = 0; i < 6; i++) {
       await call('DELETE', `/sheets/${sheetId}/rows?ids=${lastIds.join(',')}`);
+      await catchUpSearchIndex(server.store);
       lastBody = JSON.stringify(rowsOf(BATCH, TARGET + i * BATCH));
       const t0 = process.hrtime.bigint();
       lastAnswer = await call('POST', `/sheets/${sheetId}/rows`, lastBody);
       adds.push(ms(t0));
       lastIds = idsOf(lastAnswer);
+      const t1 = process.hrtime.bigint();
+      await catchUpSearchIndex(server.store);
+      catchUps.push(ms(t1));
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const updates: number[] = [];
@@ -197,7 +206,7 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
     const floorTimes = await httpFloorTimes(lastBody, Buffer.from(lastAnswer));
     return {
       rowCount: obj.rows.length, add: median(adds), rawInsert: median(rawTimes), httpFloor: median(floorTimes), update: median(updates), get: median(gets),
-      sheetMB: sheetText.length / 1e6, stringify: median(stringifies), gzip: median(gz), oneRow: median(oneRow),
+      sheetMB: sheetText.length / 1e6, stringify: median(stringifies), gzip: median(gz), oneRow: median(oneRow), searchCatchUp: median(catchUps),
     };
   } finally {
     await server.close();
@@ -230,6 +239,7 @@ export async function benchSheet(): Promise<void> {
   row('  HTTP floor: bare route, same bytes', each((f) => `${f.httpFloor.toFixed(1)} ms`));
   row('  floor + raw insert, ratio', each((f) => `${(f.httpFloor + f.rawInsert).toFixed(1)} ms ${((f.httpFloor + f.rawInsert) / f.rawInsert).toFixed(1)}x`));
   row('  add beyond floor + raw insert', each((f) => `${(f.add - f.httpFloor - f.rawInsert).toFixed(1)} ms`));
+  row('  search index catch-up after it', each((f) => `${f.searchCatchUp.toFixed(1)} ms`), '(job worker, after the answer)');
   row('update 500 rows (5 cells)', each((f) => `${f.update.toFixed(1)} ms`));
   row('get whole sheet', each((f) => `${f.get.toFixed(1)} ms`), `(${sqlite.sheetMB.toFixed(1)} MB)`);
   row('  baseline JSON.stringify', each((f) => `${f.stringify.toFixed(1)} ms`));

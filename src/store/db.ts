@@ -109,7 +109,30 @@ export async function openStore(opts: {
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite, writes) }) });
     const dataVersion = sqlite.prepare('pragma data_version').pluck();
     changeStamps.set(db, () => `${writes.count}:${dataVersion.get() as number}`);
-    store = { db, dialect: 'sqlite', lockTimeoutMs: opts.lockTimeoutMs ?? 10_000, close: () => db.destroy() };
+    // Statistics for the query planner, as SQLite advises for a long-lived connection: at open
+    // (0x10002: every table, analysed where it would help) and then once an hour (tables whose
+    // size changed much since). Without them SQLite guesses each index's selectivity and can
+    // read a whole sheet's rows through (sheet_id, sort_key) to find 500 of them by id.
+    // (Kysely's transactions span awaits on the one connection: an hour with one open skips.)
+    const optimizer = setInterval(() => {
+      if (sqlite.inTransaction) return;
+      try {
+        sqlite.pragma('optimize');
+      } catch {
+        // busy or read-only: statistics wait for the next hour
+      }
+    }, 3_600_000);
+    optimizer.unref();
+    store = {
+      db, dialect: 'sqlite', lockTimeoutMs: opts.lockTimeoutMs ?? 10_000,
+      close: () => {
+        clearInterval(optimizer);
+        return db.destroy();
+      },
+    };
+    await migrate(store);
+    sqlite.pragma('optimize=0x10002');
+    return store;
   }
   await migrate(store);
   return store;

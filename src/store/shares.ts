@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Queryable } from './db.ts';
 import type { ShareTable } from './containerSchema.ts';
 
@@ -33,10 +33,14 @@ export async function deleteSharesOf(db: Queryable, objectType: ShareObjectType,
 /** The grants naming this grantee on objects of a type (all objects, or the ones listed). */
 export async function grantsFor(db: Queryable, g: Grantee, objectType: ShareObjectType, objectIds?: number[]): Promise<Array<{ object_id: number; access_level: string }>> {
   if (objectIds !== undefined && objectIds.length === 0) return [];
+  // Of all objects: found through the grantee's indexes (user, address, groups). The type is
+  // compared as an expression so SQLite (no statistics) does not read every share of the type
+  // through the (object_type, object_id) index instead.
+  const type = objectIds === undefined ? sql<string>`${sql.ref('object_type')} || ''` : sql.ref<string>('object_type');
   let q = db
     .selectFrom('shares')
     .select(['object_id', 'access_level'])
-    .where('object_type', '=', objectType)
+    .where(type, '=', objectType)
     .where((eb) => {
       const ors = [eb('user_id', '=', g.userId), eb('email', '=', g.email)];
       if (g.groupIds.length > 0) ors.push(eb('group_id', 'in', g.groupIds));

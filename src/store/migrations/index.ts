@@ -22,6 +22,7 @@ import * as m0018 from './0018_publications.ts';
 import * as m0019 from './0019_proofs.ts';
 import * as m0020 from './0020_update_requests.ts';
 import * as m0022 from './0022_search_index.ts';
+import * as m0023 from './0023_lookup_indexes.ts';
 
 /**
  * Migrations, applied in name order at start: one file per step, each taking the dialect so
@@ -50,6 +51,7 @@ const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>
   ['0019_proofs', m0019],
   ['0020_update_requests', m0020],
   ['0022_search_index', m0022],
+  ['0023_lookup_indexes', m0023],
 ];
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
