@@ -91,14 +91,34 @@ export function tsqueryTerm(term: SearchTerm): string {
   return term.words.map((w, i) => `'${w}'${term.prefix && i === term.words.length - 1 ? ':*' : ''}`).join(' <-> ');
 }
 
-/** PostgreSQL: the tsvector text of a text's words, with their positions (1-based; at most 16383). */
+/**
+ * Between the words of two cells in a row's doc: a word no text or query can hold (words are
+ * cut without accents, this one is an accented letter), so on SQLite it only keeps a phrase from
+ * running from one cell into the next. PostgreSQL leaves its position empty instead.
+ */
+export const CELL_BREAK = '\u00e9';
+
+/** PostgreSQL limits a tsvector to 1 MB: a doc's distinct words stop at about half of that. */
+const MAX_TSVECTOR_CHARS = 500_000;
+
+/**
+ * PostgreSQL: the tsvector text of a text's words, with their positions (1-based; PostgreSQL
+ * keeps at most 16383, so later words share the last one: still found, not as a phrase).
+ * CELL_BREAK takes a position and is not indexed.
+ */
 export function tsvectorText(words: readonly string[]): string {
   const pos = new Map<string, number[]>();
+  let chars = 0;
   words.forEach((w, i) => {
-    if (i >= 16383) return;
+    if (w === CELL_BREAK) return;
     let p = pos.get(w);
-    if (p === undefined) pos.set(w, (p = []));
-    if (p.length < 256) p.push(i + 1);
+    if (p === undefined) {
+      if (chars + w.length > MAX_TSVECTOR_CHARS) return;
+      chars += w.length + 4;
+      pos.set(w, (p = []));
+    }
+    const at = Math.min(i + 1, 16383);
+    if (p.length < 256 && p[p.length - 1] !== at) p.push(at);
   });
   return [...pos].map(([w, p]) => `'${w}':${p.join(',')}`).join(' ');
 }

@@ -8,7 +8,7 @@ import type { Actor } from './context.ts';
 import { accessibleSheets } from './containers.ts';
 import { favoriteKeys } from './favorites.ts';
 import { sheetFor } from './permissions.ts';
-import { catchUpSearchIndex, namedSources } from './searchIndex.ts';
+import { catchUpSearchIndex, namedSources, rowDocCells } from './searchIndex.ts';
 
 /**
  * Search (GET /search, GET /search/sheets/{id}) over the full-text index (services/searchIndex.ts):
@@ -120,7 +120,9 @@ async function present(db: Queryable, kind: string, found: Match[], terms: Searc
     for (const d of await docsOf(db, kind, sheetId, ids)) {
       let list = docs.get(d.object_id);
       if (list === undefined) docs.set(d.object_id, (list = []));
-      list.push(d);
+      // a row's one doc holds its cells: the one that matches best is shown
+      if (kind === 'row') list.push(...rowDocCells(d));
+      else list.push(d);
     }
   }
   const columns = new Map<number, Map<number, string>>();
