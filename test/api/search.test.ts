@@ -198,6 +198,38 @@ describe('Matching: words, prefixes, phrases', () => {
   });
 });
 
+describe('Long rows (one doc per row)', () => {
+  // 300 columns of 4,000 characters: 1.2 MB of text in one row
+  const wide = Array.from({ length: 300 }, (_, i) => ({ title: `C${i}`, type: 'TEXT_NUMBER', ...(i === 0 ? { primary: true } : {}) }));
+
+  test('a row with more distinct words than a PostgreSQL tsvector holds is indexed; its first words are found, the other rows too', async () => {
+    const sh = await makeSheet(s.api, 'ql1 wide', wide);
+    // 20 distinct words of 199 characters a cell: 6,000 words, 1.2 MB
+    const long = (c: number) => Array.from({ length: 20 }, (_, k) => `ql1w${c}x${k}y`.padEnd(199, 'q')).join(' ');
+    const rows = await s.api.post(`/sheets/${sh.id}/rows`, [
+      { toBottom: true, cells: sh.columns.map((c, i) => ({ columnId: c.id, value: long(i) })) },
+      { toBottom: true, cells: [{ columnId: sh.columns[0]!.id, value: 'ql1 short neighbour' }] },
+    ]);
+    assert.equal(rows.status, 200, JSON.stringify(rows.body).slice(0, 300));
+    const [wideRow, shortRow] = (rows.body.result as Array<{ id: number }>).map((r) => r.id);
+    assert.deepEqual(ids(await q('ql1w0x0y')), [wideRow]);
+    assert.deepEqual(ids(await q('ql1 neighbour')), [shortRow]);
+  });
+
+  test('a word after 16,383 others in a row is still found', async () => {
+    const sh = await makeSheet(s.api, 'ql2 wide', wide);
+    // 666 words a cell: about 200,000 words in the row, the marker the last
+    const filler = 'lorem '.repeat(666).trim();
+    const cells = sh.columns.map((c, i) => ({ columnId: c.id, value: i === sh.columns.length - 1 ? `${filler.slice(0, 3900)} ql2marker` : filler }));
+    const rows = await s.api.post(`/sheets/${sh.id}/rows`, [{ toBottom: true, cells }]);
+    assert.equal(rows.status, 200, JSON.stringify(rows.body).slice(0, 300));
+    const rowId = (rows.body.result as Array<{ id: number }>)[0]!.id;
+    const found = await q('ql2marker');
+    assert.deepEqual(ids(found), [rowId]);
+    assert.equal((found.results[0] as Item & { contextData?: string[] }).contextData?.[0], `C${sh.columns.length - 1}`);
+  });
+});
+
 describe('The index follows changes', () => {
   test('updated and deleted rows, renamed and deleted sheets', async () => {
     const f = await fixture('qc1');
