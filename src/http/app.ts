@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import compress from '@fastify/compress';
 import type { BlobStore } from '../blobs/index.ts';
 import type { Config } from '../config.ts';
-import type { Store } from '../store/db.ts';
+import { newReadEpoch, type Store } from '../store/db.ts';
 import { apiError } from '../errors.ts';
 import type { Scope } from '../services/scopes.ts';
 import type { CallbackSender } from '../callbacks/index.ts';
@@ -85,6 +85,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   };
   const app = (https ? Fastify({ ...common, https: { ...https, ...edge.node } }) : Fastify(common)) as unknown as FastifyInstance;
   installEdge(app, config);
+  // a request's stamped reads (store/db.ts) see what other processes committed before it came
+  app.addHook('onRequest', (_req, _reply, done) => {
+    newReadEpoch();
+    done();
+  });
   const stopWatching = watchIdle();
   app.addHook('onClose', async () => stopWatching());
 

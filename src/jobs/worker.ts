@@ -3,7 +3,7 @@ import pg from 'pg';
 import type pino from 'pino';
 import { clock } from '../clock.ts';
 import { randomString } from '../ids.ts';
-import type { Store } from '../store/db.ts';
+import { newReadEpoch, type Store } from '../store/db.ts';
 import { sequenceEvents } from '../store/events.ts';
 import { claimJobs, completeJob, failJob, onEnqueue, type JobRow } from '../store/jobs.ts';
 
@@ -155,6 +155,8 @@ export function startWorker(store: Store, opts: WorkerOptions): JobWorker {
     }
     ticking = true;
     again = false;
+    // the wake-up's stamped reads see what other processes committed before it
+    newReadEpoch();
     try {
       // SQLite: readers position events themselves; a background write here could fail the
       // write transaction of another process sharing the file (SQLITE_BUSY on its snapshot)
