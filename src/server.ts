@@ -30,7 +30,7 @@ import { AUTOMATION_TIMER_JOB } from './services/automation.ts';
 import { UPDATE_REQUEST_JOB, runScheduledSend, type UpdateRequestDeps } from './services/updateRequests.ts';
 import { rowsMailBody } from './http/present/emails.ts';
 import { userLookup } from './services/sheetReads.ts';
-import { catchUpSearchIndex } from './services/searchIndex.ts';
+import { catchUpSearchIndex, reportUnreadableRows } from './services/searchIndex.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -71,6 +71,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const moved = await moveImageBytesToBlobs(store.db, blobs);
   if (moved > 0 && logger) logger.info({ images: moved }, 'moved cell images from the database onto the blob store');
   // the search index follows the change log; after migration 0022 this builds it from the data
+  if (logger) reportUnreadableRows((sheetId, rowId, err) => logger.error({ err, sheetId, rowId }, 'search index: a row whose stored cells cannot be read is left out'));
   const indexed = await catchUpSearchIndex(store);
   if (indexed === -1 && logger) logger.info('built the search index from the data');
   registerFollowers();

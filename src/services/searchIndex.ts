@@ -165,6 +165,24 @@ export function rowDocCells<T extends { part_id: number; text: string }>(d: T): 
   return Array.isArray(shown) ? shown.map(([columnId, text]) => ({ ...d, part_id: columnId, text })) : [d];
 }
 
+/**
+ * Told of a row left out of the index because its stored cells could not be read (the server
+ * logs it). Without this, one such row failed every catch-up: every search answered 500 and
+ * the index stopped following the change log.
+ */
+let onUnreadableRow: (sheetId: number, rowId: number, err: unknown) => void = () => {};
+export function reportUnreadableRows(f: typeof onUnreadableRow): void {
+  onUnreadableRow = f;
+}
+
+function rowDocsOrSkip(sheetId: number, columns: readonly ColumnDef[], row: { id: number; cells: string; modified_at: number }, out: NewDoc[]): void {
+  try {
+    rowDocs(sheetId, columns, row, out);
+  } catch (err) {
+    onUnreadableRow(sheetId, Number(row.id), err);
+  }
+}
+
 async function indexRows(w: DocWriter, db: Queryable, sheetId: number, rowIds: readonly number[] | 'all'): Promise<void> {
   const columns = await listColumns(db, sheetId);
   if (rowIds === 'all') {
@@ -173,14 +191,14 @@ async function indexRows(w: DocWriter, db: Queryable, sheetId: number, rowIds: r
     const ids = await rowIdsOf(db, sheetId);
     for (let i = 0; i < ids.length; i += ROW_PAGE) {
       const docs: NewDoc[] = [];
-      for (const r of await rowsByIds(db, sheetId, ids.slice(i, i + ROW_PAGE))) rowDocs(sheetId, columns, r, docs);
+      for (const r of await rowsByIds(db, sheetId, ids.slice(i, i + ROW_PAGE))) rowDocsOrSkip(sheetId, columns, r, docs);
       await w.insert(docs);
     }
     return;
   }
   await w.removeObjects('row', sheetId, rowIds);
   const docs: NewDoc[] = [];
-  for (const r of await rowsByIds(db, sheetId, rowIds)) rowDocs(sheetId, columns, r, docs);
+  for (const r of await rowsByIds(db, sheetId, rowIds)) rowDocsOrSkip(sheetId, columns, r, docs);
   await w.insert(docs);
 }
 

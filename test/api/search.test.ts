@@ -339,6 +339,23 @@ describe('The index follows changes', () => {
     assert.deepEqual(ids(await q('qc6 striped')), [f.rowIds[0]]);
   });
 
+  test('a row whose stored cells cannot be read is left out of the index; searches and the other rows go on', async () => {
+    const f = await fixture('qc8');
+    const store = s.t.server.store;
+    const good = await store.db.selectFrom('rows').select('cells').where('id', '=', f.rowIds[0]!).executeTakeFirstOrThrow();
+    // as damage to the database would leave it (a write through the API can never store this)
+    await store.db.updateTable('rows').set({ cells: '{"broken' }).where('id', '=', f.rowIds[0]!).execute();
+    try {
+      await requestSearchRebuild(store);
+      assert.deepEqual(ids(await q('qc8 plain')), [f.rowIds[1]]);
+      assert.deepEqual(ids(await q('qc8 striped')), []);
+    } finally {
+      await store.db.updateTable('rows').set({ cells: good.cells }).where('id', '=', f.rowIds[0]!).execute();
+      await requestSearchRebuild(store);
+    }
+    assert.deepEqual(ids(await q('qc8 striped')), [f.rowIds[0]]);
+  });
+
   test('an index built from the data (as after migration 0022) finds what was there', async () => {
     const f = await fixture('qc7');
     const store = s.t.server.store;
