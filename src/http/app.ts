@@ -3,7 +3,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import compress from '@fastify/compress';
 import type { BlobStore } from '../blobs/index.ts';
 import type { Config } from '../config.ts';
-import { newReadEpoch, type Store } from '../store/db.ts';
+import type { Store } from '../store/db.ts';
+import { requestArrived } from '../services/auth.ts';
 import { apiError } from '../errors.ts';
 import type { Scope } from '../services/scopes.ts';
 import type { CallbackSender } from '../callbacks/index.ts';
@@ -87,7 +88,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   installEdge(app, config);
   // a request's stamped reads (store/db.ts) see what other processes committed before it came
   app.addHook('onRequest', (_req, _reply, done) => {
-    newReadEpoch();
+    requestArrived();
     done();
   });
   const stopWatching = watchIdle();

@@ -1,4 +1,4 @@
-import type { Queryable } from '../store/db.ts';
+import { newReadEpoch, type Queryable } from '../store/db.ts';
 import { findTokenWithUser } from '../store/tokens.ts';
 import { findUserByEmail } from '../store/users.ts';
 import { apiError } from '../errors.ts';
@@ -10,6 +10,14 @@ import { clock } from '../clock.ts';
 
 /** Plans whose users may use the API (spec section 1). */
 const API_PLANS = new Set(['BUSINESS', 'ENTERPRISE']);
+
+/**
+ * A request has arrived: its reads kept between requests (the token with its user, Get Current
+ * User's extras) see what other processes committed before now (store/db.ts newReadEpoch).
+ */
+export function requestArrived(): void {
+  newReadEpoch();
+}
 
 /**
  * Resolves `Authorization: Bearer <token>` (and `Assume-User`) to an Actor.
