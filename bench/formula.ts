@@ -7,15 +7,18 @@
  *
  * For each form it prints the time to load and compute everything and to recompute after one
  * edit in column A (at the top: every C cell changes; at the bottom: three cells), each beside
- * its goal, on a cold JIT and warm (after two unmeasured rounds), and a plain-array baseline
- * doing the same arithmetic. Each figure is printed beside HyperFormula's on the same workload
+ * its goal, on a cold process (a fresh node process for each engine and form, as a server
+ * started for the request would be: no JIT, and no garbage of the other workloads for the
+ * collector) and warm (the fourth round in this process), and a plain-array baseline doing the
+ * same arithmetic. Each figure is printed beside HyperFormula's on the same workload
  * (same sheet, same edits; its own cold and warm rounds) with the ratio sheetd / HyperFormula.
  * HyperFormula is GPL-3.0 (used with licenseKey 'gpl-v3'): a devDependency for this benchmark
  * only, never imported from src/. Never asserts.
  *
  *   node --import tsx bench/formula.ts     (or: npm run bench -- formula)
  */
-import { pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HyperFormula, type RawCellContent } from 'hyperformula';
 import { FormulaEngine, type LoadCell } from '../src/engine/formula/index.ts';
 
@@ -134,11 +137,20 @@ function round(rows: number, make: () => Subject): Round {
   }
 }
 
-/** Cold round, two unmeasured rounds (so that "warm" means what a running server sees), warm round. */
-function coldAndWarm(rows: number, make: () => Subject): { cold: Round; warm: Round } {
-  const cold = round(rows, make);
-  round(rows, make);
-  round(rows, make);
+const SUBJECTS = { sheetd: sheetdSubject, HyperFormula: hyperFormulaSubject } as const;
+type EngineName = keyof typeof SUBJECTS;
+
+/** The first round in a fresh process of its own (this file with --cold). */
+function coldRound(engine: EngineName, form: Form): Round {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--cold', engine, form], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop()!) as Round;
+}
+
+/** Cold round in a fresh process; here three unmeasured rounds (as a running server has seen), then the warm one. */
+function coldAndWarm(rows: number, engine: EngineName, form: Form): { cold: Round; warm: Round } {
+  const cold = coldRound(engine, form);
+  const make = () => SUBJECTS[engine](rows, form);
+  for (let i = 0; i < 3; i++) round(rows, make);
   return { cold, warm: round(rows, make) };
 }
 
@@ -169,11 +181,11 @@ function report(form: Form): void {
   const formula = form === 'cell-to-cell' ? 'C1 = B1, Cn = C(n-1) + Bn (cell formulas)' : 'C = SUM([B]$1:[B]@row) (column formula)';
   console.log(`formula engine, ${form}: ${ROWS} rows, B = [A]@row * 2 (column formula), ${formula}`);
   // each engine's first round in this process is its cold JIT
-  const ours = coldAndWarm(ROWS, () => sheetdSubject(ROWS, form));
-  const hf = coldAndWarm(ROWS, () => hyperFormulaSubject(ROWS, form));
+  const ours = coldAndWarm(ROWS, 'sheetd', form);
+  const hf = coldAndWarm(ROWS, 'HyperFormula', form);
   console.log(`  ${''.padEnd(42)} ${'sheetd'.padStart(12)} ${'HyperFormula'.padStart(14)} ${'sheetd/HF'.padStart(10)}`);
-  pair('first run: load + compute all (cold JIT)', ours.cold.load, hf.cold.load, '(goal < 500 ms)');
-  pair('first run: edit A1', ours.cold.editTop, hf.cold.editTop, '(goal < 50 ms)');
+  pair('cold process: load + compute all', ours.cold.load, hf.cold.load, '(goal < 500 ms)');
+  pair('cold process: first edit A1', ours.cold.editTop, hf.cold.editTop, '(goal < 50 ms)');
   pair('warm: load + compute all', ours.warm.load, hf.warm.load, '(goal < 500 ms)');
   pair('warm: edit A1', ours.warm.editTop, hf.warm.editTop, '(goal < 50 ms)');
   pair('warm: edit A1 again, median of 5', ours.warm.editTopMedian, hf.warm.editTopMedian, '(goal < 50 ms)');
@@ -190,5 +202,12 @@ export async function benchFormula(): Promise<void> {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await benchFormula();
+  const at = process.argv.indexOf('--cold');
+  if (at >= 0) {
+    const engine = process.argv[at + 1] as EngineName;
+    const form = process.argv[at + 2] as Form;
+    console.log(JSON.stringify(round(ROWS, () => SUBJECTS[engine](ROWS, form))));
+  } else {
+    await benchFormula();
+  }
 }
