@@ -98,8 +98,11 @@ export function tsqueryTerm(term: SearchTerm): string {
  */
 export const CELL_BREAK = '\u00e9';
 
-/** PostgreSQL limits a tsvector to 1 MB: a doc's distinct words stop at about half of that. */
-const MAX_TSVECTOR_CHARS = 500_000;
+/**
+ * PostgreSQL limits a tsvector to 1 MB: a doc's distinct words stop when they could fill 700 KB,
+ * each counted at its largest in UTF-8 (3 bytes a UTF-16 unit) with its entry and a position.
+ */
+const MAX_TSVECTOR_BYTES = 700_000;
 
 /**
  * PostgreSQL: the tsvector text of a text's words, with their positions (1-based; PostgreSQL
@@ -108,13 +111,14 @@ const MAX_TSVECTOR_CHARS = 500_000;
  */
 export function tsvectorText(words: readonly string[]): string {
   const pos = new Map<string, number[]>();
-  let chars = 0;
+  let bytes = 0;
   words.forEach((w, i) => {
     if (w === CELL_BREAK) return;
     let p = pos.get(w);
     if (p === undefined) {
-      if (chars + w.length > MAX_TSVECTOR_CHARS) return;
-      chars += w.length + 4;
+      const size = w.length * 3 + 6;
+      if (bytes + size > MAX_TSVECTOR_BYTES) return;
+      bytes += size;
       pos.set(w, (p = []));
     }
     const at = Math.min(i + 1, 16383);

@@ -140,7 +140,11 @@ export async function openStore(opts: {
       },
     };
     await migrate(store);
-    sqlite.pragma('optimize=0x10002');
+    try {
+      sqlite.pragma('optimize=0x10002');
+    } catch {
+      // a database that cannot be written now (busy, read-only) starts without fresh statistics
+    }
     return store;
   }
   await migrate(store);

@@ -204,8 +204,8 @@ describe('Long rows (one doc per row)', () => {
 
   test('a row with more distinct words than a PostgreSQL tsvector holds is indexed; its first words are found, the other rows too', async () => {
     const sh = await makeSheet(s.api, 'ql1 wide', wide);
-    // 20 distinct words of 199 characters a cell: 6,000 words, 1.2 MB
-    const long = (c: number) => Array.from({ length: 20 }, (_, k) => `ql1w${c}x${k}y`.padEnd(199, 'q')).join(' ');
+    // 20 distinct words of 199 characters a cell: 6,000 words, 3.5 MB in UTF-8 (3 bytes a character)
+    const long = (c: number) => Array.from({ length: 20 }, (_, k) => `ql1w${c}x${k}y`.padEnd(199, '\u4e2d')).join(' ');
     const rows = await s.api.post(`/sheets/${sh.id}/rows`, [
       { toBottom: true, cells: sh.columns.map((c, i) => ({ columnId: c.id, value: long(i) })) },
       { toBottom: true, cells: [{ columnId: sh.columns[0]!.id, value: 'ql1 short neighbour' }] },
