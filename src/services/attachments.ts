@@ -1,5 +1,4 @@
-import { serverKey } from './secrets.ts';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { hasServerSignature, serverSignature } from './secrets.ts';
 import type { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import mime from 'mime-types';
@@ -292,18 +291,10 @@ export async function readAttachments(db: Queryable, actor: Actor, sheetId: numb
 
 // ---- Temporary URLs --------------------------------------------------------------------------
 
-function urlSecret(db: Queryable): Promise<Buffer> {
-  return serverKey(db, 'attachment-url');
-}
-
-function sign(secret: Buffer, payload: string): string {
-  return createHmac('sha256', secret).update(payload).digest('base64url');
-}
-
 /** A token naming the attachment and when it stops working, signed with the server's key. */
 export async function attachmentUrlToken(db: Queryable, a: AttachmentRow, now = clock.now()): Promise<string> {
   const payload = `${a.sheet_id}.${a.id}.${now + ATTACHMENT_URL_TTL_MS}`;
-  return `${payload}.${sign(await urlSecret(db), payload)}`;
+  return `${payload}.${await serverSignature(db, 'attachment-url', payload)}`;
 }
 
 export interface ServedFile {
@@ -318,9 +309,7 @@ export interface ServedFile {
 export async function fileForToken(db: Queryable, blobs: BlobStore, token: string, now = clock.now()): Promise<ServedFile> {
   const m = /^(\d{1,16})\.(\d{1,16})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) throw apiError(1006);
-  const expected = Buffer.from(sign(await urlSecret(db), `${m[1]}.${m[2]}.${m[3]}`));
-  const given = Buffer.from(m[4]!);
-  if (!timingSafeEqual(expected, given)) throw apiError(1006);
+  if (!(await hasServerSignature(db, 'attachment-url', `${m[1]}.${m[2]}.${m[3]}`, m[4]!))) throw apiError(1006);
   const expiresAt = Number(m[3]);
   if (expiresAt <= now) throw apiError(1006);
   const a = await findAttachment(db, Number(m[1]), Number(m[2]));

@@ -1,6 +1,5 @@
-import { serverKey } from './secrets.ts';
+import { hasServerSignature, serverSignature } from './secrets.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { apiError } from '../errors.ts';
 import { newId, newIds } from '../ids.ts';
 import { clock } from '../clock.ts';
@@ -352,12 +351,8 @@ async function send(deps: AutomationDeps, tx: Queryable, sheet: SheetRow, model:
 
 // ---- approvals
 
-function approvalSecret(db: Queryable): Promise<Buffer> {
-  return serverKey(db, 'automation-approval');
-}
-
 async function approvalToken(db: Queryable, id: number): Promise<string> {
-  return `${id}.${createHmac('sha256', await approvalSecret(db)).update(`approval.${id}`).digest('base64url')}`;
+  return `${id}.${await serverSignature(db, 'automation-approval', `approval.${id}`)}`;
 }
 
 /** What an approval page shows. */
@@ -376,8 +371,7 @@ export interface ApprovalView {
 async function approvalOf(db: Queryable, token: string): Promise<ApprovalRow> {
   const m = /^(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) throw apiError(1006);
-  const expected = Buffer.from((await approvalToken(db, Number(m[1]))).split('.')[1]!);
-  if (!timingSafeEqual(expected, Buffer.from(m[2]!))) throw apiError(1006);
+  if (!(await hasServerSignature(db, 'automation-approval', `approval.${m[1]}`, m[2]!))) throw apiError(1006);
   const a = await findApproval(db, Number(m[1]));
   if (!a || a.created_at + APPROVAL_TTL_MS <= clock.now()) throw apiError(1006);
   return a;

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { BlobNotFound, BlobTooLarge, newBlobKey, type BlobStore } from '../blobs/index.ts';
@@ -17,7 +17,7 @@ import type { Actor } from './context.ts';
 import { afterWrite } from './formulas.ts';
 import { sheetAccessLevel } from './permissions.ts';
 import { writeSheet } from './sheetWrites.ts';
-import { serverKey } from './secrets.ts';
+import { hasServerSignature, serverSignature } from './secrets.ts';
 import { clock } from '../clock.ts';
 
 /** How long a URL from POST /imageurls serves its image. */
@@ -236,19 +236,14 @@ export async function createImageUrls(db: Kysely<DB>, actor: Actor, body: unknow
  */
 async function profileImageToken(db: Queryable, imageId: string, expiresAt: number): Promise<string> {
   const payload = `p.${imageId}.${expiresAt}`;
-  return `${payload}.${await profileImageMac(db, payload)}`;
-}
-
-function profileImageMac(db: Queryable, payload: string): Promise<string> {
-  return serverKey(db, 'profile-image-url').then((key) => createHmac('sha256', key).update(payload).digest('base64url'));
+  return `${payload}.${await serverSignature(db, 'profile-image-url', payload)}`;
 }
 
 /** The profile image a signed token serves, while it has not expired; 1006 otherwise. */
 async function profileImageForToken(db: Queryable, blobs: BlobStore, token: string, now: number): Promise<ServedImage> {
   const m = /^p\.([A-Za-z0-9_-]{1,64})\.(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) throw apiError(1006);
-  const expected = Buffer.from(await profileImageMac(db, `p.${m[1]}.${m[2]}`));
-  if (!timingSafeEqual(expected, Buffer.from(m[3]!))) throw apiError(1006);
+  if (!(await hasServerSignature(db, 'profile-image-url', `p.${m[1]}.${m[2]}`, m[3]!))) throw apiError(1006);
   const expiresAt = Number(m[2]);
   if (expiresAt <= now) throw apiError(1006);
   const image = (await profileImagesByIds(db, [m[1]!])).get(m[1]!);

@@ -1,6 +1,5 @@
-import { createHmac } from 'node:crypto';
 import type { Queryable } from '../store/db.ts';
-import { serverKey } from './secrets.ts';
+import { hasServerSignature, serverSignature } from './secrets.ts';
 
 /**
  * The tokens of reviewers' links to a proof request (signed with the server's key, naming the
@@ -8,16 +7,14 @@ import { serverKey } from './secrets.ts';
  * review page (services/proofReviews.ts).
  */
 
-function reviewSecret(db: Queryable): Promise<Buffer> {
-  return serverKey(db, 'proof-review');
-}
-
-/** The signature part of a reviewer's token. */
-export async function reviewMac(db: Queryable, requestId: number, email: string): Promise<string> {
-  return createHmac('sha256', await reviewSecret(db)).update(`proofreview.${requestId}.${email}`).digest('base64url');
-}
+const payload = (requestId: number, email: string) => `proofreview.${requestId}.${email}`;
 
 /** The token of a reviewer's link: `<request id>.<address, base64url>.<signature>`. */
 export async function reviewToken(db: Queryable, requestId: number, email: string): Promise<string> {
-  return `${requestId}.${Buffer.from(email, 'utf8').toString('base64url')}.${await reviewMac(db, requestId, email)}`;
+  return `${requestId}.${Buffer.from(email, 'utf8').toString('base64url')}.${await serverSignature(db, 'proof-review', payload(requestId, email))}`;
+}
+
+/** Whether `signature` is the one of this request's and address's token. */
+export function isReviewSignature(db: Queryable, requestId: number, email: string, signature: string): Promise<boolean> {
+  return hasServerSignature(db, 'proof-review', payload(requestId, email), signature);
 }

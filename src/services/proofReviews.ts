@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BlobNotFound, type BlobStore } from '../blobs/index.ts';
 import { clock } from '../clock.ts';
@@ -16,7 +15,7 @@ import type { MailPayload } from '../mail/index.ts';
 import { nameOrEmail } from './context.ts';
 import { recordEvents } from './events.ts';
 import { proofKind, proofName } from './proofs.ts';
-import { reviewMac } from './proofReviewLinks.ts';
+import { isReviewSignature } from './proofReviewLinks.ts';
 
 /**
  * The reviewer's side of a proof request: each reviewer's mail carries a link of their own
@@ -40,8 +39,7 @@ async function reviewOf(db: Queryable, token: string): Promise<Review> {
   if (!m) throw apiError(1006);
   const requestId = Number(m[1]);
   const email = Buffer.from(m[2]!, 'base64url').toString('utf8');
-  const expected = Buffer.from(await reviewMac(db, requestId, email));
-  if (!timingSafeEqual(expected, Buffer.from(m[3]!))) throw apiError(1006);
+  if (!(await isReviewSignature(db, requestId, email, m[3]!))) throw apiError(1006);
   const request = await findProofRequest(db, requestId);
   const action = request ? await findProofRequestAction(db, requestId, email) : undefined;
   const sheet = request ? await findSheet(db, request.sheet_id) : undefined;

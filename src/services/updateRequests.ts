@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { apiError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { clock } from '../clock.ts';
@@ -26,7 +25,7 @@ import type { SheetModel } from '../engine/model.ts';
 import { assertPrimaryEmail } from './alternateEmails.ts';
 import { actorFor } from './automation.ts';
 import { updateRows } from './rows.ts';
-import { serverKey } from './secrets.ts';
+import { hasServerSignature, serverSignature } from './secrets.ts';
 
 /**
  * Update requests: the sender names rows and columns and who should fill them in; each
@@ -316,12 +315,8 @@ export async function deleteSentUpdateRequest(store: Store, actor: Actor, sheetI
 
 // ---- sending
 
-function linkSecret(db: Queryable): Promise<Buffer> {
-  return serverKey(db, 'update-request');
-}
-
 async function linkToken(db: Queryable, id: number): Promise<string> {
-  return `${id}.${createHmac('sha256', await linkSecret(db)).update(`update-request.${id}`).digest('base64url')}`;
+  return `${id}.${await serverSignature(db, 'update-request', `update-request.${id}`)}`;
 }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -470,8 +465,7 @@ function formValue(c: ColumnDef, v: StoredValue | undefined): string {
 async function sentOf(db: Queryable, token: string): Promise<SentUpdateRequestRow> {
   const m = /^(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) throw apiError(1006);
-  const expected = Buffer.from((await linkToken(db, Number(m[1]))).split('.')[1]!);
-  if (!timingSafeEqual(expected, Buffer.from(m[2]!))) throw apiError(1006);
+  if (!(await hasServerSignature(db, 'update-request', `update-request.${m[1]}`, m[2]!))) throw apiError(1006);
   const row = await findSentUpdateRequestById(db, Number(m[1]));
   if (!row) throw apiError(1006);
   return row;
