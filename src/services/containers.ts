@@ -180,10 +180,6 @@ export type ResolvedContainer =
 export const CREATE_LEVEL: AccessLevel = 'ADMIN';
 
 /**
- * Checks the caller may create objects in a container: its own home always; a home folder only
- * its owner; a workspace or workspace folder with ADMIN or better.
- */
-/**
  * Folders and workspaces change shape one at a time: moves and deletions take this lock alone
  * ('exclusive'), and what is created, copied or moved into a folder or a workspace takes it
  * with the others ('shared'), before it reads the container. On PostgreSQL a folder moved
@@ -194,6 +190,10 @@ export async function lockContainers(db: Queryable, mode: 'exclusive' | 'shared'
   await lockName(db, 'sheetd: folders and workspaces', mode);
 }
 
+/**
+ * Checks the caller may create objects in a container: its own home always; a home folder only
+ * its owner; a workspace or workspace folder with ADMIN or better.
+ */
 export async function containerForCreate(db: Queryable, actor: Actor, d: { type: 'home' | 'folder' | 'workspace'; id: number | null }): Promise<ResolvedContainer> {
   if (d.type === 'home') return { type: 'home' };
   await lockContainers(db, 'shared');

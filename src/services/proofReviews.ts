@@ -82,12 +82,13 @@ async function viewOf(db: Queryable, r: Review): Promise<ProofReviewView> {
   const sender = r.request.sent_by === null ? undefined : await findUserById(db, r.request.sent_by);
   const files = r.proof ? (await listAttachments(db, r.sheet.id, { type: 'PROOF', ids: [r.proof.id] })).reverse() : [];
   const completed = r.proof?.is_completed === 1;
+  const senderName = sender ? nameOrEmail(sender) : '';
   return {
     sheetName: r.sheet.name,
     proofName: r.proof ? (await proofName(db, r.sheet, r.proof)) || r.sheet.name : r.sheet.name,
     version: r.proof?.version ?? null,
     email: r.action.email,
-    sender: sender ? (nameOrEmail(sender) === sender.email ? sender.email : `${nameOrEmail(sender)} (${sender.email})`) : '',
+    sender: sender ? (senderName === sender.email ? sender.email : `${senderName} (${sender.email})`) : '',
     subject: r.request.subject,
     message: r.request.message,
     actionStatus: r.action.action_status,

@@ -77,6 +77,8 @@ export async function openStore(opts: {
   onConnectionError?: (err: Error) => void;
 }): Promise<Store> {
   let store: Store;
+  // SQLite: planner statistics once the schema is current
+  let afterMigrations = (): void => {};
   if (opts.databaseUrl !== undefined && opts.databaseUrl !== '') {
     if (!isPostgresUrl(opts.databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
@@ -139,15 +141,16 @@ export async function openStore(opts: {
         return db.destroy();
       },
     };
-    await migrate(store);
-    try {
-      sqlite.pragma('optimize=0x10002');
-    } catch {
-      // a database that cannot be written now (busy, read-only) starts without fresh statistics
-    }
-    return store;
+    afterMigrations = () => {
+      try {
+        sqlite.pragma('optimize=0x10002');
+      } catch {
+        // a database that cannot be written now (busy, read-only) starts without fresh statistics
+      }
+    };
   }
   await migrate(store);
+  afterMigrations();
   return store;
 }
 
