@@ -166,7 +166,13 @@ function cachingStatements(sqlite: Database.Database, writes: { count: number })
   const MAX = 500;
   return {
     close: () => sqlite.close(),
-    prepare(sqlText: string) {
+    prepare(text: string) {
+      // Transactions take the write lock when they begin (Kysely begins them deferred). Another
+      // process on the file (the sheetd CLI beside a running server) then waits for it, under
+      // busy_timeout. Begun deferred, a transaction that read before it wrote failed at once
+      // with SQLITE_BUSY_SNAPSHOT when the other process committed in between: `sheetd webhook
+      // disable` failed so while the server's job worker caught the search index up.
+      const sqlText = text === 'begin' ? 'begin immediate' : text;
       let stmt = cache.get(sqlText);
       if (stmt === undefined) {
         stmt = cachedStatement(sqlite.prepare(sqlText), writes);

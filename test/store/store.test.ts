@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openStore, retryingDeadlocks } from '../../src/store/db.ts';
 import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
@@ -159,5 +160,22 @@ test('a transaction chosen as a deadlock victim runs again and commits (retrying
   } finally {
     await other.end();
     await sql`drop table if exists deadlock_probe`.execute(db);
+  }
+});
+
+test('SQLite: a transaction holds the write lock from its start, so another process writing meanwhile waits instead of failing it', { skip: !!TEST_PG_URL && 'SQLite only' }, async () => {
+  await ensureBootstrap(f.store, { adminEmail: 'a@example.com', dataDir: f.dataDir });
+  // another process on the file (as the sheetd CLI beside a server): it does not wait here
+  const other = new Database(path.join(f.dataDir, 'sheetd.db'));
+  other.pragma('busy_timeout = 0');
+  try {
+    await f.store.db.transaction().execute(async (tx) => {
+      const org = await tx.selectFrom('orgs').selectAll().executeTakeFirstOrThrow();
+      assert.throws(() => other.prepare('update orgs set name = ? where id = ?').run('Elsewhere', org.id), (e: { code?: string }) => e.code === 'SQLITE_BUSY');
+      await tx.updateTable('orgs').set({ name: 'Here' }).where('id', '=', org.id).execute();
+    });
+    assert.equal((await f.store.db.selectFrom('orgs').select('name').executeTakeFirstOrThrow()).name, 'Here');
+  } finally {
+    other.close();
   }
 });
