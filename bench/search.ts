@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { insertMany } from '../src/store/db.ts';
 import { newIds } from '../src/ids.ts';
-import { catchUpSearchIndex, requestSearchRebuild } from '../src/services/searchIndex.ts';
+import { catchUpSearchIndex, requestSearchRebuild } from '../src/services/log/searchIndex.ts';
 
 /**
  * Search over 1,000,000 cells: two sheets of 20 columns × 25,000 rows (the 500,000-cell limit

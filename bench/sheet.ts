@@ -7,7 +7,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { sqliteJournal } from '../src/store/db.ts';
-import { catchUpSearchIndex } from '../src/services/searchIndex.ts';
+import { catchUpSearchIndex } from '../src/services/log/searchIndex.ts';
 import { createPgDatabase } from '../test/helpers/server.ts';
 
 /**

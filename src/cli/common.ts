@@ -1,8 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { openStore, type Store } from '../store/db.ts';
-import { ensureBootstrap } from '../services/bootstrap.ts';
-import type { EventAuthor } from '../services/events.ts';
+import { ensureBootstrap } from '../services/identity/bootstrap.ts';
+import type { EventAuthor } from '../services/log/events.ts';
 
 /** Bad use of a command: one line on stderr, exit status 2. */
 export function fail(msg: string): never {

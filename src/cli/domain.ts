@@ -1,5 +1,5 @@
-import { addDomain, readDomains, removeDomain } from '../services/domains.ts';
-import { apiErrorOf } from '../services/errors.ts';
+import { addDomain, readDomains, removeDomain } from '../services/identity/domains.ts';
+import { apiErrorOf } from '../services/platform/errors.ts';
 import { fail, parseCommand, withStore } from './common.ts';
 
 export const DOMAIN_USAGE = `Usage: sheetd domain add DOMAIN

@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { loadConfig } from '../config.ts';
-import { createUser } from '../services/users.ts';
-import { createToken } from '../services/tokens.ts';
-import { parseScopes } from '../services/scopes.ts';
-import { apiErrorOf } from '../services/errors.ts';
+import { createUser } from '../services/identity/users.ts';
+import { createToken } from '../services/identity/tokens.ts';
+import { parseScopes } from '../services/access/scopes.ts';
+import { apiErrorOf } from '../services/platform/errors.ts';
 import { findUserByEmail } from '../store/users.ts';
 import { startServer } from '../server.ts';
 import { fail, parseCommand, withStore } from './common.ts';
@@ -12,7 +12,7 @@ import { webhookCommand } from './webhook.ts';
 import { searchCommand } from './search.ts';
 import { exportCommand, importCommand } from './transfer.ts';
 import { APP_USAGE, SET_PASSWORD_USAGE, appCommands, readPassword, setPasswordCommand } from './oauth.ts';
-import { MIN_PASSWORD_LENGTH, setPassword } from '../services/sessions.ts';
+import { MIN_PASSWORD_LENGTH, setPassword } from '../services/identity/sessions.ts';
 import { clock } from '../clock.ts';
 
 const HELP = `sheetd: a self-hostable sheet collaboration server (Sheet Collaboration Service API 2.0)

@@ -1,5 +1,5 @@
-import { createApp, regenerateSecret, findAppForCli } from '../services/oauth.ts';
-import { setPassword } from '../services/sessions.ts';
+import { createApp, regenerateSecret, findAppForCli } from '../services/identity/oauth.ts';
+import { setPassword } from '../services/identity/sessions.ts';
 import { fail, parseCommand, withStore } from './common.ts';
 
 export const APP_USAGE = `Usage: sheetd app create --name N --redirect-url U [--description D] [--launch-url L] [--contact C] [--json]

@@ -1,4 +1,4 @@
-import { catchUpSearchIndex, requestSearchRebuild } from '../services/searchIndex.ts';
+import { catchUpSearchIndex, requestSearchRebuild } from '../services/log/searchIndex.ts';
 import { fail, parseCommand, withStore } from './common.ts';
 
 export const SEARCH_USAGE = `Usage: sheetd search rebuild

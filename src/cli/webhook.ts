@@ -1,4 +1,4 @@
-import { disableByOperator, restoreByOperator } from '../services/webhooks.ts';
+import { disableByOperator, restoreByOperator } from '../services/outbound/webhooks.ts';
 import { fail, parseCommand, withStore } from './common.ts';
 
 export const WEBHOOK_USAGE = `Usage: sheetd webhook disable ID

@@ -1,7 +1,7 @@
 /**
  * What the engine refuses, as data. The engine knows no HTTP status and no message template: an
  * error names the catalogue code of spec part B that describes the refusal and the arguments of
- * its message, and its class says what kind of refusal it is. `services/errors.ts` (apiErrorOf)
+ * its message, and its class says what kind of refusal it is. `services/platform/errors.ts` (apiErrorOf)
  * is the one place that turns it into the catalogued ApiError a client sees (docs/architecture.md
  * "Engine errors").
  */

@@ -1,6 +1,6 @@
 /**
  * Import of CSV and XLSX data into a new sheet: what a read value becomes, which type a column
- * gets, the titles of the columns. The readers (services/imports.ts) turn each file's cells into
+ * gets, the titles of the columns. The readers (services/sheets/imports.ts) turn each file's cells into
  * ImportValues; this module knows nothing of the formats.
  *
  * Column types: the primary column is TEXT_NUMBER; another column whose values are all dates

@@ -8,8 +8,8 @@ import { assignSortKeys } from './sortKeys.ts';
  * A sheet's columns and rows in memory, and the changesets its mutations return.
  *
  * Services keep models in a per-process cache checked against the sheet's version in the
- * database (services/sheetCache.ts), change them inside a write transaction
- * (services/sheetWrites.ts), and the store persists what a changeset names
+ * database (services/sheets/sheetCache.ts), change them inside a write transaction
+ * (services/sheets/sheetWrites.ts), and the store persists what a changeset names
  * (store/sheetModels.ts). Nothing here knows of HTTP or SQL.
  */
 
@@ -39,11 +39,11 @@ export interface SheetModel {
   columnsById: Map<number, ColumnDef>;
   rows: Map<number, RowState>;
   tree: RowTree;
-  /** The sheet's formulas (services/formulas.ts); undefined: not looked at yet; null: none. */
+  /** The sheet's formulas (services/computed/formulas.ts); undefined: not looked at yet; null: none. */
   formulas?: FormulaEngine | null;
-  /** The data of `{Reference Name}` for the formulas (services/crossSheet.ts sets it before use). */
+  /** The data of `{Reference Name}` for the formulas (services/computed/crossSheet.ts sets it before use). */
   crossSheet?: (name: string) => CrossSheetData;
-  /** The data of a sheet summary field `[Title]#` for the formulas (services/summary.ts sets it). */
+  /** The data of a sheet summary field `[Title]#` for the formulas (services/computed/summary.ts sets it). */
   summaryFields?: (title: string) => CrossSheetData;
   /** Rows whose computed values a reader changed in memory and the database does not hold yet. */
   unsaved?: Set<number>;

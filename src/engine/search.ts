@@ -1,6 +1,6 @@
 /**
  * Search text: the texts of cells, the words of texts and queries, and the full-text query
- * syntax of each database. Pure: the index (services/searchIndex.ts) stores these words.
+ * syntax of each database. Pure: the index (services/log/searchIndex.ts) stores these words.
  */
 import type { StoredRowCells } from './cells.ts';
 import type { ColumnDef } from './columns.ts';
@@ -23,7 +23,7 @@ export function cellTexts(columns: readonly ColumnDef[], cells: StoredRowCells):
 }
 
 /**
- * Full-text search (the index, services/searchIndex.ts). A text is cut into words: runs of
+ * Full-text search (the index, services/log/searchIndex.ts). A text is cut into words: runs of
  * letters and digits, lower-cased, accents dropped ("Café" is "cafe"), everything else a
  * separator. Both databases index these words as given (SQLite FTS5, PostgreSQL tsvector),
  * so what matches is decided here and is the same on both.

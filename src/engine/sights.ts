@@ -2,7 +2,7 @@
  * Dashboard (sight) widgets as defined: parsing a widget list of a request into the stored form
  * (positions, titles, and each type's contents as the reference's widget content schemas name
  * them), and the objects the widgets point at. What a widget shows (cell values, report rows,
- * link targets) is not stored: services/sights.ts reads it live at every Get Dashboard.
+ * link targets) is not stored: services/assets/sights.ts reads it live at every Get Dashboard.
  */
 import sanitizeHtml from 'sanitize-html';
 import { InvalidInput, LimitExceeded } from './errors.ts';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { apiError, apiErrorWith } from '../errors.ts';
-import { authenticate } from '../services/auth.ts';
-import { hasScope } from '../services/scopes.ts';
+import { authenticate } from '../services/identity/auth.ts';
+import { hasScope } from '../services/access/scopes.ts';
 import { assertJsonText } from '../engine/input.ts';
 import { errorHandler, sendError } from './errors.ts';
 import { acceptable } from './negotiate.ts';

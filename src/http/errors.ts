@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, apiError, apiErrorWith } from '../errors.ts';
-import { apiErrorOf } from '../services/errors.ts';
+import { apiErrorOf } from '../services/platform/errors.ts';
 import { randomString } from '../ids.ts';
 import type { ErrorBody } from './present.ts';
 
@@ -35,7 +35,7 @@ export function protocolError(status: number, reason: string): ApiError {
 }
 
 /**
- * Fastify's own failures and the engine's refusals (through services/errors.ts, the one mapping)
+ * Fastify's own failures and the engine's refusals (through services/platform/errors.ts, the one mapping)
  * in the catalogue, so that no response has another shape.
  */
 export function toApiError(err: unknown): ApiError | null {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Store } from '../store/db.ts';
-import { operationalGauges } from '../services/metrics.ts';
+import { operationalGauges } from '../services/platform/metrics.ts';
 
 /**
  * Prometheus metrics (prom-client): requests and their latency by route, the

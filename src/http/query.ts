@@ -1,5 +1,5 @@
 import { apiError } from '../errors.ts';
-import type { ReadOptions } from '../services/context.ts';
+import type { ReadOptions } from '../services/platform/context.ts';
 import { DEFAULT_PAGE_SIZE, type Paging, type TokenPaging } from '../paging.ts';
 
 /**

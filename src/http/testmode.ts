@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, CATALOGUE, apiError, apiErrorWith } from '../errors.ts';
-import { requireSystemAdmin } from '../services/users.ts';
+import { requireSystemAdmin } from '../services/identity/users.ts';
 import {
   addFault, advance, atomically, changeClock, clearJournal, deleteFault, deleteSnapshot, listSnapshots, outbox, readClock, readJournal,
   record, resetAll, restoreSnapshot, saveSnapshot, takeFault, webhookDeliveries, JOURNAL_BODY_CAP,
   type Fault, type JournalEntry, type TestMode,
-} from '../services/testmode.ts';
+} from '../services/platform/testmode.ts';
 import type { ClockState } from '../clock.ts';
 import { paging, type Query } from './query.ts';
 import { paginate } from './paging.ts';

@@ -2,7 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/multipart';
 import { ApiError, apiError } from '../errors.ts';
-import type { FileUpload } from '../services/attachments.ts';
+import type { FileUpload } from '../services/collaboration/attachments.ts';
 
 type Done = (err: Error | null, body?: Readable) => void;
 

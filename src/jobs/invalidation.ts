@@ -5,7 +5,7 @@ import { randomString } from '../ids.ts';
 /**
  * Cross-process cache invalidation through Redis pub/sub (when REDIS_URL is set).
  *
- * Each process keeps loaded sheets in memory (services/sheetCache.ts), and every read compares
+ * Each process keeps loaded sheets in memory (services/sheets/sheetCache.ts), and every read compares
  * the cached version with the database's: that check is what keeps a read correct, here or in
  * any other process. On top of it, a process that commits a sheet write publishes the sheet
  * and its new version right after the commit, and the others drop an older copy at once,
@@ -19,7 +19,7 @@ export interface Invalidation {
 }
 
 /**
- * The sheet cache this process keeps (services/sheetCache.ts), handed in by server.ts: jobs sit
+ * The sheet cache this process keeps (services/sheets/sheetCache.ts), handed in by server.ts: jobs sit
  * below services and do not import them.
  */
 export interface SheetCache {

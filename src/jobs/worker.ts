@@ -23,7 +23,7 @@ import { claimJobs, completeJob, failJob, onEnqueue, type JobRow } from '../stor
  * poll interval, when this process enqueues, and on PostgreSQL when any process commits a job
  * (LISTEN sheetd_jobs). On PostgreSQL every wake-up also positions new change-log events
  * (store/events.ts), so they wait little for a reader. `onTick` runs on every wake-up in both
- * databases: server.ts gives it the search index's catch-up (services/searchIndex.ts).
+ * databases: server.ts gives it the search index's catch-up (services/log/searchIndex.ts).
  */
 export interface JobInfo {
   id: number;

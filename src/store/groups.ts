@@ -98,7 +98,7 @@ export async function removeUserFromAllGroups(db: Queryable, userId: number): Pr
 }
 
 // Raw SQL on purpose: Sharing reads groups only after checking that their tables exist
-// (services/containers.ts groupTablesExist).
+// (services/access/containers.ts groupTablesExist).
 
 /** Names of groups of an organization by id. */
 export async function groupNamesOf(db: Queryable, orgId: number, ids: number[]): Promise<Array<{ id: number; name: string }>> {

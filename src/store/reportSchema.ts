@@ -8,7 +8,7 @@ export interface ReportTable {
   folder_id: number | null;
   /** Workspace holding the report (at any depth), or null in a home. */
   workspace_id: number | null;
-  /** JSON: ReportDefinition of services/reports.ts (columns, filter, sort). */
+  /** JSON: ReportDefinition of services/assets/reports.ts (columns, filter, sort). */
   definition: string;
   created_at: number;
   modified_at: number;

@@ -5,7 +5,7 @@ import { insertMany, type Dialect, type Queryable } from './db.ts';
 /**
  * The full-text index (migration 0022): search_docs and, on SQLite, its FTS5 table search_fts
  * (rowid = doc id); on PostgreSQL the docs' tsvector column. Only the indexer writes here
- * (services/searchIndex.ts), in transactions that hold the state row first, so doc ids can
+ * (services/log/searchIndex.ts), in transactions that hold the state row first, so doc ids can
  * be taken as max + 1. Lists of ids go in chunks (bound parameters).
  */
 const CHUNK = 500;

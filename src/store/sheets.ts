@@ -159,7 +159,7 @@ export async function sheetsOwnedOrShared(
     .execute();
 }
 
-// ---- the writes of a loaded sheet model (services/sheetCache.ts)
+// ---- the writes of a loaded sheet model (services/sheets/sheetCache.ts)
 
 /** PostgreSQL: how long this transaction waits for a row lock before failing with 55P03. */
 export async function setLockTimeout(tx: Tx, ms: number): Promise<void> {

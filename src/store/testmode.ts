@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { retryingDeadlocks, type Store } from './db.ts';
 
 /**
- * Test mode's snapshots (services/testmode.ts): the rows of every table, in memory, and putting
+ * Test mode's snapshots (services/platform/testmode.ts): the rows of every table, in memory, and putting
  * them back. For the small datasets of integration tests this is the fastest honest copy on
  * both databases (one transaction, no file juggling under an open connection).
  */
@@ -23,7 +23,7 @@ export async function tableNames(store: Store): Promise<string[]> {
   const db = store.db as unknown as AnyDb;
   const rows = store.dialect === 'sqlite'
     // ordinary tables only: a full-text (FTS5) table and its shadow tables are rebuilt from the
-    // data instead (services/testmode.ts)
+    // data instead (services/platform/testmode.ts)
     ? (await sql<{ name: string }>`select name from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%'`.execute(db)).rows
     : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`.execute(db)).rows;
   const names = rows.map((r) => r.name).filter((n) => !SKIP.has(n)).sort();

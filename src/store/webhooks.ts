@@ -7,7 +7,7 @@ export type WebhookRow = Selectable<WebhookTable>;
 export type DeliveryRow = Selectable<WebhookDeliveryTable>;
 export type AttemptRow = Selectable<WebhookAttemptTable>;
 
-/** The job that runs a webhook's deliveries (services/webhookDelivery.ts); payload { webhookId }. */
+/** The job that runs a webhook's deliveries (services/outbound/webhookDelivery.ts); payload { webhookId }. */
 export const WEBHOOK_PUMP_JOB = 'webhooks.pump';
 
 /**

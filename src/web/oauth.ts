@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkAuthorize, createApp, decideAuthorize, listOwnApps, regenerateSecret, type AuthorizeParams } from '../services/oauth.ts';
-import { apiErrorOf } from '../services/errors.ts';
-import type { Scope } from '../services/scopes.ts';
+import { checkAuthorize, createApp, decideAuthorize, listOwnApps, regenerateSecret, type AuthorizeParams } from '../services/identity/oauth.ts';
+import { apiErrorOf } from '../services/platform/errors.ts';
+import type { Scope } from '../services/access/scopes.ts';
 import { page, webAuthor } from './page.ts';
 
 /** What each scope lets an app do, in the words the consent page uses. */

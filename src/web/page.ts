@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { UserRow } from '../services/context.ts';
-import type { EventAuthor } from '../services/events.ts';
+import type { UserRow } from '../services/platform/context.ts';
+import type { EventAuthor } from '../services/log/events.ts';
 
 export const SESSION_COOKIE = 'sheetd_session';
 

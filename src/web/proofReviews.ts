@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiErrorOf } from '../services/errors.ts';
-import { decideProofReview, readProofReview, reviewedFile, type ProofReviewView } from '../services/proofReviews.ts';
+import { apiErrorOf } from '../services/platform/errors.ts';
+import { decideProofReview, readProofReview, reviewedFile, type ProofReviewView } from '../services/collaboration/proofReviews.ts';
 import { dispositionOf } from '../http/download.ts';
 import { page } from './page.ts';
 
@@ -8,7 +8,7 @@ import { page } from './page.ts';
  * The page of a proof reviewer's link (mailed by Create Proof Request): no account and no
  * session, the signed link is the permission. GET shows the proof's current version and the
  * reviewer's decision and changes nothing (mail scanners open links); the form posts back with
- * a CSRF token and records APPROVED or REJECTED (services/proofReviews.ts).
+ * a CSRF token and records APPROVED or REJECTED (services/collaboration/proofReviews.ts).
  */
 export async function proofReviewPages(web: FastifyInstance): Promise<void> {
   const { store, blobs } = web.ctx;

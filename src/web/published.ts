@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ical from 'ical-generator';
-import { editPublishedRow, openPublication, type OpenedPublication } from '../services/publish.ts';
-import { apiErrorOf } from '../services/errors.ts';
-import { modelForRead } from '../services/sheetCache.ts';
+import { editPublishedRow, openPublication, type OpenedPublication } from '../services/collaboration/publish.ts';
+import { apiErrorOf } from '../services/platform/errors.ts';
+import { modelForRead } from '../services/sheets/sheetCache.ts';
 import type { RowState, SheetModel } from '../engine/model.ts';
-import { readReport } from '../services/reports.ts';
-import { userLookup } from '../services/sheetReads.ts';
-import type { ReadOptions } from '../services/context.ts';
+import { readReport } from '../services/assets/reports.ts';
+import { userLookup } from '../services/sheets/sheetReads.ts';
+import type { ReadOptions } from '../services/platform/context.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 import type { ApiCell } from '../engine/display.ts';
 import { parseFormat, FMT } from '../engine/format.ts';

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { readPublishedSight, readPublishedSightImage } from '../services/sights.ts';
+import { readPublishedSight, readPublishedSightImage } from '../services/assets/sights.ts';
 import { cleanWidgetHtml } from '../engine/sights.ts';
 import { sightBody } from '../http/present/sights.ts';
-import type { ReadOptions } from '../services/context.ts';
+import type { ReadOptions } from '../services/platform/context.ts';
 import { page } from './page.ts';
 
 /** What the page shows of one widget: trusted HTML (cleaned), links, or label/value pairs. */

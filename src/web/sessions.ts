@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { signIn, signOut } from '../services/sessions.ts';
+import { signIn, signOut } from '../services/identity/sessions.ts';
 import { clock } from '../clock.ts';
 import { SESSION_COOKIE, page, safeNext } from './page.ts';
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { createOwnToken, listOwnTokens, revokeOwnToken } from '../services/tokens.ts';
-import { listAuthorizedApps, revokeAppAccess } from '../services/oauth.ts';
-import { membersForAdmin } from '../services/users.ts';
-import type { UserRow } from '../services/context.ts';
-import { apiErrorOf } from '../services/errors.ts';
+import { createOwnToken, listOwnTokens, revokeOwnToken } from '../services/identity/tokens.ts';
+import { listAuthorizedApps, revokeAppAccess } from '../services/identity/oauth.ts';
+import { membersForAdmin } from '../services/identity/users.ts';
+import type { UserRow } from '../services/platform/context.ts';
+import { apiErrorOf } from '../services/platform/errors.ts';
 import { page, webAuthor } from './page.ts';
 
 /** "API access": the user's raw tokens (created, shown once, revoked) and the apps they authorized. */

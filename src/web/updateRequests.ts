@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiErrorOf } from '../services/errors.ts';
-import { readUpdateForm, submitUpdateForm, type UpdateFormView } from '../services/updateRequests.ts';
+import { apiErrorOf } from '../services/platform/errors.ts';
+import { readUpdateForm, submitUpdateForm, type UpdateFormView } from '../services/collaboration/updateRequests.ts';
 import { page } from './page.ts';
 
 /**
  * The page of an update request's link: no account and no session, the signed link is the
  * permission. GET shows the rows and changes nothing (mail scanners open links); the form posts
- * back with a CSRF token and writes the cells (services/updateRequests.ts submitUpdateForm).
+ * back with a CSRF token and writes the cells (services/collaboration/updateRequests.ts submitUpdateForm).
  */
 export async function updateRequestPages(web: FastifyInstance): Promise<void> {
   const { store } = web.ctx;

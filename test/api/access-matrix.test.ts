@@ -2,9 +2,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client, type Res } from '../helpers/http.ts';
-import { createToken } from '../../src/services/tokens.ts';
+import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
-import type { Scope } from '../../src/services/scopes.ts';
+import type { Scope } from '../../src/services/access/scopes.ts';
 
 // Every operation of containers and sharing against each access level (and none): allowed, or
 // refused with 1004 (some access, not enough) or 1006 (no access: the object is not revealed).

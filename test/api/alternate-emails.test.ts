@@ -7,7 +7,7 @@ import smartsheet from 'smartsheet';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client, type Client } from '../helpers/http.ts';
 import { tokenFor } from '../helpers/tokens.ts';
-import { assertPrimaryEmail } from '../../src/services/alternateEmails.ts';
+import { assertPrimaryEmail } from '../../src/services/identity/alternateEmails.ts';
 
 let t: TestServer;
 let api: Client;

@@ -8,7 +8,7 @@ import { assertError, cellOf, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { pngBytes } from '../helpers/images.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { startTestS3, type TestS3 } from '../helpers/s3.ts';
-import { orphanedBlobKeys } from '../../src/services/blobs.ts';
+import { orphanedBlobKeys } from '../../src/services/platform/blobs.ts';
 
 // Cell image bytes live on the blob store, not in the database: these tests look for them
 // where an operator would (the data directory, the bucket).

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client, type Res } from '../helpers/http.ts';
-import { createToken } from '../../src/services/tokens.ts';
+import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
-import type { EventAuthor } from '../../src/services/events.ts';
+import type { EventAuthor } from '../../src/services/log/events.ts';
 
 let t: TestServer;
 let api: Client;

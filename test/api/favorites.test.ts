@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client, type Res } from '../helpers/http.ts';
-import { createToken } from '../../src/services/tokens.ts';
+import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
 
 // Favorites over raw HTTP and the official SDK.

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
 import { cellOf, makeSheet } from '../helpers/sheets.ts';
-import { followTestHooks } from '../../src/services/follow.ts';
+import { followTestHooks } from '../../src/services/computed/propagation.ts';
 import { allEvents } from '../helpers/http.ts';
 
 /**

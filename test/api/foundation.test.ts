@@ -4,10 +4,10 @@ import zlib from 'node:zlib';
 import http from 'node:http';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
-import { createToken } from '../../src/services/tokens.ts';
+import { createToken } from '../../src/services/identity/tokens.ts';
 import { revokeToken } from '../../src/store/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
-import type { EventAuthor } from '../../src/services/events.ts';
+import type { EventAuthor } from '../../src/services/log/events.ts';
 
 let t: TestServer;
 let api: Client;

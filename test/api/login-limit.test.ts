@@ -2,8 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { browser, signIn } from '../helpers/browser.ts';
-import { setPassword } from '../../src/services/sessions.ts';
-import { createUser } from '../../src/services/users.ts';
+import { setPassword } from '../../src/services/identity/sessions.ts';
+import { createUser } from '../../src/services/identity/users.ts';
 import { clock } from '../../src/clock.ts';
 
 let t: TestServer;

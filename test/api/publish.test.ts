@@ -4,7 +4,7 @@ import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { browser, inputValue, signIn } from '../helpers/browser.ts';
-import { setPassword } from '../../src/services/sessions.ts';
+import { setPassword } from '../../src/services/identity/sessions.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
 import { allEvents } from '../helpers/http.ts';
 

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, TEST_REDIS_URL, type TestServer } from '../helpers/server.ts';
 import { client } from '../helpers/http.ts';
-import { createToken } from '../../src/services/tokens.ts';
+import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
 import { randomString } from '../../src/ids.ts';
 

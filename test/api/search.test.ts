@@ -6,7 +6,7 @@ import { client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { lastLogPosition, indexPosition, DocWriter } from '../../src/store/searchIndex.ts';
 import { sequenceEvents } from '../../src/store/events.ts';
-import { requestSearchRebuild } from '../../src/services/searchIndex.ts';
+import { requestSearchRebuild } from '../../src/services/log/searchIndex.ts';
 
 // Search Everything and Search Sheet: names, cell values, discussions and attachments of what
 // the caller can see, in the reference's SearchResult shape.

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
-import { createToken } from '../../src/services/tokens.ts';
+import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
 
 // Shares of sheets and workspaces over raw HTTP, and the effective access they give.

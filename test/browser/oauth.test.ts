@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
-import { createApp } from '../../src/services/oauth.ts';
-import { setPassword } from '../../src/services/sessions.ts';
-import type { EventAuthor } from '../../src/services/events.ts';
+import { createApp } from '../../src/services/identity/oauth.ts';
+import { setPassword } from '../../src/services/identity/sessions.ts';
+import type { EventAuthor } from '../../src/services/log/events.ts';
 
 /**
  * The three-legged OAuth flow in a real browser: Debian's chromium driven by playwright-core

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InvalidInput, LimitExceeded, NotFound, NotPermitted, isEngineError } from '../../src/engine/errors.ts';
-import { apiErrorOf, fromEngineError } from '../../src/services/errors.ts';
+import { apiErrorOf, fromEngineError } from '../../src/services/platform/errors.ts';
 import { apiError, CATALOGUE } from '../../src/errors.ts';
 import { assertRowsPerRequest } from '../../src/engine/limits.ts';
 

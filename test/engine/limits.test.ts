@@ -5,7 +5,7 @@ import { assignAutoNumbers } from '../../src/engine/autonumber.ts';
 import { presentRowCells } from '../../src/engine/display.ts';
 import type { ColumnDef } from '../../src/engine/columns.ts';
 import { EngineError, LimitExceeded } from '../../src/engine/errors.ts';
-import { fromEngineError } from '../../src/services/errors.ts';
+import { fromEngineError } from '../../src/services/platform/errors.ts';
 
 const code = (c: number) => (e: unknown): boolean => e instanceof EngineError && e.errorCode === c;
 

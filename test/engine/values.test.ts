@@ -5,7 +5,7 @@ import { presentCell, systemCellValue, type PresentCellOptions } from '../../src
 import { columnVersion, type ColumnDef, type ColumnType } from '../../src/engine/columns.ts';
 import type { StoredCell } from '../../src/engine/cells.ts';
 import { EngineError } from '../../src/engine/errors.ts';
-import { fromEngineError } from '../../src/services/errors.ts';
+import { fromEngineError } from '../../src/services/platform/errors.ts';
 
 const code = (c: number) => (e: unknown): boolean => e instanceof EngineError && e.errorCode === c;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Client } from './http.ts';
 import type { TestServer } from './server.ts';
-import { createToken } from '../../src/services/tokens.ts';
+import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
 
 export interface Col { id: number; title: string; type: string; index: number; primary?: boolean }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TestServer } from './server.ts';
-import { createToken } from '../../src/services/tokens.ts';
+import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
 
 /** A new raw token for an existing user of the server's organization (all scopes unless given). */

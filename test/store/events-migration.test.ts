@@ -8,7 +8,7 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { migrationProvider } from '../../src/store/migrations/index.ts';
 import { openStore } from '../../src/store/db.ts';
 import { listEvents, sequenceEvents } from '../../src/store/events.ts';
-import { recordEvents } from '../../src/services/events.ts';
+import { recordEvents } from '../../src/services/log/events.ts';
 
 test('events stored before 0009 keep their insertion numbers as stream positions; later events follow them', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-events-migration-'));

@@ -9,8 +9,8 @@ import { sql } from 'kysely';
 import { openStore, retryingDeadlocks } from '../../src/store/db.ts';
 import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
 import { storeForFile } from '../helpers/store.ts';
-import { ensureBootstrap } from '../../src/services/bootstrap.ts';
-import { recordEvents } from '../../src/services/events.ts';
+import { ensureBootstrap } from '../../src/services/identity/bootstrap.ts';
+import { recordEvents } from '../../src/services/log/events.ts';
 import { newId } from '../../src/ids.ts';
 
 const f = storeForFile();

@@ -2,7 +2,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../../config.ts';
-import { SCOPES } from '../../services/scopes.ts';
+import { SCOPES } from '../../services/access/scopes.ts';
 import { OPERATIONS, QUERY_TYPES } from './operations.ts';
 
 /**

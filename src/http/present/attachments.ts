@@ -1,8 +1,8 @@
 import type { Queryable } from '../../store/db.ts';
 import type { AttachmentRow, CommentRow, DiscussionRow } from '../../store/attachments.ts';
-import { usersByIds } from '../../services/users.ts';
-import { ATTACHMENT_URL_TTL_MS } from '../../services/attachments.ts';
-import { presentAccessLevel, type AccessLevel } from '../../services/access.ts';
+import { usersByIds } from '../../services/identity/users.ts';
+import { ATTACHMENT_URL_TTL_MS } from '../../services/collaboration/attachments.ts';
+import { presentAccessLevel, type AccessLevel } from '../../services/access/access.ts';
 import { fullName } from './users.ts';
 import { ts } from '../present.ts';
 

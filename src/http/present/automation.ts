@@ -1,4 +1,4 @@
-import type { RuleUser, RuleView } from '../../services/automation.ts';
+import type { RuleUser, RuleView } from '../../services/outbound/automation.ts';
 import { ts } from '../present.ts';
 
 function who(u: RuleUser | undefined): { name?: string; email: string } | undefined {

@@ -1,9 +1,9 @@
 import type { Config } from '../../config.ts';
 import type { FolderRow, WorkspaceRow } from '../../store/containers.ts';
-import { presentAccessLevel, type AccessLevel } from '../../services/access.ts';
-import type { ReadOptions } from '../../services/context.ts';
-import type { Child, FolderTree } from '../../services/folders.ts';
-import type { ContainerPath } from '../../services/paths.ts';
+import { presentAccessLevel, type AccessLevel } from '../../services/access/access.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
+import type { Child, FolderTree } from '../../services/places/folders.ts';
+import type { ContainerPath } from '../../services/places/paths.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import type { SightRow } from '../../store/sights.ts';
 import { ts } from '../present.ts';

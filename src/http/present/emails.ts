@@ -1,4 +1,4 @@
-import type { RowsMail } from '../../services/emails.ts';
+import type { RowsMail } from '../../services/outbound/emails.ts';
 import { rowCells, type RowPresentOptions } from './sheetContents.ts';
 import { shownText } from './csv.ts';
 

@@ -1,6 +1,6 @@
-import type { ReadOptions } from '../../services/context.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
 import type { GroupWithOwner } from '../../store/groups.ts';
-import type { GroupMemberRow } from '../../services/groups.ts';
+import type { GroupMemberRow } from '../../services/identity/groups.ts';
 import { ts } from '../present.ts';
 import { fullName } from './users.ts';
 

@@ -1,5 +1,5 @@
 import type { ProofRequestRow } from '../../store/proofs.ts';
-import { proofTypeOf, type ProofView, type RequestAction } from '../../services/proofs.ts';
+import { proofTypeOf, type ProofView, type RequestAction } from '../../services/collaboration/proofs.ts';
 import { ts } from '../present.ts';
 import { presentAttachment, type AttachmentView } from './attachments.ts';
 

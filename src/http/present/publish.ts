@@ -1,4 +1,4 @@
-import type { PublishState } from '../../services/publish.ts';
+import type { PublishState } from '../../services/collaboration/publish.ts';
 
 /** Where a published view is served (web/published.ts): the root, never /2.0. */
 export function publishedUrl(base: string, token: string, kind: string): string {

@@ -1,6 +1,6 @@
-import { presentAccessLevel } from '../../services/access.ts';
-import type { ReadOptions } from '../../services/context.ts';
-import type { ShareView } from '../../services/shares.ts';
+import { presentAccessLevel } from '../../services/access/access.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
+import type { ShareView } from '../../services/access/shares.ts';
 import { ts } from '../present.ts';
 
 /** The Share object: alphanumeric id, USER or GROUP, ITEM or WORKSPACE scope. */

@@ -3,19 +3,19 @@ import { cellJson, presentRowCells, type ApiCell, type CellJson, type PresentCel
 import type { StoredContact } from '../../engine/contacts.ts';
 import type { StoredCell } from '../../engine/cells.ts';
 import { isDefaultFormat } from '../../engine/format.ts';
-import { atLeast, presentAccessLevel, type AccessLevel } from '../../services/access.ts';
-import type { ReadOptions } from '../../services/context.ts';
+import { atLeast, presentAccessLevel, type AccessLevel } from '../../services/access/access.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
 import type { RowState, SheetModel } from '../../engine/model.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
 import { giveBackBodyBuffer, takeBodyBuffer } from './bodyBuffers.ts';
-import { columnFormulaText } from '../../services/formulas.ts';
-import type { LinkOut } from '../../services/cellLinks.ts';
+import { columnFormulaText } from '../../services/computed/formulas.ts';
+import type { LinkOut } from '../../services/computed/cellLinks.ts';
 
 /** Users referenced by rows (created/modified by), for system columns and writerInfo. */
-export type { UserLookup } from '../../services/sheetReads.ts';
-import type { UserLookup } from '../../services/sheetReads.ts';
+export type { UserLookup } from '../../services/sheets/sheetReads.ts';
+import type { UserLookup } from '../../services/sheets/sheetReads.ts';
 
 export interface RowPresentOptions {
   ro: ReadOptions;
@@ -24,11 +24,11 @@ export interface RowPresentOptions {
   permalinkBase: string;
   /** Present these columns only (columnIds filter), sorted by index. */
   columns?: ColumnDef[];
-  /** The sheet's outbound cell links, keyed `rowId:columnId` (services/cellLinks.ts linksOut). */
+  /** The sheet's outbound cell links, keyed `rowId:columnId` (services/computed/cellLinks.ts linksOut). */
   linksOut?: ReadonlyMap<string, readonly LinkOut[]>;
   /** With include=filters or filterId: the rows the applied filter hides (every row then shows filteredOut). */
   filteredOut?: ReadonlySet<number>;
-  /** With include=format: conditional formats by row, then column (services/filters.ts). */
+  /** With include=format: conditional formats by row, then column (services/sheets/filters.ts). */
   conditionalFormats?: ReadonlyMap<number, ReadonlyMap<number, string>>;
   /** With include=attachments / discussions: each row's, presented (http/routes/threads.ts). */
   threads?: RowThreads;

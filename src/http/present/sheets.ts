@@ -1,8 +1,8 @@
 import type { Config } from '../../config.ts';
 import type { SheetRow } from '../../store/sheets.ts';
-import { presentAccessLevel, type AccessLevel } from '../../services/access.ts';
-import type { ReadOptions } from '../../services/context.ts';
-import type { PublicTemplate } from '../../services/publicTemplates.ts';
+import { presentAccessLevel, type AccessLevel } from '../../services/access/access.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
+import type { PublicTemplate } from '../../services/places/publicTemplates.ts';
 import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
 

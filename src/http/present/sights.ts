@@ -1,10 +1,10 @@
 import type { Config } from '../../config.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
 import type { StoredWidget, WidgetHyperlink } from '../../engine/sights.ts';
-import { presentAccessLevel, type AccessLevel } from '../../services/access.ts';
-import type { ReadOptions } from '../../services/context.ts';
-import type { ReportData } from '../../services/reports.ts';
-import { refKey, type SightData, type SightPublishView, type SightView } from '../../services/sights.ts';
+import { presentAccessLevel, type AccessLevel } from '../../services/access/access.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
+import type { ReportData } from '../../services/assets/reports.ts';
+import { refKey, type SightData, type SightPublishView, type SightView } from '../../services/assets/sights.ts';
 import type { SightRow } from '../../store/sights.ts';
 import { ts } from '../present.ts';
 import { permalink, type PermalinkKind } from './permalinks.ts';

@@ -2,9 +2,9 @@ import { typeAtLevel } from '../../engine/columns.ts';
 import { presentCell } from '../../engine/display.ts';
 import { isDefaultFormat } from '../../engine/format.ts';
 import { fieldColumn } from '../../engine/summary.ts';
-import { atLeast } from '../../services/access.ts';
-import type { ReadOptions } from '../../services/context.ts';
-import type { SummaryField, SummaryRead } from '../../services/summary.ts';
+import { atLeast } from '../../services/access/access.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
+import type { SummaryField, SummaryRead } from '../../services/computed/summary.ts';
 import { ts } from '../present.ts';
 import { permalink } from './permalinks.ts';
 

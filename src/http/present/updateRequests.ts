@@ -1,5 +1,5 @@
 import type { Schedule } from '../../engine/schedules.ts';
-import { DEFAULT_MESSAGE, type Person, type SentUpdateRequestView, type UpdateRequestView } from '../../services/updateRequests.ts';
+import { DEFAULT_MESSAGE, type Person, type SentUpdateRequestView, type UpdateRequestView } from '../../services/collaboration/updateRequests.ts';
 import { ts } from '../present.ts';
 
 function who(u: Person | undefined): { name?: string; email: string } | undefined {

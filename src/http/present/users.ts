@@ -1,7 +1,7 @@
-import type { OrgRow, ReadOptions, UserRow } from '../../services/context.ts';
+import type { OrgRow, ReadOptions, UserRow } from '../../services/platform/context.ts';
 import type { AlternateEmailRow } from '../../store/alternateEmails.ts';
-import type { ContactEntry } from '../../services/contacts.ts';
-import { contactId } from '../../services/contacts.ts';
+import type { ContactEntry } from '../../services/identity/contacts.ts';
+import { contactId } from '../../services/identity/contacts.ts';
 import { optTs } from '../present.ts';
 
 export function fullName(u: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string {

@@ -1,5 +1,5 @@
-import type { ReadOptions } from '../../services/context.ts';
-import type { DeliveryWithAttempts } from '../../services/webhooks.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
+import type { DeliveryWithAttempts } from '../../services/outbound/webhooks.ts';
 import type { WebhookRow } from '../../store/webhooks.ts';
 import { optTs, ts } from '../present.ts';
 

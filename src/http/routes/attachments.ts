@@ -5,7 +5,7 @@ import { apiError } from '../../errors.ts';
 import {
   ATTACHMENT_MAX_BYTES, attach, attachmentUrlToken, attachVersion, checkAttachable, checkVersionable, deleteAttachment,
   fileForToken, readAttachment, readAttachments, readVersions, storeFile, type FileUpload, type Parent, type StoredFile,
-} from '../../services/attachments.ts';
+} from '../../services/collaboration/attachments.ts';
 import type { AttachmentRow } from '../../store/attachments.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';

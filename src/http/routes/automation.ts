@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, FastifyReply } from 'fastify';
-import { createRule, deleteRule, getRule, listRules, updateRule } from '../../services/automation.ts';
-import { decide, getApproval, type ApprovalView } from '../../services/automationRuns.ts';
+import { createRule, deleteRule, getRule, listRules, updateRule } from '../../services/outbound/automation.ts';
+import { decide, getApproval, type ApprovalView } from '../../services/outbound/automationRuns.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';

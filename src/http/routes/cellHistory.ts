@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { presentCell } from '../../engine/display.ts';
-import { readCellHistory } from '../../services/cellHistory.ts';
+import { readCellHistory } from '../../services/sheets/cellHistory.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { ts } from '../present.ts';

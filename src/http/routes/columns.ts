@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
 import { presentModelColumn } from '../present/sheetContents.ts';
-import { atLeast } from '../../services/access.ts';
-import { addColumns, deleteColumn, updateColumn } from '../../services/columns.ts';
-import { readSheet } from '../../services/sheetCache.ts';
+import { atLeast } from '../../services/access/access.ts';
+import { addColumns, deleteColumn, updateColumn } from '../../services/sheets/columns.ts';
+import { readSheet } from '../../services/sheets/sheetCache.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
-import { columnFilters } from '../../services/filters.ts';
+import { columnFilters } from '../../services/sheets/filters.ts';
 
 type P = FastifyRequest<{ Params: { sheetId: string; columnId?: string } }>;
 

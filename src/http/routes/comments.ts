@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { deleteComment, editComment, readComment, type CommentData } from '../../services/comments.ts';
+import { deleteComment, editComment, readComment, type CommentData } from '../../services/collaboration/comments.ts';
 import { success } from '../present.ts';
 import { pathId } from '../query.ts';
 import { peopleOf, presentComment } from '../present/attachments.ts';

@@ -3,7 +3,7 @@ import { contact } from '../present/users.ts';
 import { one, paging, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { parseTimestamp } from '../present.ts';
-import { readContact, readContacts } from '../../services/contacts.ts';
+import { readContact, readContacts } from '../../services/identity/contacts.ts';
 import { apiError } from '../../errors.ts';
 
 export async function contactRoutes(app: FastifyInstance): Promise<void> {

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
-import { sheetFor } from '../../services/permissions.ts';
-import { createRef, getRef, listRefs, presentRefs } from '../../services/crossSheet.ts';
+import { sheetFor } from '../../services/access/permissions.ts';
+import { createRef, getRef, listRefs, presentRefs } from '../../services/computed/crossSheet.ts';
 
 type SheetParams = FastifyRequest<{ Params: { sheetId: string } }>;
 

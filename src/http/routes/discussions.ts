@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
-import { addComment } from '../../services/comments.ts';
-import { createDiscussion, deleteDiscussion, readDiscussion, readDiscussions, type DiscussionData } from '../../services/discussions.ts';
-import type { ReadOptions } from '../../services/context.ts';
-import type { AccessLevel } from '../../services/access.ts';
-import type { StoredFile } from '../../services/attachments.ts';
+import { addComment } from '../../services/collaboration/comments.ts';
+import { createDiscussion, deleteDiscussion, readDiscussion, readDiscussions, type DiscussionData } from '../../services/collaboration/discussions.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
+import type { AccessLevel } from '../../services/access/access.ts';
+import type { StoredFile } from '../../services/collaboration/attachments.ts';
 import type { Queryable } from '../../store/db.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';

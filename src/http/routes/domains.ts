@@ -3,9 +3,9 @@ import { paging, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success, ts } from '../present.ts';
 import type { ValidatedDomainRow } from '../../store/domains.ts';
-import { addDomain, readDomains, removeDomain } from '../../services/domains.ts';
-import { requireSystemAdmin } from '../../services/users.ts';
-import { authorOf } from '../../services/events.ts';
+import { addDomain, readDomains, removeDomain } from '../../services/identity/domains.ts';
+import { requireSystemAdmin } from '../../services/identity/users.ts';
+import { authorOf } from '../../services/log/events.ts';
 import { apiError } from '../../errors.ts';
 
 /**

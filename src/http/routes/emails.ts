@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sendRowsByEmail, sendSheetByEmail, type SheetFileRenderer } from '../../services/emails.ts';
+import { sendRowsByEmail, sendSheetByEmail, type SheetFileRenderer } from '../../services/outbound/emails.ts';
 import { success } from '../present.ts';
 import { pathId } from '../query.ts';
 import { rowsMailBody } from '../present/emails.ts';
 import { PAPER_SIZES, sheetPdf } from '../present/pdf.ts';
 import { sheetXlsx } from '../present/xlsx.ts';
-import { userLookup } from '../../services/sheetReads.ts';
+import { userLookup } from '../../services/sheets/sheetReads.ts';
 
 type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { readEvents } from '../../services/eventReports.ts';
+import { readEvents } from '../../services/log/eventReports.ts';
 import { int, one, type Query } from '../query.ts';
 import { parseTimestamp, ts } from '../present.ts';
 

@@ -4,7 +4,7 @@ import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
 import { apiError } from '../../errors.ts';
 import type { FavoriteRow } from '../../store/favorites.ts';
-import { addFavorites, favoriteObjectName, favoriteTypeParam, isFavorite, isFavoriteType, readFavorites, removeFavorites } from '../../services/favorites.ts';
+import { addFavorites, favoriteObjectName, favoriteTypeParam, isFavorite, isFavoriteType, readFavorites, removeFavorites } from '../../services/places/favorites.ts';
 
 function favorite(f: FavoriteRow, name?: string | null) {
   const out: Record<string, unknown> = { type: f.object_type, objectId: f.object_id };

@@ -2,14 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
-import { createFilter, deleteFilter, getFilter, listFilters, listRules, setRules, updateFilter } from '../../services/filters.ts';
+import { createFilter, deleteFilter, getFilter, listFilters, listRules, setRules, updateFilter } from '../../services/sheets/filters.ts';
 
 type SheetParams = FastifyRequest<{ Params: { sheetId: string } }>;
 type FilterParams = FastifyRequest<{ Params: { sheetId: string; filterId: string } }>;
 
 /**
  * Defining filters and conditional formatting: a sheetd extension under /2.0/sheetd (the
- * public API only reads them, through Get Sheet and List Columns). See services/filters.ts.
+ * public API only reads them, through Get Sheet and List Columns). See services/sheets/filters.ts.
  *   GET|POST /sheetd/sheets/{sheetId}/filters, GET|PUT|DELETE .../filters/{filterId}
  *   GET|PUT /sheetd/sheets/{sheetId}/conditionalformats
  */

@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { followDeleted } from '../../services/follow.ts';
+import { followDeleted } from '../../services/computed/propagation.ts';
 import { enumList, list, paging, pathId, tokenPaging, type Query, type TokenPaging } from '../query.ts';
 import { paginate, tokenSlice } from '../paging.ts';
 import { success } from '../present.ts';
 import { childReference, contents, folderMetadata, folderSummary, pathTree } from '../present/containers.ts';
-import { folderFor } from '../../services/containers.ts';
-import { CHILD_TYPES, childrenOf, copyFolder, createFolder, deleteFolder, loadTree, moveFolder, readSubfolders, renameFolder, type Child, type ChildType } from '../../services/folders.ts';
-import { folderPath } from '../../services/paths.ts';
-import { favoriteKeys } from '../../services/favorites.ts';
+import { folderFor } from '../../services/access/containers.ts';
+import { CHILD_TYPES, childrenOf, copyFolder, createFolder, deleteFolder, loadTree, moveFolder, readSubfolders, renameFolder, type Child, type ChildType } from '../../services/places/folders.ts';
+import { folderPath } from '../../services/places/paths.ts';
+import { favoriteKeys } from '../../services/places/favorites.ts';
 import type { Config } from '../../config.ts';
-import type { ReadOptions } from '../../services/context.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
 
 type FolderReq = FastifyRequest<{ Params: { folderId: string } }>;
 

@@ -3,7 +3,7 @@ import { group, groupDetail, groupMember } from '../present/groups.ts';
 import { one, paging, pathId, type Query } from '../query.ts';
 import { indexResult } from '../paging.ts';
 import { parseTimestamp, success } from '../present.ts';
-import { addMembers, changeGroup, createGroup, readGroup, readGroups, removeGroup, removeMember } from '../../services/groups.ts';
+import { addMembers, changeGroup, createGroup, readGroup, readGroups, removeGroup, removeMember } from '../../services/identity/groups.ts';
 
 export async function groupRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;

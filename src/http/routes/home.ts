@@ -3,8 +3,8 @@ import { paging, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
 import { contents, folderSummary, workspaceSummary } from '../present/containers.ts';
-import { createFolder } from '../../services/folders.ts';
-import { readHome, readHomeFolders } from '../../services/home.ts';
+import { createFolder } from '../../services/places/folders.ts';
+import { readHome, readHomeFolders } from '../../services/places/home.ts';
 
 /** The caller's home: its folders and sheets (GET /home/folders, POST /home/folders, GET /folders/personal). */
 export async function homeRoutes(app: FastifyInstance): Promise<void> {

@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
-import { addImageToCell, createImageUrls, imageForToken, IMAGE_URL_TTL_MS } from '../../services/images.ts';
+import { addImageToCell, createImageUrls, imageForToken, IMAGE_URL_TTL_MS } from '../../services/sheets/images.ts';
 import { bool, one, pathId, type Query } from '../query.ts';
 import { success } from '../present.ts';
 import { errorBody } from '../errors.ts';
 import { dispositionOf } from '../download.ts';
 import { answeringEarly, fileNameOf, streamingParser } from '../uploads.ts';
 import { presentRow } from '../present/sheetContents.ts';
-import { userLookup } from '../../services/sheetReads.ts';
+import { userLookup } from '../../services/sheets/sheetReads.ts';
 import { clock } from '../../clock.ts';
 
 type CellRoute = { Params: { sheetId: string; rowId: string; columnId: string } };

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
-import { IMPORT_MAX_BYTES, IMPORT_TYPES, importSheet, type ImportFormat } from '../../services/imports.ts';
+import { IMPORT_MAX_BYTES, IMPORT_TYPES, importSheet, type ImportFormat } from '../../services/sheets/imports.ts';
 import { success } from '../present.ts';
 import { sheetResult } from '../present/sheets.ts';
 import { int, one, pathId, type Query } from '../query.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
-import { issueToken, revokeAccessToken, type TokenParams } from '../../services/oauth.ts';
+import { issueToken, revokeAccessToken, type TokenParams } from '../../services/identity/oauth.ts';
 import { errorBody, errorHandler, toApiError } from '../errors.ts';
 import { oauthErrorBody } from '../present/oauth.ts';
 import { bool, one, type Query } from '../query.ts';

@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
-import { storeFile, type StoredFile } from '../../services/attachments.ts';
+import { storeFile, type StoredFile } from '../../services/collaboration/attachments.ts';
 import {
   addProofVersion, attachToProof, checkProofAttachable, checkProofCreatable, checkProofVersionable, createProof, createProofDiscussion,
   createProofRequest, deleteProof, deleteProofRequestsOf, deleteProofVersion, readProof, readProofAttachments, readProofDiscussions,
   readProofRequestActions, readProofs, readProofSettings, readProofVersions, setProofSettings, setProofStatus, type ProofView,
-} from '../../services/proofs.ts';
+} from '../../services/collaboration/proofs.ts';
 import type { AttachmentRow } from '../../store/attachments.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';

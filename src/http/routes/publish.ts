@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { reportPublishStatus, setReportPublishStatus, setSheetPublishStatus, sheetPublishStatus } from '../../services/publish.ts';
+import { reportPublishStatus, setReportPublishStatus, setSheetPublishStatus, sheetPublishStatus } from '../../services/collaboration/publish.ts';
 import { pathId } from '../query.ts';
 import { success } from '../present.ts';
 import { presentPublish } from '../present/publish.ts';

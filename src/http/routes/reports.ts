@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   createReport, deleteReport, listReports, readReport, readReportDefinition, updateReportDefinition, type ReportData, type ReportRowRef,
-} from '../../services/reports.ts';
-import { emailReport, type ReportFile } from '../../services/reportMail.ts';
-import type { SheetFormat } from '../../services/emails.ts';
+} from '../../services/assets/reports.ts';
+import { emailReport, type ReportFile } from '../../services/assets/reportMail.ts';
+import type { SheetFormat } from '../../services/outbound/emails.ts';
 import type { RowThreads } from '../present/sheetContents.ts';
 import { int, one, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';

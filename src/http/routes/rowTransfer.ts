@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { copyRows, moveRows, type TransferOptions } from '../../services/rowTransfer.ts';
+import { copyRows, moveRows, type TransferOptions } from '../../services/sheets/rowTransfer.ts';
 import { bool, pathId, type Query } from '../query.ts';
 
 type SheetParams = FastifyRequest<{ Params: { sheetId: string } }>;

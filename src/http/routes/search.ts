@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SEARCH_SCOPES, searchAll, searchSheet, type SearchResult } from '../../services/search.ts';
+import { SEARCH_SCOPES, searchAll, searchSheet, type SearchResult } from '../../services/log/search.ts';
 import { apiError } from '../../errors.ts';
 import { enumList, one, pathId, type Query } from '../query.ts';
 import { parseTimestamp } from '../present.ts';

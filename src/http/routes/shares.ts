@@ -1,12 +1,12 @@
 import { permalink } from '../present/permalinks.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hasScope, type Scope } from '../../services/scopes.ts';
+import { hasScope, type Scope } from '../../services/access/scopes.ts';
 import type { ShareObjectType } from '../../store/shares.ts';
 import { bool, list, one, paging, pathId, tokenPaging, type Query } from '../query.ts';
 import { paginate, tokenSlice } from '../paging.ts';
 import { success } from '../present.ts';
 import { share } from '../present/shares.ts';
-import { createShares, deleteShare, getShareOf, listSharesOf, updateShare } from '../../services/shares.ts';
+import { createShares, deleteShare, getShareOf, listSharesOf, updateShare } from '../../services/access/shares.ts';
 import { apiError } from '../../errors.ts';
 
 type ObjReq = FastifyRequest<{ Params: { id: string } }>;

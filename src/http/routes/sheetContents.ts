@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { threadsFor } from './threads.ts';
 import { presentSummary } from '../present/summary.ts';
 import { apiError } from '../../errors.ts';
-import { getRow, getSheet } from '../../services/sheetReads.ts';
-import { createSheetFromColumns } from '../../services/sheetCreation.ts';
+import { getRow, getSheet } from '../../services/sheets/sheetReads.ts';
+import { createSheetFromColumns } from '../../services/sheets/sheetCreation.ts';
 import { idList, int, one, paging, pathId, type Query } from '../query.ts';
 import { parseTimestamp, success } from '../present.ts';
 import { presentColumns, presentRow, rowsJsonKey, writeRowsJson, sheetSummary } from '../present/sheetContents.ts';
@@ -14,7 +14,7 @@ import { dispositionOf } from '../download.ts';
 import { XLSX_TYPES, sheetXlsx } from '../present/xlsx.ts';
 import { PAPER_SIZES, sheetPdf } from '../present/pdf.ts';
 import { presentColumn } from '../../engine/columns.ts';
-import { settingsOf, userSettingsFor } from '../../services/sheetLifecycle.ts';
+import { settingsOf, userSettingsFor } from '../../services/sheets/sheetLifecycle.ts';
 
 export async function sheetContentRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;

@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { followDeleted } from '../../services/follow.ts';
+import { followDeleted } from '../../services/computed/propagation.ts';
 import { one, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { parseTimestamp, success } from '../present.ts';
 import { sheetResult, sheetSummary } from '../present/sheets.ts';
 import { pathTree } from '../present/containers.ts';
-import { sheetPath } from '../../services/paths.ts';
+import { sheetPath } from '../../services/places/paths.ts';
 import { presentColumn } from '../../engine/columns.ts';
-import type { Actor, ReadOptions } from '../../services/context.ts';
-import { sheetFor } from '../../services/permissions.ts';
-import { favoriteKeys } from '../../services/favorites.ts';
+import type { Actor, ReadOptions } from '../../services/platform/context.ts';
+import { sheetFor } from '../../services/access/permissions.ts';
+import { favoriteKeys } from '../../services/places/favorites.ts';
 import {
   copySheetObject,
   createSheetObject,
@@ -19,7 +19,7 @@ import {
   settingsOf,
   updateSheetObject,
   userSettingsFor,
-} from '../../services/sheetLifecycle.ts';
+} from '../../services/sheets/sheetLifecycle.ts';
 
 type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;
 

@@ -7,13 +7,13 @@ import {
   addSightImage, readSightImage,
   copySight, createSight, deleteSight, listSights, moveSight, readSight, readSightPublish,
   renameSight, setSightPublish, updateSightDefinition,
-} from '../../services/sights.ts';
+} from '../../services/assets/sights.ts';
 import { one, paging, pathId, tokenPaging, type Query } from '../query.ts';
 import { paginate, tokenSlice } from '../paging.ts';
 import { parseTimestamp, success } from '../present.ts';
 import { sightBody, sightDefinition, sightPublish, sightSummary } from '../present/sights.ts';
 import { pathTree } from '../present/containers.ts';
-import { sightPath } from '../../services/paths.ts';
+import { sightPath } from '../../services/places/paths.ts';
 
 type IdReq = FastifyRequest<{ Params: { sightId: string } }>;
 type ImageReq = FastifyRequest<{ Params: { sightId: string; imageId: string } }>;

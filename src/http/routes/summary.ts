@@ -4,8 +4,8 @@ import { apiError } from '../../errors.ts';
 import {
   addSummaryFieldImage, addSummaryFields, deleteSummaryFields, getSummary, updateSummaryFields,
   type SummaryWriteResult,
-} from '../../services/summary.ts';
-import type { ReadOptions } from '../../services/context.ts';
+} from '../../services/computed/summary.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
 import { paginate } from '../paging.ts';
 import { bulkResult, success } from '../present.ts';
 import { errorBody } from '../errors.ts';

@@ -3,7 +3,7 @@ import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
 import { publicTemplateSummary, templateSummary } from '../present/sheets.ts';
-import { listPublicTemplates, listUserTemplates, saveAsTemplate } from '../../services/templates.ts';
+import { listPublicTemplates, listUserTemplates, saveAsTemplate } from '../../services/places/templates.ts';
 
 /** List Templates, List Public Templates, and the sheetd extension Save as Template. */
 export async function templateRoutes(app: FastifyInstance): Promise<void> {
@@ -12,7 +12,7 @@ export async function templateRoutes(app: FastifyInstance): Promise<void> {
     return paginate(all.map((x) => templateSummary(x.sheet, x.level, req.ro)), paging(req.query as Query));
   });
 
-  // the templates sheetd ships (services/publicTemplates.ts)
+  // the templates sheetd ships (services/places/publicTemplates.ts)
   app.get('/templates/public', { config: { scope: 'READ_SHEETS' } }, async (req) =>
     paginate(listPublicTemplates().map((t) => publicTemplateSummary(t, req.ro)), paging(req.query as Query)));
 

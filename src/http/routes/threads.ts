@@ -1,8 +1,8 @@
 import type { Queryable } from '../../store/db.ts';
-import { sheetAttachments } from '../../services/attachments.ts';
-import { discussionData, sheetDiscussions } from '../../services/discussions.ts';
-import type { ReadOptions } from '../../services/context.ts';
-import type { AccessLevel } from '../../services/access.ts';
+import { sheetAttachments } from '../../services/collaboration/attachments.ts';
+import { discussionData, sheetDiscussions } from '../../services/collaboration/discussions.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
+import type { AccessLevel } from '../../services/access/access.ts';
 import { peopleOf, presentAttachment } from '../present/attachments.ts';
 import type { RowThreads } from '../present/sheetContents.ts';
 import { presentDiscussions } from './discussions.ts';

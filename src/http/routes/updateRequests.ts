@@ -3,14 +3,14 @@ import type { Queryable } from '../../store/db.ts';
 import {
   changeUpdateRequest, createUpdateRequest, deleteSentUpdateRequest, deleteUpdateRequest, getSentUpdateRequest, getUpdateRequest,
   listSentUpdateRequests, listUpdateRequests, type UpdateRequestDeps,
-} from '../../services/updateRequests.ts';
-import type { RowsMail } from '../../services/emails.ts';
+} from '../../services/collaboration/updateRequests.ts';
+import type { RowsMail } from '../../services/outbound/emails.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
 import { rowsMailBody } from '../present/emails.ts';
 import { presentSentUpdateRequest, presentUpdateRequest } from '../present/updateRequests.ts';
-import { userLookup } from '../../services/sheetReads.ts';
+import { userLookup } from '../../services/sheets/sheetReads.ts';
 
 type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;
 type OneReq = FastifyRequest<{ Params: { sheetId: string; updateRequestId: string } }>;

@@ -5,13 +5,13 @@ import { indexResult, paginate, streamResult } from '../paging.ts';
 import { parseTimestamp, success, successData } from '../present.ts';
 import {
   addUser, deactivateUser, getUser, listUsers, orgSheets, profileImageOf, reactivateUser, readCurrentUser, removeUser, setProfileImage, updateUser,
-} from '../../services/users.ts';
+} from '../../services/identity/users.ts';
 import { Readable } from 'node:stream';
 import { apiError } from '../../errors.ts';
 import { answeringEarly, streamingParser } from '../uploads.ts';
 import {
   addAlternateEmails, makePrimary, readAlternateEmail, readAlternateEmails, removeAlternateEmail,
-} from '../../services/alternateEmails.ts';
+} from '../../services/identity/alternateEmails.ts';
 
 // Beyond this many users on a page, List Users leaves lastLogin out (as the public service does).
 const LAST_LOGIN_PAGE_MAX = 100;

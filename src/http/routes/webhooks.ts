@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   changeWebhook, createWebhook, readDeliveries, readWebhook, readWebhooks, removeWebhook, replayDelivery, resetSharedSecret,
-} from '../../services/webhooks.ts';
+} from '../../services/outbound/webhooks.ts';
 import { indexResult } from '../paging.ts';
 import { success } from '../present.ts';
 import { delivery, webhook } from '../present/webhooks.ts';

@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { followDeleted } from '../../services/follow.ts';
+import { followDeleted } from '../../services/computed/propagation.ts';
 import { bool, list, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present.ts';
 import { contents, folderSummary, workspaceMetadata, workspaceSummary } from '../present/containers.ts';
-import { workspaceFor } from '../../services/containers.ts';
-import { childrenOf, createFolder, loadTree } from '../../services/folders.ts';
+import { workspaceFor } from '../../services/access/containers.ts';
+import { childrenOf, createFolder, loadTree } from '../../services/places/folders.ts';
 import { childrenPage, childrenQuery } from './folders.ts';
-import { copyWorkspace, createWorkspace, deleteWorkspace, listWorkspaces, readWorkspaceFolders, renameWorkspace } from '../../services/workspaces.ts';
-import { favoriteKeys } from '../../services/favorites.ts';
+import { copyWorkspace, createWorkspace, deleteWorkspace, listWorkspaces, readWorkspaceFolders, renameWorkspace } from '../../services/places/workspaces.ts';
+import { favoriteKeys } from '../../services/places/favorites.ts';
 
 type WsReq = FastifyRequest<{ Params: { workspaceId: string } }>;
 

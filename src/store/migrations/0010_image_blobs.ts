@@ -5,7 +5,7 @@ import type { Dialect } from './types.ts';
  * Cell images move out of the database onto the blob store: an image row refers to its bytes
  * by `blob_key` (copies of a sheet share the blob) and keeps their `size`. The bytes column
  * becomes nullable; the bytes of images stored before this step are moved onto the blob store
- * at start, after the migrations (services/images.ts moveImageBytesToBlobs: a migration has no
+ * at start, after the migrations (services/sheets/images.ts moveImageBytesToBlobs: a migration has no
  * blob store), which leaves the column null. SQLite cannot drop a NOT NULL, so there the table
  * is rebuilt (nothing refers to it by foreign key).
  */

@@ -6,7 +6,7 @@ import { types, type Dialect } from './types.ts';
  * reads the change log after `cursor` (an events.pos); each callback it sends or will send is a
  * row of webhook_deliveries (in order of id_seq per webhook), and each try of one a row of
  * webhook_attempts. pump_by / pump_until is the lease of the one delivery run a webhook has at a
- * time (services/webhookDelivery.ts), so callbacks of one webhook never overtake each other.
+ * time (services/outbound/webhookDelivery.ts), so callbacks of one webhook never overtake each other.
  * events.change_agent keeps the request's Smartsheet-Change-Agent for the callbacks' changeAgent.
  */
 export async function up(db: Kysely<unknown>, d: Dialect): Promise<void> {

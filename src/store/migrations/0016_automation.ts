@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { types, type Dialect } from './types.ts';
 
 /**
- * Automation rules (services/automation.ts). A rule belongs to a sheet and goes with it; its
+ * Automation rules (services/outbound/automation.ts). A rule belongs to a sheet and goes with it; its
  * trigger, conditions and action are JSON. `automation_digest` holds the rows waiting for an
  * HOURLY, DAILY or WEEKLY message; `automation_fired` remembers which time-based firings ran
  * (a retried job sends nothing twice); `automation_approvals` is one approval request sent to

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { types, type Dialect } from './types.ts';
 
 /**
- * Proofs (services/proofs.ts). A proof hangs off a row; each version is a `proofs` row sharing
+ * Proofs (services/collaboration/proofs.ts). A proof hangs off a row; each version is a `proofs` row sharing
  * the `original_id` of the first one, `current` marking the newest. A version's files are
  * attachments with parent_type PROOF (the attachments table of 0011), so blobs, temporary URLs
  * and deletion work as they do for any attachment. A deleted proof stays as a tombstone

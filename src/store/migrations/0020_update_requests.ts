@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { types, type Dialect } from './types.ts';
 
 /**
- * Update requests (services/updateRequests.ts). `update_requests` is what the sender asked for
+ * Update requests (services/collaboration/updateRequests.ts). `update_requests` is what the sender asked for
  * and when it is sent (schedule JSON, next_send_at); `sent_update_requests` is one message to
  * one recipient, whose signed link names it, with its status. A sent update request outlives
  * its update request (the sender's history of what was asked), so no cascade from there.

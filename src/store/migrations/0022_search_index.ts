@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { types, type Dialect } from './types.ts';
 
 /**
- * The full-text search index (store/searchIndex.ts, services/searchIndex.ts).
+ * The full-text search index (store/searchIndex.ts, services/log/searchIndex.ts).
  *
  * search_docs: one indexed text each: a cell (object row, part its column), a sheet, report,
  * folder, workspace or dashboard name, a discussion's title or one of its comments (object the

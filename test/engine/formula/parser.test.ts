@@ -4,7 +4,7 @@ import { parseFormula, validateFormulaText } from '../../../src/engine/formula/p
 import type { Formula, Node } from '../../../src/engine/formula/ast.ts';
 import { staticSchema } from '../../../src/engine/formula/schema.ts';
 import { InvalidInput } from '../../../src/engine/errors.ts';
-import { fromEngineError } from '../../../src/services/errors.ts';
+import { fromEngineError } from '../../../src/services/platform/errors.ts';
 
 const schema = staticSchema(
   [

@@ -1,0 +1,75 @@
+import { newReadEpoch, type Queryable } from '../../store/db.ts';
+import { findTokenWithUser } from '../../store/tokens.ts';
+import { findUserByEmail } from '../../store/users.ts';
+import { apiError } from '../../errors.ts';
+import { isBadText } from '../../engine/input.ts';
+import { hashToken } from './tokens.ts';
+import { parseScopes } from '../access/scopes.ts';
+import type { Actor, OrgRow, UserRow } from '../platform/context.ts';
+import { clock } from '../../clock.ts';
+
+/** Plans whose users may use the API (spec section 1). */
+const API_PLANS = new Set(['BUSINESS', 'ENTERPRISE']);
+
+/**
+ * A request has arrived: its reads kept between requests (the token with its user, Get Current
+ * User's extras) see what other processes committed before now (store/db.ts newReadEpoch).
+ */
+export function requestArrived(): void {
+  newReadEpoch();
+}
+
+/**
+ * Resolves `Authorization: Bearer <token>` (and `Assume-User`) to an Actor.
+ * 1001 no token; 1002 unknown or revoked; 1003 expired; 1013 plan without API access;
+ * 1030 Assume-User that cannot be honoured.
+ */
+export async function authenticate(
+  db: Queryable,
+  authorization: string | undefined,
+  assumeUser: string | undefined,
+  now = clock.now(),
+): Promise<Actor> {
+  if (!authorization || authorization.trim() === '') throw apiError(1001);
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
+  if (!m) throw apiError(1001);
+  const row = await findTokenWithUser(db, hashToken(m[1]!));
+  if (!row || row.revoked_at !== null) throw apiError(1002);
+  if (row.expires_at !== null && row.expires_at <= now) throw apiError(1003);
+  if (row.status === 'DEACTIVATED' || row.status === 'REMOVED') throw apiError(1002);
+  const org: OrgRow = { id: row.org_id, name: row.org_name, plan: row.org_plan, created_at: row.org_created_at };
+  if (!API_PLANS.has(org.plan)) throw apiError(1013);
+  const requestUser: UserRow = {
+    id: row.id, org_id: row.org_id, email: row.email, first_name: row.first_name, last_name: row.last_name,
+    admin: row.admin, licensed_sheet_creator: row.licensed_sheet_creator, group_admin: row.group_admin,
+    resource_viewer: row.resource_viewer, status: row.status, locale: row.locale, time_zone: row.time_zone,
+    company: row.company, department: row.department, role: row.role, title: row.title,
+    mobile_phone: row.mobile_phone, work_phone: row.work_phone, last_login: row.last_login,
+    created_at: row.created_at, modified_at: row.modified_at,
+  };
+  let user = requestUser;
+  if (assumeUser !== undefined && assumeUser !== '') {
+    let email: string;
+    try {
+      email = decodeURIComponent(assumeUser).trim().toLowerCase();
+    } catch {
+      throw apiError(1030);
+    }
+    // no user has such an address, and PostgreSQL cannot even look one up
+    if (isBadText(email)) throw apiError(1030);
+    if (!requestUser.admin || row.kind !== 'RAW') throw apiError(1030);
+    const target = await findUserByEmail(db, email);
+    // an admin cannot act as another admin, nor as someone outside the organization
+    if (!target || target.org_id !== org.id || target.admin || target.status !== 'ACTIVE') throw apiError(1030);
+    user = target;
+  }
+  return {
+    user,
+    requestUser,
+    org,
+    tokenId: row.token_id,
+    tokenName: row.token_name,
+    scopes: parseScopes(row.scopes),
+    apiClientId: row.api_client_id ?? null,
+  };
+}

@@ -1,0 +1,372 @@
+import type { Queryable, Store } from '../../store/db.ts';
+import { sequenceEvents } from '../../store/events.ts';
+import { findFolder } from '../../store/containers.ts';
+import { listColumns, rowIdsOf } from '../../store/sheets.ts';
+import { listSummaryFields } from '../../store/summary.ts';
+import {
+  allSheetIds, containerNames, DocWriter, indexedObjectIds, indexPosition, lastLogPosition, lockIndex, logAfter, rowsByIds, setIndexPosition, sheetNames, threadTexts, type NewDoc,
+} from '../../store/searchIndex.ts';
+import type { StoredCell, StoredRowCells } from '../../engine/cells.ts';
+import type { ColumnDef } from '../../engine/columns.ts';
+import { valueText } from '../../engine/display.ts';
+import { CELL_BREAK, cellTexts, textWords } from '../../engine/search.ts';
+import { fieldColumn, type SummaryFieldDef } from '../../engine/summary.ts';
+import { clock } from '../../clock.ts';
+import type { Actor } from '../platform/context.ts';
+import { accessibleWorkspaces, folderAccessLevel } from '../access/containers.ts';
+import { accessibleReports } from '../access/reportAccess.ts';
+import { accessibleSights } from '../access/sightAccess.ts';
+import type { SearchScope } from './search.ts';
+
+/**
+ * The search index follows the change log. `catchUpSearchIndex` reads the committed events after
+ * the index's position (search_index_state.pos), works out what they touched (rows, a sheet's
+ * name, columns, discussions, attachments or summary; folder, workspace, report and dashboard
+ * names), writes those objects' docs again from the data as it is now (or removes them), and
+ * moves the position, in one transaction per batch of events. Writing an object again from the
+ * data makes the indexer idempotent: replaying events (a crash before the commit, a rebuild
+ * that overlaps them) only writes the same docs again.
+ *
+ * Who runs it: the job worker on every wake-up (every SHEETD_JOB_POLL_MS, and when a job is
+ * enqueued), and every search before it reads, so a search sees every write committed before
+ * it (read your writes) and the background runs keep that catch-up short. Transactions that
+ * catch up take the state row first, so one indexer writes at a time in all processes.
+ */
+
+/** Events read per indexing transaction. */
+const EVENT_BATCH = 2000;
+/** Rows indexed per read when a whole sheet is indexed. */
+const ROW_PAGE = 1000;
+
+// --- names of objects outside sheets: folders, workspaces, reports and (hook) dashboards ----
+
+/** One kind of named object the index holds and a search shows (registerNamedSource). */
+export interface NamedSource {
+  /** The SearchResultItem objectType (and the index's object_type): 'folder', 'sight'. */
+  objectType: string;
+  /** The change log's objectType of its events: 'FOLDER', 'SIGHT'. Any such event re-reads the object's name. */
+  eventType: string;
+  /** The search filter of `scopes` that selects it. */
+  scope: SearchScope;
+  /** Current names (and last modification) of these objects, or of all of them when `ids` is undefined; a missing id is a deleted object. */
+  names(db: Queryable, ids?: readonly number[]): Promise<Array<{ id: number; name: string; modified_at: number }>>;
+  /**
+   * Of these ids, those the actor may see, with their current modification time and whether
+   * they lie in a workspace (location=personalWorkspace leaves those out).
+   */
+  visible(db: Queryable, actor: Actor, ids: readonly number[]): Promise<Map<number, { modifiedAt: number; inWorkspace: boolean }>>;
+}
+
+const sources = new Map<string, NamedSource>();
+
+/**
+ * Adds a kind of named object to search: its names are indexed from the change log (and on a
+ * rebuild), and Search Everything shows the ones the caller may see under `scope`. Dashboards
+ * (sights) register here, below.
+ */
+export function registerNamedSource(s: NamedSource): void {
+  sources.set(s.objectType, s);
+}
+
+export function namedSources(): NamedSource[] {
+  return [...sources.values()];
+}
+
+registerNamedSource({
+  objectType: 'folder', eventType: 'FOLDER', scope: 'folderNames',
+  names: (db, ids) => containerNames(db, 'folders', ids),
+  async visible(db, actor, ids) {
+    const out = new Map<number, { modifiedAt: number; inWorkspace: boolean }>();
+    for (const id of ids) {
+      const f = await findFolder(db, id);
+      if (f && (await folderAccessLevel(db, actor, f)) !== null) out.set(id, { modifiedAt: f.modified_at, inWorkspace: f.workspace_id !== null });
+    }
+    return out;
+  },
+});
+registerNamedSource({
+  objectType: 'workspace', eventType: 'WORKSPACE', scope: 'workspaceNames',
+  names: (db, ids) => containerNames(db, 'workspaces', ids),
+  async visible(db, actor, ids) {
+    const mine = await accessibleWorkspaces(db, actor);
+    const out = new Map<number, { modifiedAt: number; inWorkspace: boolean }>();
+    for (const id of ids) {
+      const w = mine.get(id);
+      if (w) out.set(id, { modifiedAt: w.ws.modified_at, inWorkspace: true });
+    }
+    return out;
+  },
+});
+/** Of the assets (reports, dashboards) the caller can see, those among `ids`. */
+function visibleAssets(ids: readonly number[], seen: ReadonlyArray<{ id: number; modified_at: number; workspace_id: number | null }>) {
+  const want = new Set(ids);
+  const out = new Map<number, { modifiedAt: number; inWorkspace: boolean }>();
+  for (const a of seen) if (want.has(a.id)) out.set(a.id, { modifiedAt: a.modified_at, inWorkspace: a.workspace_id !== null });
+  return out;
+}
+
+registerNamedSource({
+  objectType: 'report', eventType: 'REPORT', scope: 'reportNames',
+  names: (db, ids) => containerNames(db, 'reports', ids),
+  visible: async (db, actor, ids) => visibleAssets(ids, (await accessibleReports(db, actor)).map((x) => x.report)),
+});
+
+registerNamedSource({
+  objectType: 'sight', eventType: 'DASHBOARD', scope: 'sightNames',
+  names: (db, ids) => containerNames(db, 'sights', ids),
+  visible: async (db, actor, ids) => visibleAssets(ids, (await accessibleSights(db, actor)).map((x) => x.sight)),
+});
+
+// --- docs of a sheet --------------------------------------------------------------------------
+
+/** Object types of the docs that live in a sheet. */
+export const SHEET_DOC_TYPES = ['sheet', 'row', 'discussion', 'attachment', 'summaryField'] as const;
+
+const doc = (objectType: string, objectId: number, partId: number, sheetId: number | null, text: string, modifiedAt: number): NewDoc | undefined => {
+  const words = textWords(text);
+  return words.length === 0 ? undefined : { objectType, objectId, partId, sheetId, text, words, modifiedAt: Number(modifiedAt) };
+};
+
+/**
+ * A row's doc: one for the whole row (one per cell made 20 docs of a 20-column row, and catching
+ * up with an add of 500 rows wrote 10,000). Its text is the JSON list of the cells that have
+ * words, [columnId, what the cell shows] each (rowDocCells reads it back to show the matching
+ * cell); its words are each cell's in column order, CELL_BREAK between two cells so a phrase
+ * stays within one. A cell's words are those of what it shows (and of each contact address)
+ * and, when it differs, of the value stored (a number's digits as written, a date as
+ * YYYY-MM-DD), so `1500.5` finds a cell shown as `$1,500.50`.
+ */
+function rowDocs(sheetId: number, columns: readonly ColumnDef[], row: { id: number; cells: string; modified_at: number }, out: NewDoc[]): void {
+  const cells = JSON.parse(row.cells) as StoredRowCells;
+  const shown: Array<[number, string]> = [];
+  const words: string[] = [];
+  let last = -1;
+  for (const { column, text } of cellTexts(columns, cells)) {
+    const cellWords = textWords(text);
+    if (cellWords.length === 0) continue;
+    const v = cells[String(column.id)]?.v;
+    if (column.id !== last && (typeof v === 'string' || typeof v === 'number') && String(v) !== text) cellWords.push(...textWords(String(v)));
+    last = column.id;
+    if (words.length > 0) words.push(CELL_BREAK);
+    for (const w of cellWords) words.push(w);
+    shown.push([column.id, text]);
+  }
+  if (shown.length > 0) out.push({ objectType: 'row', objectId: Number(row.id), partId: 0, sheetId, text: JSON.stringify(shown), words, modifiedAt: Number(row.modified_at) });
+}
+
+/** The cells a row's doc names (rowDocs): each as a doc of its own, its column the part. */
+export function rowDocCells<T extends { part_id: number; text: string }>(d: T): T[] {
+  let shown: Array<[number, string]>;
+  try {
+    shown = JSON.parse(d.text) as Array<[number, string]>;
+  } catch {
+    return [d];
+  }
+  return Array.isArray(shown) ? shown.map(([columnId, text]) => ({ ...d, part_id: columnId, text })) : [d];
+}
+
+/**
+ * Told of a row left out of the index because its stored cells could not be read (the server
+ * logs it). Without this, one such row failed every catch-up: every search answered 500 and
+ * the index stopped following the change log.
+ */
+let onUnreadableRow: (sheetId: number, rowId: number, err: unknown) => void = () => {};
+export function reportUnreadableRows(f: typeof onUnreadableRow): void {
+  onUnreadableRow = f;
+}
+
+function rowDocsOrSkip(sheetId: number, columns: readonly ColumnDef[], row: { id: number; cells: string; modified_at: number }, out: NewDoc[]): void {
+  try {
+    rowDocs(sheetId, columns, row, out);
+  } catch (err) {
+    onUnreadableRow(sheetId, Number(row.id), err);
+  }
+}
+
+async function indexRows(w: DocWriter, db: Queryable, sheetId: number, rowIds: readonly number[] | 'all'): Promise<void> {
+  const columns = await listColumns(db, sheetId);
+  if (rowIds === 'all') {
+    await w.removeOfSheet(sheetId, ['row']);
+    // by ids in pages: the ids of a sheet come from its (sheet_id, sort_key) index, a page of rows by id
+    const ids = await rowIdsOf(db, sheetId);
+    for (let i = 0; i < ids.length; i += ROW_PAGE) {
+      const docs: NewDoc[] = [];
+      for (const r of await rowsByIds(db, sheetId, ids.slice(i, i + ROW_PAGE))) rowDocsOrSkip(sheetId, columns, r, docs);
+      await w.insert(docs);
+    }
+    return;
+  }
+  await w.removeObjects('row', sheetId, rowIds);
+  const docs: NewDoc[] = [];
+  for (const r of await rowsByIds(db, sheetId, rowIds)) rowDocsOrSkip(sheetId, columns, r, docs);
+  await w.insert(docs);
+}
+
+async function indexSheetName(w: DocWriter, db: Queryable, sheetId: number): Promise<void> {
+  await w.removeObjects('sheet', sheetId, [sheetId]);
+  const [s] = await sheetNames(db, [sheetId]);
+  const d = s && doc('sheet', sheetId, 0, sheetId, s.name, s.modified_at);
+  if (d) await w.insert([d]);
+}
+
+/** Discussions (title and comments) and attachments of a sheet. */
+async function indexThreads(w: DocWriter, db: Queryable, sheetId: number): Promise<void> {
+  await w.removeOfSheet(sheetId, ['discussion', 'attachment']);
+  const t = await threadTexts(db, sheetId);
+  const docs = [
+    ...t.discussions.map((d) => doc('discussion', d.id, 0, sheetId, d.title, d.created_at)),
+    ...t.comments.map((c) => doc('discussion', c.discussion_id, c.id, sheetId, c.text, c.modified_at)),
+    ...t.attachments.map((a) => doc('attachment', a.id, 0, sheetId, a.name, a.created_at)),
+  ];
+  await w.insert(docs.filter((d): d is NewDoc => d !== undefined));
+}
+
+/** Summary fields: the title and what the field shows. */
+async function indexSummary(w: DocWriter, db: Queryable, sheetId: number): Promise<void> {
+  await w.removeOfSheet(sheetId, ['summaryField']);
+  const docs: NewDoc[] = [];
+  for (const f of await listSummaryFields(db, sheetId)) {
+    const def = { ...(JSON.parse(f.def) as Omit<SummaryFieldDef, 'id' | 'index' | 'title'>), id: f.id, index: f.idx, title: f.title } as SummaryFieldDef;
+    const cell = JSON.parse(f.cell) as StoredCell;
+    const shown = cell.v === undefined ? '' : valueText(fieldColumn(def), cell.v, cell.f ?? def.format);
+    const d = doc('summaryField', f.id, 0, sheetId, shown === '' ? f.title : `${f.title}: ${shown}`, f.modified_at);
+    if (d) docs.push(d);
+  }
+  await w.insert(docs);
+}
+
+async function indexNames(w: DocWriter, db: Queryable, s: NamedSource, ids?: readonly number[]): Promise<void> {
+  if (ids !== undefined) await w.removeObjects(s.objectType, null, ids);
+  const docs = (await s.names(db, ids)).map((o) => doc(s.objectType, Number(o.id), 0, null, o.name, o.modified_at));
+  await w.insert(docs.filter((d): d is NewDoc => d !== undefined));
+}
+
+// --- from events to work ----------------------------------------------------------------------
+
+interface Plan {
+  /** Sheets indexed whole (created, columns changed). */
+  whole: Set<number>;
+  /** Sheets whose name, discussions, attachments and summary are indexed again. */
+  meta: Set<number>;
+  rows: Map<number, Set<number>>;
+  gone: Set<number>;
+  names: Map<NamedSource, Set<number>>;
+  orphans: boolean;
+}
+
+function plan(events: ReadonlyArray<{ object_type: string; action: string; object_id: number; sheet_id: number | null }>): Plan {
+  const p: Plan = { whole: new Set(), meta: new Set(), rows: new Map(), gone: new Set(), names: new Map(), orphans: false };
+  const byEvent = new Map(namedSources().map((s) => [s.eventType, s]));
+  for (const e of events) {
+    const type = e.object_type;
+    const sheetId = e.sheet_id === null ? null : Number(e.sheet_id);
+    const named = byEvent.get(type);
+    if (named) {
+      let ids = p.names.get(named);
+      if (ids === undefined) p.names.set(named, (ids = new Set()));
+      ids.add(Number(e.object_id));
+      // a folder or workspace takes what it holds with it
+      if (e.action === 'DELETE' && (type === 'FOLDER' || type === 'WORKSPACE')) p.orphans = true;
+      continue;
+    }
+    if (sheetId === null) continue;
+    if (type === 'SHEET' && e.action === 'DELETE') p.gone.add(sheetId);
+    else if ((type === 'SHEET' && e.action === 'CREATE') || type === 'COLUMN') p.whole.add(sheetId);
+    else if (type === 'ROW') {
+      let rows = p.rows.get(sheetId);
+      if (rows === undefined) p.rows.set(sheetId, (rows = new Set()));
+      rows.add(Number(e.object_id));
+    } else if (type === 'SHEET' || type === 'DISCUSSION' || type === 'COMMENT' || type === 'ATTACHMENT' || type === 'SUMMARY_FIELD') p.meta.add(sheetId);
+  }
+  for (const id of p.gone) {
+    p.whole.delete(id);
+    p.meta.delete(id);
+    p.rows.delete(id);
+  }
+  for (const id of p.whole) {
+    p.meta.delete(id);
+    p.rows.delete(id);
+  }
+  return p;
+}
+
+async function indexSheetMeta(w: DocWriter, db: Queryable, sheetId: number): Promise<void> {
+  await indexSheetName(w, db, sheetId);
+  await indexThreads(w, db, sheetId);
+  await indexSummary(w, db, sheetId);
+}
+
+async function indexWholeSheet(w: DocWriter, db: Queryable, sheetId: number): Promise<void> {
+  await indexSheetMeta(w, db, sheetId);
+  await indexRows(w, db, sheetId, 'all');
+}
+
+async function apply(w: DocWriter, db: Queryable, p: Plan): Promise<void> {
+  for (const id of p.gone) await w.removeOfSheet(id);
+  for (const id of p.whole) await indexWholeSheet(w, db, id);
+  for (const id of p.meta) await indexSheetMeta(w, db, id);
+  for (const [id, rows] of p.rows) await indexRows(w, db, id, [...rows]);
+  for (const [s, ids] of p.names) await indexNames(w, db, s, [...ids]);
+  if (p.orphans) {
+    // what went with a deleted folder or workspace: its sheets, folders, reports (and dashboards)
+    await w.removeOrphans();
+    for (const s of namedSources()) {
+      const ids = await indexedObjectIds(db, s.objectType);
+      const live = new Set((await s.names(db, ids)).map((o) => Number(o.id)));
+      await w.removeObjects(s.objectType, null, ids.filter((id) => !live.has(id)));
+    }
+  }
+}
+
+/** Builds the index from the data (the first catch-up after migration 0022, or after requestSearchRebuild). */
+async function rebuild(w: DocWriter, db: Queryable): Promise<void> {
+  await w.removeAll();
+  for (const id of await allSheetIds(db)) await indexWholeSheet(w, db, id);
+  for (const s of namedSources()) await indexNames(w, db, s);
+  await w.built();
+}
+
+/** Has the index caught up with the change log? (Positions events first.) */
+export async function searchIndexCurrent(store: Store): Promise<boolean> {
+  await sequenceEvents(store);
+  const pos = await indexPosition(store.db);
+  return pos !== null && pos >= (await lastLogPosition(store.db));
+}
+
+/**
+ * Brings the index up to the change log's last committed event. Returns the number of events
+ * it applied (-1 when it built the index from the data).
+ */
+export async function catchUpSearchIndex(store: Store): Promise<number> {
+  let applied = 0;
+  while (!(await searchIndexCurrent(store))) {
+    const n = await store.db.transaction().execute(async (tx) => {
+      const pos = await lockIndex(tx, clock.now());
+      const w = new DocWriter(tx, store.dialect);
+      if (pos === null) {
+        // every event up to here is in the data read below; later ones may be applied again
+        const upto = await lastLogPosition(tx);
+        await rebuild(w, tx);
+        await setIndexPosition(tx, upto);
+        return -1;
+      }
+      const events = await logAfter(tx, pos, EVENT_BATCH);
+      if (events.length === 0) return 0;
+      await apply(w, tx, plan(events));
+      await setIndexPosition(tx, Number(events[events.length - 1]!.pos));
+      return events.length;
+    });
+    if (n === -1) applied = -1;
+    else if (applied >= 0) applied += n;
+    if (n === 0) break;
+  }
+  return applied;
+}
+
+/** Marks the index to be built again from the data at the next catch-up. */
+export async function requestSearchRebuild(store: Store): Promise<void> {
+  await store.db.transaction().execute(async (tx) => {
+    await lockIndex(tx, clock.now());
+    await setIndexPosition(tx, null);
+  });
+}

@@ -1,0 +1,131 @@
+import type { Insertable } from 'kysely';
+import type { StoredRowCells, StoredValue } from '../../engine/cells.ts';
+import { KEY_STEP } from '../../engine/sortKeys.ts';
+import { newIds } from '../../ids.ts';
+import type { Queryable } from '../../store/db.ts';
+import type { RowTable } from '../../store/schema.ts';
+import { insertRowRecords, updateSheet, type SheetRow } from '../../store/sheets.ts';
+import type { Actor } from '../platform/context.ts';
+import { createSheetFromColumnsIn, type SheetContainer } from '../sheets/sheetCreation.ts';
+import { clock } from '../../clock.ts';
+
+/**
+ * The public templates sheetd ships (List Public Templates; Create Sheet with `fromId`). They are
+ * data, not rows of any organization: a sheet made from one gets the template's columns, and with
+ * include=data its sample rows. Their ids are fixed (random numbers in sheetd's id range, chosen
+ * once), so clients may keep them. Add one by adding an entry; never change an id.
+ */
+export interface PublicTemplate {
+  id: number;
+  name: string;
+  description: string;
+  /** The reference's globalTemplate kinds, for the templates that are one of them. */
+  globalTemplate?: 'PROJECT_SHEET' | 'TASK_LIST';
+  categories: string[];
+  tags: string[];
+  locale: 'en_US';
+  columns: Array<Record<string, unknown>>;
+  /** Sample rows: stored values by column title (engine/cells.ts), top to bottom. */
+  rows: Array<Record<string, StoredValue>>;
+}
+
+export const PUBLIC_TEMPLATES: readonly PublicTemplate[] = [
+  {
+    id: 5816286846604928,
+    name: 'Project Plan',
+    description: 'Plan a project: tasks with owners, start and finish dates, status and progress.',
+    globalTemplate: 'PROJECT_SHEET',
+    categories: ['Project Management'],
+    tags: ['project', 'plan', 'schedule'],
+    locale: 'en_US',
+    columns: [
+      { title: 'Task Name', type: 'TEXT_NUMBER', primary: true },
+      { title: 'Assigned To', type: 'CONTACT_LIST' },
+      { title: 'Start', type: 'DATE' },
+      { title: 'Finish', type: 'DATE' },
+      { title: 'Status', type: 'PICKLIST', options: ['Not Started', 'In Progress', 'Complete', 'On Hold'] },
+      { title: '% Complete', type: 'TEXT_NUMBER' },
+      { title: 'Comments', type: 'TEXT_NUMBER' },
+    ],
+    rows: [
+      { 'Task Name': 'Kick-off', Start: { d: '2026-01-05' }, Finish: { d: '2026-01-05' }, Status: 'Not Started', '% Complete': 0 },
+      { 'Task Name': 'Requirements', Start: { d: '2026-01-06' }, Finish: { d: '2026-01-16' }, Status: 'Not Started', '% Complete': 0 },
+      { 'Task Name': 'Design', Start: { d: '2026-01-19' }, Finish: { d: '2026-01-30' }, Status: 'Not Started', '% Complete': 0 },
+      { 'Task Name': 'Build', Start: { d: '2026-02-02' }, Finish: { d: '2026-02-27' }, Status: 'Not Started', '% Complete': 0 },
+      { 'Task Name': 'Test', Start: { d: '2026-03-02' }, Finish: { d: '2026-03-13' }, Status: 'Not Started', '% Complete': 0 },
+      { 'Task Name': 'Launch', Start: { d: '2026-03-16' }, Finish: { d: '2026-03-16' }, Status: 'Not Started', '% Complete': 0 },
+    ],
+  },
+  {
+    id: 8510718851534753,
+    name: 'Task List',
+    description: 'Keep track of to-dos: what, who, by when, and whether it is done.',
+    globalTemplate: 'TASK_LIST',
+    categories: ['Task Management'],
+    tags: ['tasks', 'to-do', 'checklist'],
+    locale: 'en_US',
+    columns: [
+      { title: 'Task', type: 'TEXT_NUMBER', primary: true },
+      { title: 'Done', type: 'CHECKBOX' },
+      { title: 'Due Date', type: 'DATE' },
+      { title: 'Assigned To', type: 'CONTACT_LIST' },
+      { title: 'Notes', type: 'TEXT_NUMBER' },
+    ],
+    rows: [
+      { Task: 'Write the agenda', Done: false, 'Due Date': { d: '2026-01-09' } },
+      { Task: 'Book the room', Done: false, 'Due Date': { d: '2026-01-12' } },
+      { Task: 'Send the invitations', Done: false, 'Due Date': { d: '2026-01-14' } },
+    ],
+  },
+  {
+    id: 4530990268982594,
+    name: 'Issue Tracker',
+    description: 'Log issues as they are reported and follow them to resolution.',
+    categories: ['IT & Operations'],
+    tags: ['issues', 'bugs', 'tracking'],
+    locale: 'en_US',
+    columns: [
+      { title: 'Issue', type: 'TEXT_NUMBER', primary: true },
+      { title: 'Priority', type: 'PICKLIST', options: ['High', 'Medium', 'Low'] },
+      { title: 'Status', type: 'PICKLIST', options: ['Open', 'In Progress', 'Resolved', 'Closed'] },
+      { title: 'Reported By', type: 'CONTACT_LIST' },
+      { title: 'Reported On', type: 'DATE' },
+      { title: 'Assigned To', type: 'CONTACT_LIST' },
+      { title: 'Description', type: 'TEXT_NUMBER' },
+    ],
+    rows: [
+      { Issue: 'Sign-in page times out', Priority: 'High', Status: 'Open', 'Reported On': { d: '2026-01-07' }, Description: 'Happens on slow connections.' },
+      { Issue: 'Typo on the pricing page', Priority: 'Low', Status: 'Open', 'Reported On': { d: '2026-01-08' } },
+    ],
+  },
+];
+
+export function publicTemplate(id: number): PublicTemplate | undefined {
+  return PUBLIC_TEMPLATES.find((t) => t.id === id);
+}
+
+/**
+ * A new sheet from a public template, in the caller's container: its columns, and with
+ * include=data its sample rows. The other include options name nothing a public template holds.
+ */
+export async function createFromPublicTemplateIn(
+  db: Queryable, actor: Actor, container: SheetContainer, name: string, t: PublicTemplate, include: ReadonlySet<string>, now = clock.now(),
+): Promise<SheetRow> {
+  const { sheet, columns } = await createSheetFromColumnsIn(db, actor, container, { name, columns: t.columns }, { level: 2 }, now);
+  const source = JSON.stringify({ id: t.id, type: 'template' });
+  await updateSheet(db, sheet.id, { source });
+  if (include.has('data') || include.has('all')) {
+    const byTitle = new Map(columns.map((c) => [c.title, c.id]));
+    const ids = newIds(t.rows.length);
+    const records: Insertable<RowTable>[] = t.rows.map((r, i) => {
+      const cells: StoredRowCells = {};
+      for (const [title, v] of Object.entries(r)) cells[String(byTitle.get(title)!)] = { v };
+      return {
+        id: ids[i]!, sheet_id: sheet.id, parent_id: null, sort_key: (i + 1) * KEY_STEP, expanded: 1, locked: 0, format: null,
+        cells: JSON.stringify(cells), cell_meta: '{}', created_at: now, created_by: actor.user.id, modified_at: now, modified_by: actor.user.id,
+      };
+    });
+    if (records.length > 0) await insertRowRecords(db, records);
+  }
+  return { ...sheet, source };
+}

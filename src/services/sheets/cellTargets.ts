@@ -1,0 +1,79 @@
+import type { CellWriteContext } from '../../engine/values.ts';
+import { isId } from '../../engine/input.ts';
+import { findSheet } from '../../store/sheets.ts';
+import { imageSizes } from '../../store/images.ts';
+import type { Actor } from '../platform/context.ts';
+import { sheetAccessLevel } from '../access/permissions.ts';
+import { loadLinkSources, type LinkSources } from '../computed/cellLinks.ts';
+import type { WriteContext } from './sheetWrites.ts';
+import { findReport } from '../../store/reports.ts';
+import { reportAccessLevel } from '../access/reportAccess.ts';
+import { findSight } from '../../store/sights.ts';
+import { sightAccessLevel } from '../access/sightAccess.ts';
+
+/**
+ * What the cells of a row write point at outside their own row, looked up once per request
+ * before the cells are parsed: the source sheets of cell links, the sheets of sheet
+ * hyperlinks, and of report and dashboard hyperlinks (1114 when the caller cannot see them;
+ * their name is the cell's value), and the
+ * images of the sheet named by `image.id` (1006 for an id the sheet does not have).
+ */
+export interface CellTargets {
+  links: LinkSources;
+  context: Pick<CellWriteContext, 'hyperlinkTarget' | 'imageInfo'>;
+}
+
+type CellLike = { hyperlink?: { sheetId?: unknown; reportId?: unknown; sightId?: unknown }; image?: { id?: unknown }; linkInFromCell?: { sheetId?: unknown } } | null;
+
+function cellsOf(rows: readonly Record<string, unknown>[]): CellLike[] {
+  const out: CellLike[] = [];
+  for (const r of rows) if (Array.isArray(r.cells)) out.push(...(r.cells as CellLike[]));
+  return out;
+}
+
+export async function loadCellTargets(ctx: WriteContext, actor: Actor, rows: readonly Record<string, unknown>[]): Promise<CellTargets> {
+  const cells = cellsOf(rows);
+  const sheetIds = new Set<number>();
+  const reportIds = new Set<number>();
+  const sightIds = new Set<number>();
+  const imageIds = new Set<string>();
+  const linkSheetIds = new Set<number>();
+  for (const c of cells) {
+    // only ids are looked up; anything else is refused when the cell is parsed (1031)
+    if (isId(c?.linkInFromCell?.sheetId)) linkSheetIds.add(c.linkInFromCell.sheetId);
+    if (isId(c?.hyperlink?.sheetId)) sheetIds.add(c.hyperlink.sheetId);
+    if (isId(c?.hyperlink?.reportId)) reportIds.add(c.hyperlink.reportId);
+    if (isId(c?.hyperlink?.sightId)) sightIds.add(c.hyperlink.sightId);
+    if (typeof c?.image?.id === 'string' && c.image.id !== '') imageIds.add(c.image.id);
+  }
+  const sheets = new Map<number, { name: string }>();
+  for (const id of sheetIds) {
+    const sheet = await findSheet(ctx.tx, id);
+    if (sheet && (await sheetAccessLevel(ctx.tx, actor, sheet)) !== null) {
+      sheets.set(id, { name: sheet.name });
+    }
+  }
+  const reports = new Map<number, { name: string }>();
+  for (const id of reportIds) {
+    const r = await findReport(ctx.tx, id);
+    if (r && (await reportAccessLevel(ctx.tx, actor, r)) !== null) reports.set(id, { name: r.name });
+  }
+  const sights = new Map<number, { name: string }>();
+  for (const id of sightIds) {
+    const d = await findSight(ctx.tx, id);
+    if (d && (await sightAccessLevel(ctx.tx, actor, d)) !== null) sights.set(id, { name: d.name });
+  }
+  const images = new Map<string, { width: number; height: number }>();
+  const ids = [...imageIds];
+  for (let i = 0; i < ids.length; i += 500) {
+    const found = await imageSizes(ctx.tx, ctx.model.sheetId, ids.slice(i, i + 500));
+    for (const f of found) images.set(f.id, { width: f.width, height: f.height });
+  }
+  return {
+    links: await loadLinkSources(ctx.tx, actor, linkSheetIds),
+    context: {
+      hyperlinkTarget: (kind, id) => (kind === 'sheet' ? sheets.get(id) : kind === 'report' ? reports.get(id) : sights.get(id)),
+      imageInfo: (id) => images.get(id),
+    },
+  };
+}

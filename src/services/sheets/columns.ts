@@ -1,0 +1,109 @@
+import { apiError } from '../../errors.ts';
+import { asObject, objectList } from '../../engine/input.ts';
+import { newId } from '../../ids.ts';
+import type { Store } from '../../store/db.ts';
+import {
+  assertColumnDeletable, insertColumnIds, validateAddColumns, validateColumnUpdate,
+  type ColumnDef,
+} from '../../engine/columns.ts';
+import { convertCell } from '../../engine/convert.ts';
+import { assertCellsPerSheet } from '../../engine/limits.ts';
+import type { Actor } from '../platform/context.ts';
+import { writeSheet } from './sheetWrites.ts';
+import { indexColumns, type SheetModel } from '../../engine/model.ts';
+import { afterWrite } from '../computed/formulas.ts';
+import { sheetSchema, toIdentityForm } from '../../engine/formulaBridge.ts';
+import { assertColumnNotInRules, dropColumnFromFilters } from './filters.ts';
+
+/** Re-number column indexes 0..n-1 after an insert, move or delete. */
+function reindex(m: SheetModel, orderedIds: readonly number[]): void {
+  const byId = m.columnsById;
+  m.columns = orderedIds.map((id, i) => {
+    const c = byId.get(id)!;
+    c.index = i;
+    return c;
+  });
+  m.columnsById = indexColumns(m.columns);
+}
+
+/** Add Columns (POST /sheets/{id}/columns): one or many at one index. Structure: ADMIN. */
+export async function addColumns(store: Store, actor: Actor, sheetId: number, body: unknown, level: number) {
+  const { list, single } = objectList(body, 'a Column object');
+  return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
+    const m = ctx.model;
+    const valid = validateAddColumns(m.columns, list, { level });
+    assertCellsPerSheet(m.rows.size, m.columns.length + valid.length);
+    const added: ColumnDef[] = valid.map((c) => ({ ...c, id: newId() }));
+    for (const c of added) m.columnsById.set(c.id, c);
+    const at = added[0]!.index;
+    reindex(m, insertColumnIds(m.columns.map((c) => c.id), at, added.map((c) => c.id)));
+    ctx.changes.columns = true;
+    afterWrite(ctx, [], { structural: true });
+    for (const c of added) ctx.events.push({ objectType: 'COLUMN', action: 'CREATE', objectId: c.id, details: { title: c.title } });
+    return { columns: added, single };
+  });
+}
+
+/** Update Column (PUT /sheets/{id}/columns/{columnId}): existing values convert on type change. */
+export async function updateColumn(store: Store, actor: Actor, sheetId: number, columnId: number, body: unknown, level: number) {
+  return writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
+    const m = ctx.model;
+    const old = m.columnsById.get(columnId);
+    if (!old) throw apiError(1006);
+    const { column, typeChanged, moved } = validateColumnUpdate(m.columns, columnId, asObject(body, 'a Column object'), { level });
+    if (typeChanged) await assertColumnNotInRules(ctx.tx, sheetId, columnId);
+    if (typeChanged) {
+      const key = String(columnId);
+      for (const row of m.rows.values()) {
+        const cell = row.cells[key];
+        if (cell === undefined) continue;
+        const converted = convertCell(cell, old, column, { rowIdOfNumber: (n) => m.tree.rowIdAt(n), rowNumberOf: (id) => m.tree.rowNumberOf(id) });
+        if (JSON.stringify(converted) !== JSON.stringify(cell)) {
+          row.cells = { ...row.cells, [key]: converted };
+          ctx.changes.updated.add(row.id);
+        }
+      }
+    }
+    if (column.formula !== undefined && column.formula !== old.formula) {
+      column.formula = toIdentityForm(column.formula, sheetSchema(m.columns, m.tree.displayOrder()));
+    }
+    m.columnsById.set(columnId, column);
+    const ids = m.columns.map((c) => c.id);
+    if (moved) {
+      const without = ids.filter((id) => id !== columnId);
+      reindex(m, insertColumnIds(without, column.index, [columnId]));
+    } else {
+      reindex(m, ids);
+    }
+    ctx.changes.columns = true;
+    afterWrite(ctx, [], { structural: true });
+    ctx.events.push({ objectType: 'COLUMN', action: 'UPDATE', objectId: columnId, details: { title: column.title } });
+    return column;
+  });
+}
+
+/** Delete Column: its cells go with it; the primary and the last visible column stay. */
+export async function deleteColumn(store: Store, actor: Actor, sheetId: number, columnId: number) {
+  return writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
+    const m = ctx.model;
+    if (!m.columnsById.has(columnId)) throw apiError(1006);
+    assertColumnDeletable(m.columns, columnId);
+    await assertColumnNotInRules(ctx.tx, sheetId, columnId);
+    await dropColumnFromFilters(ctx.tx, sheetId, columnId, ctx.now);
+    const key = String(columnId);
+    for (const row of m.rows.values()) {
+      if (row.cells[key] !== undefined || row.meta[key] !== undefined) {
+        const { [key]: _gone, ...rest } = row.cells;
+        const { [key]: _m, ...meta } = row.meta;
+        row.cells = rest;
+        row.meta = meta;
+        ctx.changes.updated.add(row.id);
+      }
+    }
+    m.columnsById.delete(columnId);
+    reindex(m, m.columns.map((c) => c.id).filter((id) => id !== columnId));
+    ctx.changes.columns = true;
+    afterWrite(ctx, [], { structural: true });
+    ctx.events.push({ objectType: 'COLUMN', action: 'DELETE', objectId: columnId });
+  });
+}

@@ -1,0 +1,186 @@
+import type { Queryable, Store, Tx } from '../../store/db.ts';
+import { findSheet, lockSheetRow, setLockTimeout, updateSheet, type SheetRow } from '../../store/sheets.ts';
+import { saveModel } from '../../store/sheetModels.ts';
+import { Changeset, type SheetModel } from '../../engine/model.ts';
+import { apiError } from '../../errors.ts';
+import { apiErrorOf } from '../platform/errors.ts';
+import type { AccessLevel } from '../access/access.ts';
+import type { Actor } from '../platform/context.ts';
+import { sheetFor } from '../access/permissions.ts';
+import { authorOf, recordEvents, type ChangeEvent } from '../log/events.ts';
+import { forgetSheet, readModel, remember } from './sheetCache.ts';
+import { clock } from '../../clock.ts';
+
+/**
+ * Sheet writes: one transaction, the sheets locked, access checked, each model changed by the
+ * mutation (engine/model.ts functions record what they change in the write's changeset),
+ * persisted as the changeset names, the version bumped and the change events recorded.
+ */
+export interface WriteContext {
+  tx: Tx;
+  actor: Actor;
+  sheet: SheetRow;
+  level: AccessLevel;
+  model: SheetModel;
+  now: number;
+  /** What the write changed so far: persisted at its end, read by the hooks (history, automation). */
+  changes: Changeset;
+  events: ChangeEvent[];
+}
+
+export interface WriteOptions {
+  /** The lock wait before answering 4004 (PostgreSQL). */
+  lockTimeoutMs?: number;
+  /** A write the server allows on its own terms (a signed update request link): no access check. */
+  system?: boolean;
+}
+
+export interface SheetWriteResult<T> {
+  result: T;
+  /** Whether the write changed the sheet (its version went up). */
+  changed: boolean;
+  version: number;
+  model: SheetModel;
+  sheet: SheetRow;
+  level: AccessLevel;
+}
+
+/** One sheet taking part in a write: what access it needs. */
+export interface SheetWriteTarget {
+  sheetId: number;
+  needed: AccessLevel;
+  /** A write the server makes on its own (cross-sheet updates): no access check. */
+  system?: boolean;
+}
+
+/**
+ * PostgreSQL: takes the sheets' row locks (4004 after the lock timeout), so that a check made
+ * after it ("this row has no proof yet") holds until the commit. SQLite: the write transaction is the lock.
+ */
+export async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts: WriteOptions = {}): Promise<void> {
+  if (store.dialect !== 'postgres') return; // SQLite: the write transaction is the lock
+  await setLockTimeout(tx, opts.lockTimeoutMs ?? store.lockTimeoutMs);
+  // ascending ids: two writers over the same sheets never wait on each other in a circle
+  for (const id of [...new Set(sheetIds)].sort((a, b) => a - b)) {
+    try {
+      await lockSheetRow(tx, id);
+    } catch (e) {
+      if ((e as { code?: string }).code === '55P03') throw apiError(4004, id);
+      throw e;
+    }
+  }
+}
+
+async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: number): Promise<WriteContext> {
+  const { sheet, level } = target.system ? { sheet: await systemSheet(tx, target.sheetId), level: 'OWNER' as AccessLevel } : await sheetFor(tx, actor, target.sheetId, target.needed);
+  const model = await readModel(tx, sheet);
+  // from here the model is ours: readers of this process reload from the database
+  forgetSheet(target.sheetId);
+  return { tx, actor, sheet, level, model, now, changes: new Changeset(), events: [] };
+}
+
+/** Persists what a write context changed, bumps the version and records its events. */
+async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: SheetRow }> {
+  const { tx, sheet, model, changes } = ctx;
+  // what readers computed since the last write goes to the database with this one (taken here,
+  // not when the write opened: a reader that got the model before may compute until now)
+  if (model.unsaved) {
+    for (const id of model.unsaved) changes.updated.add(id);
+    model.unsaved = undefined;
+  }
+  const changed = !changes.empty;
+  let version = sheet.version;
+  if (changed) {
+    await saveModel(tx, model, changes, ctx.now);
+    version = sheet.version + 1;
+    await updateSheet(tx, sheet.id, { version, modified_at: ctx.now });
+    model.version = version;
+  }
+  if (ctx.events.length > 0) {
+    await recordEvents(tx, authorOf(ctx.actor), ctx.events.map((e) => ({ ...e, sheetId: sheet.id, workspaceId: sheet.workspace_id })), ctx.now);
+  }
+  return { version, sheet: { ...sheet, version, modified_at: changed ? ctx.now : sheet.modified_at } };
+}
+
+/**
+ * Runs one mutation over several sheets in one transaction (copy or move rows between
+ * sheets, cross-sheet updates): every sheet locked (in id order), access checked in the order
+ * given, each model changed by `fn`, persisted and versioned as with writeSheet.
+ */
+export async function writeSheets<T>(
+  store: Store,
+  actor: Actor,
+  targets: SheetWriteTarget[],
+  fn: (ctxs: WriteContext[]) => T | Promise<T>,
+  opts: WriteOptions = {},
+): Promise<{ result: T; sheets: Array<Omit<SheetWriteResult<T>, 'result'>> }> {
+  const ids = targets.map((t) => t.sheetId);
+  let committed: SheetModel[] = [];
+  try {
+    const out = await store.db.transaction().execute(async (tx) => {
+      await lockSheets(tx, store, ids, opts);
+      const now = clock.now();
+      const ctxs: WriteContext[] = [];
+      for (const t of targets) ctxs.push(await openWrite(tx, actor, t, now));
+      for (const ctx of ctxs) for (const h of hooks.opened) await h(ctx);
+      const result = await fn(ctxs);
+      for (const ctx of ctxs) for (const h of hooks.written) await h(ctx);
+      const sheets: Array<Omit<SheetWriteResult<T>, 'result'>> = [];
+      for (const ctx of ctxs) {
+        const { version, sheet } = await closeWrite(ctx);
+        sheets.push({ version, sheet, model: ctx.model, level: ctx.level, changed: version !== ctx.sheet.version });
+      }
+      committed = ctxs.map((c) => c.model);
+      return { result, sheets };
+    });
+    for (const m of committed) remember(m);
+    await afterCommit(store, actor, out.sheets);
+    return out;
+  } catch (e) {
+    for (const id of ids) forgetSheet(id);
+    if (apiErrorOf(e) === undefined && (e as { code?: string }).code === 'SQLITE_BUSY') throw apiError(4004, ids[0]);
+    throw e;
+  }
+}
+
+/**
+ * Runs one sheet mutation: transaction, lock, access check, model, persistence of what changed,
+ * version bump, change events. `fn` changes ctx.model through the engine's model functions,
+ * which record the changes in ctx.changes.
+ */
+export async function writeSheet<T>(
+  store: Store,
+  actor: Actor,
+  sheetId: number,
+  needed: AccessLevel,
+  fn: (ctx: WriteContext) => T | Promise<T>,
+  opts: WriteOptions = {},
+): Promise<SheetWriteResult<T>> {
+  const { result, sheets } = await writeSheets(store, actor, [{ sheetId, needed, ...(opts.system ? { system: true } : {}) }], (ctxs) => fn(ctxs[0]!), opts);
+  return { result, ...sheets[0]! };
+}
+
+async function systemSheet(db: Queryable, sheetId: number): Promise<SheetRow> {
+  const sheet = await findSheet(db, sheetId);
+  if (!sheet) throw apiError(1006);
+  return sheet;
+}
+
+/**
+ * Hooks of services that follow every sheet write (cell links, cross-sheet references,
+ * automation): `opened` before the write's changes (inside its transaction), `written` after
+ * them and before they are persisted, `committed` after the commit.
+ */
+type WriteHook = (ctx: WriteContext) => Promise<void>;
+type CommitHook = (store: Store, actor: Actor, sheets: ReadonlyArray<{ sheet: SheetRow; model: SheetModel; changed: boolean }>) => Promise<void>;
+const hooks = { opened: [] as WriteHook[], written: [] as WriteHook[], committed: [] as CommitHook[] };
+
+export function onSheetWrite(h: { opened?: WriteHook; written?: WriteHook; committed?: CommitHook }): void {
+  if (h.opened) hooks.opened.push(h.opened);
+  if (h.written) hooks.written.push(h.written);
+  if (h.committed) hooks.committed.push(h.committed);
+}
+
+async function afterCommit(store: Store, actor: Actor, sheets: ReadonlyArray<{ sheet: SheetRow; model: SheetModel; changed: boolean }>): Promise<void> {
+  for (const h of hooks.committed) await h(store, actor, sheets);
+}
