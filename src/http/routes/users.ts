@@ -66,10 +66,9 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   app.get('/users/:userId(^\\d+$)', { config: { scope: 'READ_USERS' } }, async (req) => {
     const id = pathId((req.params as { userId: string }).userId);
     const d = await getUser(db(), req.actor, id);
-    const admin = !!req.actor.user.admin;
     return userProfile(d.user, req.actor.org, req.ro, {
-      showRoles: admin || d.user.id === req.actor.user.id, viewerIsAdmin: admin, status: true, sheetCount: d.sheetCount,
-      alternateEmails: admin || d.user.id === req.actor.user.id ? d.alternateEmails : [],
+      showRoles: d.showRoles, viewerIsAdmin: !!req.actor.user.admin, status: true, sheetCount: d.sheetCount,
+      alternateEmails: d.alternateEmails,
       profileImage: await profileImageOf(db(), d.user.id),
     });
   });
@@ -83,9 +82,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const body = req.body;
     const id = pathId((req.params as { userId: string }).userId);
     const out = await answeringEarly(req, reply, () => setProfileImage(app.ctx.store, app.ctx.blobs, req.actor, id, body, app.ctx.config.bodyLimit));
-    const admin = !!req.actor.user.admin;
     return success(userProfile(out.user, req.actor.org, req.ro, {
-      showRoles: admin || out.user.id === req.actor.user.id, viewerIsAdmin: admin, sheetCount: 0, alternateEmails: [], profileImage: out.image,
+      showRoles: out.showRoles, viewerIsAdmin: !!req.actor.user.admin, sheetCount: 0, alternateEmails: [], profileImage: out.image,
     }));
   });
 

@@ -5,12 +5,14 @@ import { apiError } from '../../errors.ts';
 import { isAccessLevel, requireAccess, strongest, type AccessLevel } from './access.ts';
 import type { Actor } from '../platform/context.ts';
 import { accessibleWorkspaces, granteeOf, workspaceAccessLevel } from './containers.ts';
+import { findReport, reportsVisibleTo, type ReportRow } from '../../store/reports.ts';
+import { findSight, sightsVisibleTo, type SightRow } from '../../store/sights.ts';
 
 /**
  * Access to reports and dashboards, as to sheets: the strongest of ownership, direct and group
  * shares of the object, and the caller's level on the workspace that holds it. (Seeing a report
  * or a dashboard does not show rows or cells of sheets the caller cannot see: their services
- * read only those it can.) services/access/reportAccess.ts and sightAccess.ts name these for their kind.
+ * read only those it can.) `reportAccess` and `sightAccess` below are the two kinds.
  */
 export interface OwnedAsset {
   id: number;
@@ -89,3 +91,8 @@ export function assetAccess<T extends OwnedAsset>(kind: AssetKind<T>) {
 
   return { levelOf, require, accessible, levels, sharedHome };
 }
+
+/** Access to reports. */
+export const reportAccess = assetAccess<ReportRow>({ type: 'report', find: findReport, visibleTo: reportsVisibleTo });
+/** Access to dashboards. */
+export const sightAccess = assetAccess<SightRow>({ type: 'sight', find: findSight, visibleTo: sightsVisibleTo });

@@ -18,6 +18,14 @@ export function requireSystemAdmin(actor: Actor): void {
   if (!actor.user.admin) throw apiError(1004);
 }
 
+/**
+ * Whether the caller sees a user's private profile (roles, alternate addresses) and may set its
+ * profile image: their own, or anyone's for a system admin.
+ */
+export function seesPrivateProfile(actor: Actor, userId: number): boolean {
+  return !!actor.user.admin || actor.user.id === userId;
+}
+
 /** A member of the caller's organization by id: 1020 when there is none. */
 export async function memberOr404(db: Queryable, actor: Actor, id: number): Promise<UserRow> {
   const u = await findOrgMember(db, actor.org.id, id);

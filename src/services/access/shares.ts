@@ -18,9 +18,8 @@ import { assertPrimaryEmail } from '../identity/alternateEmails.ts';
 import { groupTablesExist, workspaceFor } from './containers.ts';
 import { lockGroup } from '../identity/groups.ts';
 import { newShareId } from '../sheets/sheetLifecycle.ts';
-import { reportFor } from './reportAccess.ts';
+import { reportAccess, sightAccess } from './assetAccess.ts';
 import { transferReport, type ReportRow } from '../../store/reports.ts';
-import { sightFor } from './sightAccess.ts';
 import { transferSight, type SightRow } from '../../store/sights.ts';
 import { clock } from '../../clock.ts';
 
@@ -93,11 +92,11 @@ export async function shareTarget(db: Queryable, actor: Actor, type: ShareObject
     return targetOfSheet(sheet, level);
   }
   if (type === 'report') {
-    const { report, level } = await reportFor(db, actor, id, needed);
+    const { asset: report, level } = await reportAccess.require(db, actor, id, needed);
     return targetOfReport(report, level);
   }
   if (type === 'sight') {
-    const { sight, level } = await sightFor(db, actor, id, needed);
+    const { asset: sight, level } = await sightAccess.require(db, actor, id, needed);
     return targetOfSight(sight, level);
   }
   const { ws, level } = await workspaceFor(db, actor, id, needed);

@@ -2,7 +2,7 @@ import type { Store } from '../../store/db.ts';
 import type { BlobStore } from '../../blobs/index.ts';
 import { asObject } from '../../engine/input.ts';
 import type { Actor } from '../platform/context.ts';
-import { reportFor } from '../access/reportAccess.ts';
+import { reportAccess } from '../access/assetAccess.ts';
 import { addresses, mailFile, parseFileEmail, type SheetFormat } from '../outbound/emails.ts';
 
 /** The file a report is sent as, made by the HTTP layer's presenters. */
@@ -25,7 +25,7 @@ export async function emailReport(store: Store, blobs: BlobStore, actor: Actor, 
   const b = asObject(body, 'a ReportEmail object');
   const { email, format, paperSize } = parseFileEmail(b, paperSizes);
   const db = store.db;
-  const { report } = await reportFor(db, actor, id, 'VIEWER');
+  const { asset: report } = await reportAccess.require(db, actor, id, 'VIEWER');
   const to = await addresses(db, actor.org.id, email.sendTo);
   const file = await render(format, paperSize);
   const event = { objectType: 'REPORT', action: 'SEND_AS_ATTACHMENT', objectId: report.id, workspaceId: report.workspace_id, details: { format, recipientCount: to.length } };

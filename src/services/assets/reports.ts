@@ -22,10 +22,9 @@ import { sheetFor } from '../access/permissions.ts';
 import { requireName } from '../sheets/sheetCreation.ts';
 import { modelForRead } from '../sheets/sheetCache.ts';
 import type { RowState, SheetModel } from '../../engine/model.ts';
-import { accessibleReports, reportFor } from '../access/reportAccess.ts';
+import { reportAccess } from '../access/assetAccess.ts';
 import { clock } from '../../clock.ts';
 
-export { accessibleReports, reportFor };
 
 /** Rows a report holds at most (spec 8): the first ones in the report's order. */
 export const MAX_REPORT_ROWS = 50_000;
@@ -113,7 +112,7 @@ export async function createReport(store: Store, actor: Actor, body: unknown): P
 
 /** Get a report's definition (VIEWER). */
 export async function readReportDefinition(db: Queryable, actor: Actor, id: number): Promise<ReportDefinitionView> {
-  const { report, level } = await reportFor(db, actor, id, 'VIEWER');
+  const { asset: report, level } = await reportAccess.require(db, actor, id, 'VIEWER');
   return { report, level, definition: definitionOf(report), sources: await sourcesOf(db, id) };
 }
 
@@ -130,7 +129,7 @@ export async function updateReportDefinition(store: Store, actor: Actor, id: num
     // replaces the sources: two at once on PostgreSQL both inserted them)
     await lockName(tx, `sheetd: report ${id}`);
     const now = clock.now();
-    const { report, level } = await reportFor(tx, actor, id, 'ADMIN');
+    const { asset: report, level } = await reportAccess.require(tx, actor, id, 'ADMIN');
     const definition = definitionOf(report);
     const changed: string[] = [];
     let name = report.name;
@@ -168,7 +167,7 @@ export async function updateReportDefinition(store: Store, actor: Actor, id: num
 /** Delete Report: its owner only, with its shares and favorites. */
 export async function deleteReport(store: Store, actor: Actor, id: number): Promise<void> {
   await store.db.transaction().execute(async (tx) => {
-    const { report } = await reportFor(tx, actor, id, 'OWNER');
+    const { asset: report } = await reportAccess.require(tx, actor, id, 'OWNER');
     await deleteReports(tx, [report.id]);
     await recordEvents(tx, authorOf(actor), [reportEvent(report, 'DELETE')]);
   });
@@ -197,7 +196,7 @@ export async function copyReportRecord(
 
 /** List Reports: every report the caller can see (modified at or after `since`, when given). */
 export async function listReports(db: Queryable, actor: Actor, since?: number): Promise<Array<{ report: ReportRow; level: AccessLevel }>> {
-  const all = await accessibleReports(db, actor);
+  const all = (await reportAccess.accessible(db, actor)).map(({ asset, level }) => ({ report: asset, level }));
   return since === undefined ? all : all.filter((x) => x.report.modified_at >= since);
 }
 

@@ -29,12 +29,10 @@ import { requireName } from '../sheets/sheetCreation.ts';
 import { modelForRead } from '../sheets/sheetCache.ts';
 import type { SheetModel } from '../../engine/model.ts';
 import { getSummary, summaryOfModel, type SummaryRead } from '../computed/summary.ts';
-import { reportAccessLevel } from '../access/reportAccess.ts';
+import { reportAccess, sightAccess } from '../access/assetAccess.ts';
 import { readReport, type ReportData } from './reports.ts';
-import { accessibleSights, sightAccessLevel, sightFor } from '../access/sightAccess.ts';
 import { apiErrorOf } from '../platform/errors.ts';
 
-export { accessibleSights, sightFor };
 
 /** A dashboard as stored, with the caller's level and its widgets parsed. */
 export interface SightView {
@@ -59,11 +57,11 @@ async function canSee(db: Queryable, actor: Actor, kind: ItemKey, id: number): P
   }
   if (kind === 'reportId') {
     const r = await findReport(db, id);
-    return r && (await reportAccessLevel(db, actor, r)) !== null ? r.name : null;
+    return r && (await reportAccess.levelOf(db, actor, r)) !== null ? r.name : null;
   }
   if (kind === 'sightId') {
     const s = await findSight(db, id);
-    return s && (await sightAccessLevel(db, actor, s)) !== null ? s.name : null;
+    return s && (await sightAccess.levelOf(db, actor, s)) !== null ? s.name : null;
   }
   if (kind === 'folderId') {
     const f = await findFolder(db, id);
@@ -152,7 +150,7 @@ export async function updateSightDefinition(store: Store, actor: Actor, id: numb
   const b = asObject(body, 'a Sight object');
   return store.db.transaction().execute(async (tx) => {
     const now = clock.now();
-    const { sight, level } = await sightFor(tx, actor, id, 'ADMIN');
+    const { asset: sight, level } = await sightAccess.require(tx, actor, id, 'ADMIN');
     const changed: string[] = [];
     const next: SightRow = { ...sight, modified_at: now };
     if (b.name !== undefined) {
@@ -191,7 +189,7 @@ export async function renameSight(store: Store, actor: Actor, id: number, body: 
   const name = requireName(b);
   return store.db.transaction().execute(async (tx) => {
     const now = clock.now();
-    const { sight, level } = await sightFor(tx, actor, id, 'ADMIN');
+    const { asset: sight, level } = await sightAccess.require(tx, actor, id, 'ADMIN');
     const next: SightRow = { ...sight, name, modified_at: now };
     await updateSight(tx, id, { name, modified_at: now });
     await recordEvents(tx, authorOf(actor), [sightEvent(next, 'RENAME', { oldName: sight.name })], now);
@@ -202,7 +200,7 @@ export async function renameSight(store: Store, actor: Actor, id: number, body: 
 /** Delete Dashboard: its owner only, with its shares and favorites. */
 export async function deleteSight(store: Store, actor: Actor, id: number): Promise<void> {
   await store.db.transaction().execute(async (tx) => {
-    const { sight } = await sightFor(tx, actor, id, 'OWNER');
+    const { asset: sight } = await sightAccess.require(tx, actor, id, 'OWNER');
     await deleteSights(tx, [sight.id]);
     await recordEvents(tx, authorOf(actor), [sightEvent(sight, 'DELETE')], clock.now());
   });
@@ -245,14 +243,14 @@ export async function copySight(store: Store, actor: Actor, id: number, body: un
   const d = parseDestination(body, { copy: true });
   return store.db.transaction().execute(async (tx) => {
     const now = clock.now();
-    const { sight } = await sightFor(tx, actor, id, 'VIEWER');
+    const { asset: sight } = await sightAccess.require(tx, actor, id, 'VIEWER');
     const container = await containerForCreate(tx, actor, d);
     const p = placement(container);
     const ownerId = container.type === 'folder' && container.folder.workspace_id === null ? container.folder.owner_id : actor.user.id;
     const widgets = widgetsOf(sight);
     const copy = await insertCopy(tx, sight, { ...p, ownerId }, d.newName ?? sight.name, widgets, now);
     await recordEvents(tx, authorOf(actor), [sightEvent(copy, 'CREATE', { sourceObjectId: sight.id })], now);
-    return { sight: copy, level: (await sightAccessLevel(tx, actor, copy)) ?? 'OWNER', widgets };
+    return { sight: copy, level: (await sightAccess.levelOf(tx, actor, copy)) ?? 'OWNER', widgets };
   });
 }
 
@@ -261,19 +259,19 @@ export async function moveSight(store: Store, actor: Actor, id: number, body: un
   const d = parseDestination(body, { copy: false });
   return store.db.transaction().execute(async (tx) => {
     const now = clock.now();
-    const { sight } = await sightFor(tx, actor, id, 'ADMIN');
+    const { asset: sight } = await sightAccess.require(tx, actor, id, 'ADMIN');
     const container = await containerForCreate(tx, actor, d);
     const p = placement(container);
     await updateSight(tx, sight.id, { folder_id: p.folderId, workspace_id: p.workspaceId, modified_at: now });
     const moved: SightRow = { ...sight, folder_id: p.folderId, workspace_id: p.workspaceId, modified_at: now };
     await recordEvents(tx, authorOf(actor), [sightEvent(moved, 'MOVE', { destinationType: d.type, destinationId: d.id })], now);
-    return { sight: moved, level: (await sightAccessLevel(tx, actor, moved)) ?? 'VIEWER', widgets: widgetsOf(moved) };
+    return { sight: moved, level: (await sightAccess.levelOf(tx, actor, moved)) ?? 'VIEWER', widgets: widgetsOf(moved) };
   });
 }
 
 /** List Dashboards: every dashboard the caller can see (modified at or after `since`, when given). */
 export async function listSights(db: Queryable, actor: Actor, since?: number): Promise<Array<{ sight: SightRow; level: AccessLevel }>> {
-  const all = await accessibleSights(db, actor);
+  const all = (await sightAccess.accessible(db, actor)).map(({ asset, level }) => ({ sight: asset, level }));
   return since === undefined ? all : all.filter((x) => x.sight.modified_at >= since);
 }
 
@@ -342,14 +340,14 @@ async function liveData(db: Queryable, actor: Actor, view: SightView): Promise<S
   }
   if (view.sight.source_id !== null) {
     const src = await findSight(db, view.sight.source_id);
-    if (src && (await sightAccessLevel(db, actor, src)) !== null) out.source = src;
+    if (src && (await sightAccess.levelOf(db, actor, src)) !== null) out.source = src;
   }
   return out;
 }
 
 /** Get Dashboard (VIEWER): the dashboard with what its widgets show, read now. */
 export async function readSight(db: Queryable, actor: Actor, id: number): Promise<SightData> {
-  const { sight, level } = await sightFor(db, actor, id, 'VIEWER');
+  const { asset: sight, level } = await sightAccess.require(db, actor, id, 'VIEWER');
   return liveData(db, actor, { sight, level, widgets: widgetsOf(sight) });
 }
 
@@ -368,12 +366,12 @@ export interface SightImageUpload {
  * IMAGE widget names. The blob is removed again when the dashboard cannot take it.
  */
 export async function addSightImage(store: Store, blobs: BlobStore, actor: Actor, id: number, u: SightImageUpload): Promise<SightImageRow> {
-  await sightFor(store.db, actor, id, 'ADMIN');
+  await sightAccess.require(store.db, actor, id, 'ADMIN');
   const { info, blobKey, size } = await storeImage(blobs, u.body, u.maxBytes);
   try {
     return await store.db.transaction().execute(async (tx) => {
       const now = clock.now();
-      const { sight } = await sightFor(tx, actor, id, 'ADMIN');
+      const { asset: sight } = await sightAccess.require(tx, actor, id, 'ADMIN');
       const row: SightImageRow = { sight_id: sight.id, id: newImageId(), blob_key: blobKey, size, mime_type: info.mimeType, width: info.width, height: info.height, file_name: u.fileName, created_at: now, created_by: actor.user.id };
       await insertSightImage(tx, row);
       await updateSight(tx, sight.id, { modified_at: now });
@@ -407,7 +405,7 @@ async function serve(db: Queryable, blobs: BlobStore, sightId: number, imageId: 
 
 /** An image of a dashboard the caller can see (VIEWER); 1006 for an id it does not have. */
 export async function readSightImage(db: Queryable, blobs: BlobStore, actor: Actor, id: number, imageId: string): Promise<ServedSightImage> {
-  const { sight } = await sightFor(db, actor, id, 'VIEWER');
+  const { asset: sight } = await sightAccess.require(db, actor, id, 'VIEWER');
   return serve(db, blobs, sight.id, imageId);
 }
 
@@ -438,7 +436,7 @@ function publishOf(s: SightRow): SightPublishView {
 
 /** Get Dashboard Publish Status (VIEWER). */
 export async function readSightPublish(db: Queryable, actor: Actor, id: number): Promise<SightPublishView> {
-  const { sight } = await sightFor(db, actor, id, 'VIEWER');
+  const { asset: sight } = await sightAccess.require(db, actor, id, 'VIEWER');
   return publishOf(sight);
 }
 
@@ -456,7 +454,7 @@ export async function setSightPublish(store: Store, actor: Actor, id: number, bo
   const enabled = b.readOnlyFullEnabled;
   return store.db.transaction().execute(async (tx) => {
     const now = clock.now();
-    const { sight } = await sightFor(tx, actor, id, 'ADMIN');
+    const { asset: sight } = await sightAccess.require(tx, actor, id, 'ADMIN');
     const was = publishOf(sight);
     const token = enabled ? (was.token ?? randomBytes(18).toString('base64url')) : null;
     const accessibleBy = enabled ? ((by as 'ALL' | 'ORG' | undefined | null) ?? was.accessibleBy ?? 'ALL') : null;

@@ -13,7 +13,7 @@ import { atLeast, type AccessLevel } from '../access/access.ts';
 import type { Actor, UserRow } from '../platform/context.ts';
 import { authorOf, recordEvents } from '../log/events.ts';
 import { sheetAccessLevel, sheetFor } from '../access/permissions.ts';
-import { reportAccessLevel, reportFor } from '../access/reportAccess.ts';
+import { reportAccess } from '../access/assetAccess.ts';
 import { actorFor } from '../outbound/automation.ts';
 import { updateRows } from '../sheets/rows.ts';
 import { clock } from '../../clock.ts';
@@ -62,7 +62,7 @@ export async function sheetPublishStatus(db: Queryable, actor: Actor, sheetId: n
 
 /** Get Report Publish Status, as for sheets. */
 export async function reportPublishStatus(db: Queryable, actor: Actor, reportId: number): Promise<PublishState> {
-  const { report, level } = await reportFor(db, actor, reportId, 'VIEWER');
+  const { asset: report, level } = await reportAccess.require(db, actor, reportId, 'VIEWER');
   return stateOf(db, 'report', report.id, level);
 }
 
@@ -190,7 +190,7 @@ export function setSheetPublishStatus(store: Store, actor: Actor, sheetId: numbe
 /** Set Report Publish Status: the report's owner and admins (1004 otherwise). */
 export function setReportPublishStatus(store: Store, actor: Actor, reportId: number, body: unknown, policy: PublishPolicy, now = clock.now()): Promise<PublishState> {
   return store.db.transaction().execute(async (tx) => {
-    const { report, level } = await reportFor(tx, actor, reportId, 'ADMIN');
+    const { asset: report, level } = await reportAccess.require(tx, actor, reportId, 'ADMIN');
     if (store.dialect === 'postgres') await lockPublished(tx, 'report', report.id);
     return setPublish(tx, actor, policy, { type: 'report', id: report.id, name: report.name, orgId: report.org_id, sheetId: null, workspaceId: report.workspace_id, level }, body, now);
   });
@@ -226,7 +226,7 @@ export async function openPublication(db: Queryable, token: string, visitor: Use
     if (visitor.org_id !== object.org_id) return 'denied';
     if (accessibleBy === 'SHARED') {
       const a = await actorFor(db, visitor);
-      const level = a === undefined ? null : type === 'sheet' ? await sheetAccessLevel(db, a, object as SheetRow) : await reportAccessLevel(db, a, object as ReportRow);
+      const level = a === undefined ? null : type === 'sheet' ? await sheetAccessLevel(db, a, object as SheetRow) : await reportAccess.levelOf(db, a, object as ReportRow);
       if (level === null) return 'denied';
     }
   }

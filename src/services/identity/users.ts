@@ -14,7 +14,7 @@ import { apiError } from '../../errors.ts';
 import { asObject } from '../../engine/input.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from '../log/events.ts';
 import { assertPrimaryEmail, lockAddresses } from './alternateEmails.ts';
-import { isValidEmail, memberOr404, requireSystemAdmin } from '../access/members.ts';
+import { isValidEmail, memberOr404, requireSystemAdmin, seesPrivateProfile } from '../access/members.ts';
 import type { AfterDb } from '../platform/transactions.ts';
 import type { Actor, UserRow } from '../platform/context.ts';
 
@@ -143,13 +143,17 @@ async function addUserIn(db: Queryable, actor: Actor, body: unknown, now = clock
 export interface UserDetail {
   user: UserRow;
   sheetCount: number;
+  /** Whether the caller sees the user's roles and alternate addresses (services/access/members.ts). */
+  showRoles: boolean;
+  /** Empty unless the caller sees the private profile. */
   alternateEmails: AlternateEmailRow[];
 }
 
 export async function getUser(db: Queryable, actor: Actor, id: number): Promise<UserDetail> {
   const user = await memberOr404(db, actor, id);
   const counts = await sheetCounts(db, [user.id]);
-  return { user, sheetCount: counts.get(user.id) ?? 0, alternateEmails: await listAlternateEmails(db, user.id) };
+  const showRoles = seesPrivateProfile(actor, user.id);
+  return { user, sheetCount: counts.get(user.id) ?? 0, showRoles, alternateEmails: showRoles ? await listAlternateEmails(db, user.id) : [] };
 }
 
 export async function listUsers(db: Queryable, actor: Actor, emails: string[], p: Paging) {
@@ -322,10 +326,10 @@ export async function profileImageOf(db: Queryable, userId: number): Promise<Pro
  * (1004 otherwise). The image (PNG, GIF, JPEG; 1091 for anything else) goes onto the blob
  * store; the one it replaces is removed by a job after the commit.
  */
-export async function setProfileImage(store: Store, blobs: BlobStore, actor: Actor, userId: number, body: Readable, maxBytes: number): Promise<{ user: UserRow; image: ProfileImage }> {
+export async function setProfileImage(store: Store, blobs: BlobStore, actor: Actor, userId: number, body: Readable, maxBytes: number): Promise<{ user: UserRow; image: ProfileImage; showRoles: boolean }> {
   const check = async (db: Queryable) => {
     const u = await memberOr404(db, actor, userId);
-    if (u.id !== actor.user.id && !actor.user.admin) throw apiError(1004);
+    if (!seesPrivateProfile(actor, u.id)) throw apiError(1004);
     return u;
   };
   await check(store.db);
@@ -340,7 +344,7 @@ export async function setProfileImage(store: Store, blobs: BlobStore, actor: Act
       await insertProfileImage(tx, { user_id: userId, image_id: image.imageId, blob_key: blobKey, mime_type: info.mimeType, width: info.width, height: info.height, created_at: now });
       if (old) await queueBlobDeletion(tx, [old.blob_key]);
       await recordEvents(tx, authorOf(actor), [{ objectType: 'USER', action: 'UPDATE', objectId: userId, details: { profileImage: true } }], now);
-      return { user, image };
+      return { user, image, showRoles: seesPrivateProfile(actor, user.id) };
     });
   } catch (e) {
     await blobs.delete(blobKey);

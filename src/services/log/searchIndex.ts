@@ -14,8 +14,7 @@ import { fieldColumn, type SummaryFieldDef } from '../../engine/summary.ts';
 import { clock } from '../../clock.ts';
 import type { Actor } from '../platform/context.ts';
 import { accessibleWorkspaces, folderAccessLevel } from '../access/containers.ts';
-import { accessibleReports } from '../access/reportAccess.ts';
-import { accessibleSights } from '../access/sightAccess.ts';
+import { reportAccess, sightAccess } from '../access/assetAccess.ts';
 import type { SearchScope } from './search.ts';
 
 /**
@@ -108,13 +107,13 @@ function visibleAssets(ids: readonly number[], seen: ReadonlyArray<{ id: number;
 registerNamedSource({
   objectType: 'report', eventType: 'REPORT', scope: 'reportNames',
   names: (db, ids) => containerNames(db, 'reports', ids),
-  visible: async (db, actor, ids) => visibleAssets(ids, (await accessibleReports(db, actor)).map((x) => x.report)),
+  visible: async (db, actor, ids) => visibleAssets(ids, (await reportAccess.accessible(db, actor)).map((x) => x.asset)),
 });
 
 registerNamedSource({
   objectType: 'sight', eventType: 'DASHBOARD', scope: 'sightNames',
   names: (db, ids) => containerNames(db, 'sights', ids),
-  visible: async (db, actor, ids) => visibleAssets(ids, (await accessibleSights(db, actor)).map((x) => x.sight)),
+  visible: async (db, actor, ids) => visibleAssets(ids, (await sightAccess.accessible(db, actor)).map((x) => x.asset)),
 });
 
 // --- docs of a sheet --------------------------------------------------------------------------

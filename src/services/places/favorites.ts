@@ -10,9 +10,8 @@ import { authorOf, recordEvents } from '../log/events.ts';
 import { sheetAccessLevel } from '../access/permissions.ts';
 import { folderAccessLevel, workspaceAccessLevel } from '../access/containers.ts';
 import { findReport } from '../../store/reports.ts';
-import { reportAccessLevel } from '../access/reportAccess.ts';
+import { reportAccess, sightAccess } from '../access/assetAccess.ts';
 import { findSight } from '../../store/sights.ts';
-import { sightAccessLevel } from '../access/sightAccess.ts';
 import { clock } from '../../clock.ts';
 
 export const FAVORITE_TYPES = ['folder', 'report', 'sheet', 'sight', 'template', 'workspace'] as const;
@@ -48,10 +47,10 @@ export async function favoriteObjectName(db: Queryable, actor: Actor, type: Favo
   }
   if (type === 'report') {
     const r = await findReport(db, id);
-    return r && (await reportAccessLevel(db, actor, r)) !== null ? r.name : null;
+    return r && (await reportAccess.levelOf(db, actor, r)) !== null ? r.name : null;
   }
   const d = await findSight(db, id);
-  return d && (await sightAccessLevel(db, actor, d)) !== null ? d.name : null;
+  return d && (await sightAccess.levelOf(db, actor, d)) !== null ? d.name : null;
 }
 
 export async function readFavorites(db: Queryable, actor: Actor): Promise<FavoriteRow[]> {

@@ -16,10 +16,9 @@ import { requireName } from '../sheets/sheetCreation.ts';
 import { containerForCreate, folderFor, lockContainers, parseDestination, placement, sheetLevels, CREATE_LEVEL } from '../access/containers.ts';
 import { copyContext, copySheetRecords, deleteSheetRecords, finishCopy, type CopyContext } from '../sheets/sheetLifecycle.ts';
 import { moveReportsOfFolders, reportsAt, reportsInFolders, type ReportRow } from '../../store/reports.ts';
-import { reportLevels } from '../access/reportAccess.ts';
+import { reportAccess, sightAccess } from '../access/assetAccess.ts';
 import { copyReportRecord, deleteReportRecords } from '../assets/reports.ts';
 import { moveSightsOfFolders, sightsAt, sightsInFolders, type SightRow } from '../../store/sights.ts';
-import { sightLevels } from '../access/sightAccess.ts';
 import { copySightRecord, deleteSightRecords } from '../assets/sights.ts';
 import { clock } from '../../clock.ts';
 
@@ -47,8 +46,8 @@ export async function loadTree(db: Queryable, actor: Actor, root: TreeRoot, dept
   const sub = await childFolders(db, 'folderId' in root ? { parentId: root.folderId } : root);
   const folders: FolderTree['folders'] = [];
   for (const folder of sub) folders.push(depth > 0 ? { folder, tree: await loadTree(db, actor, { folderId: folder.id }, depth - 1) } : { folder });
-  const reports = await reportLevels(db, actor, await reportsAt(db, root));
-  const sights = await sightLevels(db, actor, await sightsAt(db, root));
+  const reports = (await reportAccess.levels(db, actor, await reportsAt(db, root))).map(({ asset, level }) => ({ report: asset, level }));
+  const sights = (await sightAccess.levels(db, actor, await sightsAt(db, root))).map(({ asset, level }) => ({ sight: asset, level }));
   return { sheets: all.filter((x) => !x.sheet.is_template), templates: all.filter((x) => !!x.sheet.is_template), reports, sights, folders };
 }
 

@@ -6,8 +6,7 @@ import { sheetLevels } from '../access/containers.ts';
 import { favoriteKeys } from './favorites.ts';
 import { loadTree } from './folders.ts';
 import { listWorkspaces } from './workspaces.ts';
-import { sharedHomeReports } from '../access/reportAccess.ts';
-import { sharedHomeSights } from '../access/sightAccess.ts';
+import { reportAccess, sightAccess } from '../access/assetAccess.ts';
 
 /** The folders at the top of the caller's home (GET /home/folders). */
 export async function readHomeFolders(db: Queryable, actor: Actor): Promise<FolderRow[]> {
@@ -24,8 +23,8 @@ export async function readHome(db: Queryable, actor: Actor) {
   const visible = await sheetLevels(db, actor, shared);
   tree.sheets.push(...visible.filter((x) => !x.sheet.is_template));
   tree.templates.push(...visible.filter((x) => !!x.sheet.is_template));
-  tree.reports.push(...(await sharedHomeReports(db, actor)));
-  tree.sights.push(...(await sharedHomeSights(db, actor)));
+  for (const { asset, level } of await reportAccess.sharedHome(db, actor)) tree.reports.push({ report: asset, level });
+  for (const { asset, level } of await sightAccess.sharedHome(db, actor)) tree.sights.push({ sight: asset, level });
   const favs = await favoriteKeys(db, actor);
   const workspaces = await listWorkspaces(db, actor);
   return { tree, favs, workspaces };

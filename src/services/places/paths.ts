@@ -5,7 +5,7 @@ import type { AccessLevel } from '../access/access.ts';
 import type { Actor } from '../platform/context.ts';
 import { folderAccessLevel, folderFor, workspaceAccessLevel } from '../access/containers.ts';
 import { sheetFor } from '../access/permissions.ts';
-import { sightFor } from '../access/sightAccess.ts';
+import { sightAccess } from '../access/assetAccess.ts';
 import type { SightRow } from '../../store/sights.ts';
 
 /**
@@ -63,7 +63,7 @@ export async function sheetPath(db: Queryable, actor: Actor, sheetId: number): P
 
 /** A dashboard the caller can see, with the containers above it that the caller can also see (as a sheet's). */
 export async function sightPath(db: Queryable, actor: Actor, sightId: number): Promise<ContainerPath & { sight: SightRow; level: AccessLevel }> {
-  const { sight, level } = await sightFor(db, actor, sightId, 'VIEWER');
+  const { asset: sight, level } = await sightAccess.require(db, actor, sightId, 'VIEWER');
   const folder = sight.folder_id === null ? undefined : await findFolder(db, sight.folder_id);
   const folderLevel = folder ? await folderAccessLevel(db, actor, folder) : null;
   return {

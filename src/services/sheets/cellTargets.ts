@@ -7,9 +7,8 @@ import { sheetAccessLevel } from '../access/permissions.ts';
 import { loadLinkSources, type LinkSources } from '../computed/cellLinks.ts';
 import type { WriteContext } from './sheetWrites.ts';
 import { findReport } from '../../store/reports.ts';
-import { reportAccessLevel } from '../access/reportAccess.ts';
+import { reportAccess, sightAccess } from '../access/assetAccess.ts';
 import { findSight } from '../../store/sights.ts';
-import { sightAccessLevel } from '../access/sightAccess.ts';
 
 /**
  * What the cells of a row write point at outside their own row, looked up once per request
@@ -56,12 +55,12 @@ export async function loadCellTargets(ctx: WriteContext, actor: Actor, rows: rea
   const reports = new Map<number, { name: string }>();
   for (const id of reportIds) {
     const r = await findReport(ctx.tx, id);
-    if (r && (await reportAccessLevel(ctx.tx, actor, r)) !== null) reports.set(id, { name: r.name });
+    if (r && (await reportAccess.levelOf(ctx.tx, actor, r)) !== null) reports.set(id, { name: r.name });
   }
   const sights = new Map<number, { name: string }>();
   for (const id of sightIds) {
     const d = await findSight(ctx.tx, id);
-    if (d && (await sightAccessLevel(ctx.tx, actor, d)) !== null) sights.set(id, { name: d.name });
+    if (d && (await sightAccess.levelOf(ctx.tx, actor, d)) !== null) sights.set(id, { name: d.name });
   }
   const images = new Map<string, { width: number; height: number }>();
   const ids = [...imageIds];
