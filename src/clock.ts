@@ -1,6 +1,6 @@
 /**
  * The server's time: everything time-based (due jobs, leases, backoff, token and URL expiry,
- * rate-limit windows, createdAt/modifiedAt, formulas' TODAY) reads `clock.now()`.
+ * the rate limit's refill, createdAt/modifiedAt, formulas' TODAY) reads `clock.now()`.
  *
  * Test mode (docs/testing.md) moves it: `setClock` freezes it at a moment or shifts it by an
  * offset from the real time, `resetClock` gives back the real time. The state is per process:

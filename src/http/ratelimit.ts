@@ -2,12 +2,20 @@ import { Redis } from 'ioredis';
 import { clock } from '../clock.ts';
 
 /**
- * Per-token request budget over fixed one-minute windows. In-process by default; shared by
- * every sheetd process through Redis when REDIS_URL is set.
+ * Per-token request budget: a rolling limit of `limit` units a minute (GCRA, the generic cell
+ * rate algorithm, which is a token bucket kept as one number). Each token has a theoretical
+ * arrival time (TAT): the moment its bucket would be full again. A request of cost c moves the
+ * TAT on by c emission intervals (one minute / limit each) from max(TAT, now); it passes when the
+ * new TAT lies at most one minute ahead of now, so a rested token can spend the whole minute's
+ * budget at once and then gets one unit back every interval. A refused request changes nothing,
+ * and its `retryAfter` is the seconds until the same request would pass (rounded up, at least 1).
+ *
+ * In-process by default; shared by every sheetd process through Redis when REDIS_URL is set
+ * (one Lua script decides and records atomically).
  */
 export interface RateDecision {
   allowed: boolean;
-  /** Seconds until the current window ends (the Retry-After header). */
+  /** Seconds until this request would pass (the Retry-After header); meaningful when refused. */
   retryAfter: number;
 }
 
@@ -16,49 +24,69 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-const WINDOW_MS = 60_000;
+export const PERIOD_MS = 60_000;
+
+/**
+ * The step both limiters take: the new TAT, or the milliseconds to wait. A cost above the whole
+ * budget counts as the whole budget (it passes once the bucket is full), so that no request is
+ * refused for ever with a Retry-After that promises otherwise.
+ */
+export function gcra(tat: number, now: number, cost: number, limit: number): { tat: number; waitMs: number } {
+  const interval = PERIOD_MS / Math.max(1, limit);
+  const next = Math.max(tat, now) + Math.min(cost, limit) * interval;
+  const waitMs = next - PERIOD_MS - now;
+  return waitMs > 0 ? { tat, waitMs } : { tat: next, waitMs: 0 };
+}
+
+export function retryAfterSeconds(waitMs: number): number {
+  return Math.max(1, Math.ceil(waitMs / 1000));
+}
 
 export class MemoryRateLimiter implements RateLimiter {
-  private windows = new Map<string, { start: number; used: number }>();
+  private tats = new Map<string, number>();
   private lastSweep = 0;
 
   async consume(key: string, cost: number, limit: number, now = clock.now()): Promise<RateDecision> {
-    const start = now - (now % WINDOW_MS);
-    if (start !== this.lastSweep) {
-      // drop windows of earlier minutes so the map stays as small as the active token set
-      for (const [k, w] of this.windows) if (w.start < start) this.windows.delete(k);
-      this.lastSweep = start;
+    if (now - this.lastSweep >= PERIOD_MS || now < this.lastSweep) {
+      // a TAT in the past is a full bucket, the same as no entry: keep the map as small as the
+      // set of tokens active in the last minute
+      for (const [k, t] of this.tats) if (t <= now) this.tats.delete(k);
+      this.lastSweep = now;
     }
-    let w = this.windows.get(key);
-    if (!w || w.start !== start) {
-      w = { start, used: 0 };
-      this.windows.set(key, w);
-    }
-    const retryAfter = Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000));
-    if (w.used + cost > limit) return { allowed: false, retryAfter };
-    w.used += cost;
-    return { allowed: true, retryAfter };
+    const step = gcra(this.tats.get(key) ?? 0, now, cost, limit);
+    if (step.waitMs > 0) return { allowed: false, retryAfter: retryAfterSeconds(step.waitMs) };
+    this.tats.set(key, step.tat);
+    return { allowed: true, retryAfter: 0 };
   }
 
   async close(): Promise<void> {
-    this.windows.clear();
+    this.tats.clear();
   }
 
-  /** Forgets every window (test mode's reset). */
+  /** Forgets every token's state (test mode's reset). */
   reset(): void {
-    this.windows.clear();
+    this.tats.clear();
   }
 }
 
-// Adds the cost only when it fits, atomically; returns the count before and the TTL.
-const CONSUME_LUA = `
-local used = tonumber(redis.call('GET', KEYS[1]) or '0')
-local cost = tonumber(ARGV[1])
-local limit = tonumber(ARGV[2])
-if used + cost > limit then return 0 end
-redis.call('INCRBY', KEYS[1], cost)
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return 1
+// The same step as gcra() above, atomically in Redis. ARGV: now (ms), cost, limit, period (ms).
+// Returns 0 when the request passed (the new TAT is stored, expiring once the bucket is full
+// again), else the milliseconds to wait, rounded up. The TAT is kept with three decimals: an
+// interval of one minute / limit is seldom a whole number of milliseconds.
+const GCRA_LUA = `
+local now = tonumber(ARGV[1])
+local cost = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+local period = tonumber(ARGV[4])
+if limit < 1 then limit = 1 end
+if cost > limit then cost = limit end
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if tat < now then tat = now end
+local nexttat = tat + cost * (period / limit)
+local wait = nexttat - period - now
+if wait > 0 then return math.ceil(wait) end
+redis.call('SET', KEYS[1], string.format('%.3f', nexttat), 'PX', math.ceil(nexttat - now) + 1000)
+return 0
 `;
 
 export class RedisRateLimiter implements RateLimiter {
@@ -67,15 +95,14 @@ export class RedisRateLimiter implements RateLimiter {
 
   constructor(url: string, prefix = 'sheetd:rl:') {
     this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    this.redis.defineCommand('sheetdGcra', { numberOfKeys: 1, lua: GCRA_LUA });
     this.prefix = prefix;
   }
 
   async consume(key: string, cost: number, limit: number, now = clock.now()): Promise<RateDecision> {
-    const start = now - (now % WINDOW_MS);
-    const retryAfter = Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000));
-    const k = `${this.prefix}${key}:${start}`;
-    const ok = (await this.redis.eval(CONSUME_LUA, 1, k, cost, limit, WINDOW_MS + 5000)) as number;
-    return { allowed: ok === 1, retryAfter };
+    const run = (this.redis as unknown as { sheetdGcra(k: string, ...a: number[]): Promise<number> }).sheetdGcra;
+    const waitMs = Number(await run.call(this.redis, `${this.prefix}${key}`, now, cost, limit, PERIOD_MS));
+    return waitMs > 0 ? { allowed: false, retryAfter: retryAfterSeconds(waitMs) } : { allowed: true, retryAfter: 0 };
   }
 
   async close(): Promise<void> {

@@ -57,7 +57,7 @@ export class TestMode {
   seeded: Record<string, unknown> | null = null;
   /** Runs the jobs that are due now and resolves when they have run (set by server.ts). */
   runDue: () => Promise<void> = async () => {};
-  /** In-memory state besides the sheet models to forget on reset and restore (rate-limit windows). */
+  /** In-memory state besides the sheet models to forget on reset and restore (rate-limit state). */
   readonly onReset: Array<() => void | Promise<void>> = [];
 
   constructor(readonly store: Store, readonly dataDir: string) {}
