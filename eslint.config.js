@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
+import globals from 'globals';
 
 // The direction of src/ (docs/architecture.md "Layers"): http -> services -> store/engine.
 // Each zone forbids `target` to import `from`. jobs, blobs and mail sit below services; the
@@ -70,6 +71,14 @@ export default tseslint.config(
         selector: "CallExpression[callee.property.name=/^(transaction|selectFrom|insertInto|updateTable|deleteFrom)$/]",
         message: 'http runs no SQL and opens no transaction: call a service',
       }],
+    },
+  },
+  {
+    // The web app runs in the browser: it talks to the server through the API only (api.ts).
+    files: ['src/web/app/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: [{ target: './src/web/app', from: './src', except: ['./web/app'], message: 'the web app is a client of the API: it imports nothing of the server' }] }],
     },
   },
 );

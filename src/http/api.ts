@@ -1,7 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { apiError, apiErrorWith } from '../errors.ts';
-import { authenticate } from '../services/identity/auth.ts';
+import { fastifyCookie } from '@fastify/cookie';
+import { authenticate, authenticateSession } from '../services/identity/auth.ts';
+import { cookieSecret } from '../services/identity/sessions.ts';
+import { SESSION_COOKIE } from '../web/page.ts';
 import { hasScope } from '../services/access/scopes.ts';
 import { assertJsonText } from '../engine/input.ts';
 import { errorHandler, sendError } from './errors.ts';
@@ -59,6 +62,7 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
   // overloaded service would; every request goes to the journal
   if (ctx.testMode) installTestModeHooks(api, ctx.testMode);
 
+  const secret = await cookieSecret(ctx.store.db);
   api.addHook('onRequest', async (req, reply) => {
     if (req.is404) return;
     const cfg = req.routeOptions.config;
@@ -66,10 +70,18 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
     reply.header('cache-control', 'no-store');
     if (cfg.public) return;
     const assume = req.headers['assume-user'];
-    req.actor = await authenticate(ctx.store.db, req.headers.authorization, Array.isArray(assume) ? assume[0] : assume, clock.now());
+    const session = req.headers.authorization === undefined ? sessionOf(req, secret) : undefined;
+    if (session !== undefined) {
+      // the web app: the page's session cookie and its CSRF token (never an API token in a page)
+      const csrf = req.headers['x-csrf-token'];
+      req.actor = await authenticateSession(ctx.store.db, session, Array.isArray(csrf) ? csrf[0] : csrf, secret);
+    } else {
+      req.actor = await authenticate(ctx.store.db, req.headers.authorization, Array.isArray(assume) ? assume[0] : assume, clock.now());
+    }
     if (cfg.scope && !hasScope(req.actor.scopes, cfg.scope)) throw apiError(1004);
     req.actor.changeAgent = changeAgent(req.headers['smartsheet-change-agent']);
-    const decision = await ctx.limiter.consume(String(req.actor.tokenId), cfg.cost ?? 1, config.rateLimitPerMinute);
+    const bucket = req.actor.source === 'WEB_APP' ? `session:${req.actor.user.id}` : String(req.actor.tokenId);
+    const decision = await ctx.limiter.consume(bucket, cfg.cost ?? 1, config.rateLimitPerMinute);
     if (!decision.allowed) throw apiErrorWith(4003, { headers: { 'retry-after': String(decision.retryAfter) } });
   });
 
@@ -82,6 +94,16 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
   openApiRoute(api);
   await api.register(registerRoutes);
   if (ctx.testMode) await api.register(testModeRoutes);
+}
+
+/** The value of the request's signed session cookie (the pages' sign-in), if it has a valid one. */
+function sessionOf(req: FastifyRequest, secret: string): string | undefined {
+  const header = req.headers.cookie;
+  if (!header || !header.includes(SESSION_COOKIE)) return undefined;
+  const raw = fastifyCookie.parse(header)[SESSION_COOKIE];
+  if (!raw) return undefined;
+  const u = fastifyCookie.unsign(raw, secret);
+  return u.valid && u.value ? u.value : undefined;
 }
 
 /**

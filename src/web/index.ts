@@ -18,6 +18,7 @@ import { publishedPages } from './published.ts';
 import { updateRequestPages } from './updateRequests.ts';
 import { proofReviewPages } from './proofReviews.ts';
 import { publishedSightPages } from './publishedSights.ts';
+import { appPages } from './appPages.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -53,6 +54,8 @@ export async function webPlugin(web: FastifyInstance): Promise<void> {
   web.decorate('sessionCookie', { httpOnly: true, sameSite: 'lax' as const, path: '/', secure, signed: true, maxAge: Math.floor(config.sessionTtlMs / 1000) });
 
   web.addHook('onRequest', async (req, reply) => {
+    // the app's bundle: content-hashed names, cached for a year (appPages.ts)
+    if (req.url.startsWith('/assets/')) return;
     reply.header('cache-control', 'no-store');
     // the consent page must not be framed by another site (clickjacking)
     reply.header('x-frame-options', 'DENY');
@@ -83,7 +86,6 @@ export async function webPlugin(web: FastifyInstance): Promise<void> {
     return reply.type('text/css; charset=utf-8').send(STYLESHEET);
   });
 
-  web.get('/', async (req, reply) => page(req, reply, 'home.eta', { title: 'sheetd' }));
 
   await web.register(sessionRoutes);
   await web.register(oauthPages);
@@ -92,6 +94,7 @@ export async function webPlugin(web: FastifyInstance): Promise<void> {
   await web.register(updateRequestPages);
   await web.register(proofReviewPages);
   await web.register(publishedSightPages);
+  await web.register(appPages);
 }
 
 declare module 'fastify' {

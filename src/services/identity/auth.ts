@@ -1,9 +1,10 @@
 import { newReadEpoch, type Queryable } from '../../store/db.ts';
 import { findTokenWithUser } from '../../store/tokens.ts';
-import { findUserByEmail } from '../../store/users.ts';
+import { findOrgById, findUserByEmail } from '../../store/users.ts';
 import { apiError } from '../../errors.ts';
 import { isBadText } from '../../engine/input.ts';
 import { hashToken } from './tokens.ts';
+import { apiCsrfTokenMatches, sessionUser } from './sessions.ts';
 import { parseScopes } from '../access/scopes.ts';
 import type { Actor, OrgRow, UserRow } from '../platform/context.ts';
 import { clock } from '../../clock.ts';
@@ -72,4 +73,20 @@ export async function authenticate(
     scopes: parseScopes(row.scopes),
     apiClientId: row.api_client_id ?? null,
   };
+}
+
+/**
+ * The web app's API calls: the page's session (its signed cookie, already unsigned) and the CSRF
+ * token the page sent in X-CSRF-Token. No token: 1001; a session that ended or a token that does
+ * not match: 1002. The actor acts with the user's own rights (every scope); its events record
+ * the source WEB_APP and no access token.
+ */
+export async function authenticateSession(db: Queryable, sessionValue: string, csrfToken: string | undefined, secret: string): Promise<Actor> {
+  if (!csrfToken) throw apiError(1001);
+  if (!apiCsrfTokenMatches(secret, sessionValue, csrfToken)) throw apiError(1002);
+  const user = await sessionUser(db, sessionValue);
+  if (!user) throw apiError(1002);
+  const org = await findOrgById(db, user.org_id);
+  if (!org) throw apiError(1002);
+  return { user, requestUser: user, org, tokenId: 0, tokenName: 'web app', scopes: 'ALL', apiClientId: null, source: 'WEB_APP' };
 }

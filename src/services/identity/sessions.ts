@@ -1,5 +1,5 @@
 import { serverSecret } from '../../store/attachments.ts';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Queryable, Store } from '../../store/db.ts';
 import { deleteExpiredSessions, deleteSession, deleteUserSessions, findPasswordHash, findSessionUser, insertSession, upsertPassword } from '../../store/sessions.ts';
@@ -69,4 +69,19 @@ export async function signOut(store: Store, value: string): Promise<void> {
 /** The key that signs cookies: made once, in the database, so every process accepts every other's. */
 export async function cookieSecret(db: Queryable): Promise<string> {
   return serverSecret(db, 'cookie', () => randomBytes(32).toString('base64'));
+}
+
+/**
+ * The CSRF token of the web app's API calls: derived from the session (HMAC with the cookie
+ * key), put in the page, and sent back by the page's script in the X-CSRF-Token header. Another
+ * site can make the browser send the session cookie but cannot read the page to learn the token.
+ */
+export function apiCsrfToken(secret: string, sessionValue: string): string {
+  return createHmac('sha256', secret).update(`api-csrf:${sessionValue}`).digest('base64url');
+}
+
+export function apiCsrfTokenMatches(secret: string, sessionValue: string, sent: string): boolean {
+  const want = Buffer.from(apiCsrfToken(secret, sessionValue));
+  const got = Buffer.from(sent);
+  return want.length === got.length && timingSafeEqual(want, got);
 }

@@ -34,7 +34,8 @@ export function authorOf(actor: Actor): EventAuthor {
     orgId: actor.org.id,
     userId: actor.guestEmail !== undefined ? null : actor.user.id,
     requestUserId: actor.guestEmail !== undefined ? null : actor.requestUser.id,
-    accessTokenName: actor.tokenName,
+    // the web app's calls carry the session, not an access token
+    accessTokenName: actor.source === 'WEB_APP' ? null : actor.tokenName,
     source: actor.source ?? 'API',
     changeAgent: actor.changeAgent ?? null,
   };

@@ -1,0 +1,91 @@
+/** Small DOM helpers shared by the pages and panels (no framework). */
+
+type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
+type Child = Node | string | null | undefined | false;
+
+/**
+ * Makes an element: `h('button', { type: 'button', onclick: fn, 'aria-label': 'Close' }, 'x')`.
+ * `on<event>` attributes become listeners; true/false set or leave out a boolean attribute.
+ */
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = String(v);
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children) if (c !== null && c !== undefined && c !== false) el.append(c);
+  return el;
+}
+
+/** A modal dialog (<dialog> with a title); resolves with the value `done` is called with, or null when cancelled. */
+export function dialog<T>(title: string, build: (body: HTMLElement, done: (v: T) => void) => void): Promise<T | null> {
+  return new Promise((resolve) => {
+    const d = h('dialog', { class: 'modal', 'aria-labelledby': 'dlg-title' });
+    const body = h('div', { class: 'modal-body' });
+    d.append(h('h2', { id: 'dlg-title' }, title), body);
+    let settled = false;
+    const finish = (v: T | null) => {
+      if (settled) return;
+      settled = true;
+      d.close();
+      d.remove();
+      resolve(v);
+    };
+    d.addEventListener('cancel', () => finish(null));
+    build(body, (v) => finish(v));
+    body.append(h('div', { class: 'modal-actions' }));
+    document.body.append(d);
+    d.showModal();
+    const first = d.querySelector<HTMLElement>('input, select, textarea, button');
+    first?.focus();
+    (d as HTMLDialogElement & { cancelDialog?: () => void }).cancelDialog = () => finish(null);
+  });
+}
+
+/** A form in a dialog: labelled fields, OK and Cancel. Resolves with the form's values or null. */
+export function formDialog(title: string, fields: Array<{ name: string; label: string; value?: string; type?: string; options?: string[] }>, ok = 'OK'): Promise<Record<string, string> | null> {
+  return dialog<Record<string, string>>(title, (body, done) => {
+    const form = h('form', { class: 'modal-form' });
+    for (const f of fields) {
+      const id = `f-${f.name}`;
+      form.append(h('label', { for: id }, f.label));
+      if (f.options) {
+        const sel = h('select', { id, name: f.name });
+        for (const o of f.options) sel.append(h('option', { value: o, selected: o === f.value }, o));
+        form.append(sel);
+      } else form.append(h('input', { id, name: f.name, type: f.type ?? 'text', value: f.value ?? '' }));
+    }
+    const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
+    form.append(h('div', { class: 'modal-actions' }, h('button', { type: 'submit' }, ok), cancel));
+    cancel.addEventListener('click', () => (form.closest('dialog') as HTMLDialogElement).dispatchEvent(new Event('cancel')));
+    form.addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      const out: Record<string, string> = {};
+      for (const [k, v] of new FormData(form)) out[k] = String(v);
+      done(out);
+    });
+    body.append(form);
+  });
+}
+
+/** Asks to confirm (e.g. a delete); resolves true when confirmed. */
+export async function confirmDialog(title: string, text: string, ok = 'Delete'): Promise<boolean> {
+  const r = await dialog<boolean>(title, (body, done) => {
+    const yes = h('button', { type: 'button', class: 'danger' }, ok);
+    const no = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
+    yes.addEventListener('click', () => done(true));
+    no.addEventListener('click', () => (body.closest('dialog') as HTMLDialogElement).dispatchEvent(new Event('cancel')));
+    body.append(h('p', {}, text), h('div', { class: 'modal-actions' }, yes, no));
+  });
+  return r === true;
+}
+
+/** "2026-11-26T10:00:00Z" as the person's local date and time. */
+export function formatTime(iso: string | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

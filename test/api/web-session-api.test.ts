@@ -1,0 +1,87 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { browser, signIn } from '../helpers/browser.ts';
+import { setPassword } from '../../src/services/identity/sessions.ts';
+import type { EventAuthor } from '../../src/services/log/events.ts';
+
+/**
+ * The web app calls the API with the page's session: the session cookie and the CSRF token the
+ * page carries in <meta name="sheetd-csrf">. Without the token (what another site could make the
+ * browser send) the cookie is no authentication; API tokens keep working beside it.
+ */
+const PASSWORD = 'a web app test password';
+let t: TestServer;
+
+before(async () => {
+  t = await startTestServer();
+  const author: EventAuthor = { orgId: t.server.bootstrap.orgId, userId: null, requestUserId: null, accessTokenName: null, source: 'TEST' };
+  await setPassword(t.server.store, author, 'admin@example.com', PASSWORD);
+});
+after(async () => t?.close());
+
+function metaCsrf(html: string): string {
+  const m = /<meta name="sheetd-csrf" content="([^"]+)">/.exec(html);
+  assert.ok(m, 'the page carries the API CSRF token');
+  return m[1]!;
+}
+
+test('the page session with its CSRF token calls the API; the cookie alone does not', async () => {
+  const b = browser(t.url);
+  assert.equal((await signIn(b, 'admin@example.com', PASSWORD)).status, 303);
+  const home = await b.get('/');
+  assert.equal(home.status, 200);
+  const token = metaCsrf(home.text);
+  assert.doesNotMatch(home.text, new RegExp(t.adminToken), 'no API token in the page');
+  const cookie = [...b.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+
+  const me = await fetch(`${t.base}/users/me`, { headers: { cookie, 'x-csrf-token': token } });
+  assert.equal(me.status, 200);
+  assert.equal(((await me.json()) as { email: string }).email, 'admin@example.com');
+
+  // a write through the session records the web app as its source, with no token name
+  const made = await fetch(`${t.base}/sheets`, { method: 'POST', headers: { cookie, 'x-csrf-token': token, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'From the page', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }] }) });
+  assert.equal(made.status, 200);
+
+  const bare = await fetch(`${t.base}/users/me`, { headers: { cookie } });
+  assert.equal(bare.status, 401);
+  assert.equal(((await bare.json()) as { errorCode: number }).errorCode, 1001);
+
+  const wrong = await fetch(`${t.base}/users/me`, { headers: { cookie, 'x-csrf-token': token.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')) } });
+  assert.equal(wrong.status, 401);
+  assert.equal(((await wrong.json()) as { errorCode: number }).errorCode, 1002);
+
+  // another person's session does not take this token
+  const other = browser(t.url);
+  await signIn(other, 'admin@example.com', PASSWORD);
+  const otherCookie = [...other.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  assert.equal((await fetch(`${t.base}/users/me`, { headers: { cookie: otherCookie, 'x-csrf-token': token } })).status, 401);
+
+  // an API token still works, with or without a cookie beside it
+  assert.equal((await fetch(`${t.base}/users/me`, { headers: { authorization: `Bearer ${t.adminToken}`, cookie } })).status, 200);
+
+  // after sign-out the token is worth nothing
+  const out = await fetch(`${t.url}/logout`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: `_csrf=${encodeURIComponent(/name="_csrf" value="([^"]+)"/.exec(home.text)![1]!)}`, redirect: 'manual' });
+  assert.equal(out.status, 303);
+  assert.equal((await fetch(`${t.base}/users/me`, { headers: { cookie, 'x-csrf-token': token } })).status, 401);
+});
+
+test('the app bundle is served with content-hashed names and a long cache lifetime', async () => {
+  const b = browser(t.url);
+  await signIn(b, 'admin@example.com', PASSWORD);
+  const home = await b.get('/');
+  const src = /<script type="module" src="(\/assets\/home-[A-Z0-9]+\.js)"><\/script>/.exec(home.text);
+  assert.ok(src, home.text);
+  const js = await fetch(t.url + src[1]);
+  assert.equal(js.status, 200);
+  assert.match(js.headers.get('content-type') ?? '', /javascript/);
+  assert.match(js.headers.get('cache-control') ?? '', /max-age=31536000/);
+  assert.match(js.headers.get('cache-control') ?? '', /immutable/);
+  assert.ok((await js.text()).length > 100);
+  assert.equal((await fetch(`${t.url}/assets/manifest.json`)).status, 404);
+  // signed out, a sheet page asks to sign in first
+  const anon = browser(t.url);
+  const sheetPage = await anon.get('/sheets/123');
+  assert.equal(sheetPage.status, 303);
+  assert.equal(sheetPage.location, '/login?next=%2Fsheets%2F123');
+});
