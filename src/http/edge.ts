@@ -70,12 +70,22 @@ export function installEdge(app: FastifyInstance, config: Config): void {
   });
 }
 
+/** Sockets whose parser error is answered already (or waits for the response before it). */
+const failing = new WeakSet<Socket>();
+
 /**
  * Errors of the HTTP parser and Node's request timeouts: the socket has no request object, so
- * the Error object is written by hand, with the status the protocol requires.
+ * the Error object is written by hand, with the status the protocol requires. A request read in
+ * full before the bytes that failed is still in its handler (or being answered): its answer goes
+ * out first and the error after it, so that nothing is applied whose answer the client never
+ * gets. An error inside the request being read (its body) fails that request: the error is
+ * written at once and the connection closed, and the unfinished body fails its handler.
  */
 function clientErrorHandler(this: unknown, err: ConnectionError & { reason?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  // the parser reports again on every later chunk: one answer per connection
+  if (failing.has(socket)) return;
+  failing.add(socket);
   let e;
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     e = protocolError(408, 'the request did not arrive in time');
@@ -88,17 +98,33 @@ function clientErrorHandler(this: unknown, err: ConnectionError & { reason?: str
   }
   // Fastify calls the handler with the instance as `this`
   (this as FastifyInstance).log.info({ errorCode: e.errorCode, status: e.statusCode, reason: err.code }, e.message);
-  const cur = serving.get(socket);
-  // a response already under way on this connection (a pipelined request failed) cannot be followed by another
-  if (socket.writable && (!cur || !cur.res.headersSent)) {
-    const body = JSON.stringify(errorBody(e));
+  const body = JSON.stringify(errorBody(e));
+  const answer = (): void => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
     socket.end(
       `HTTP/1.1 ${e.statusCode} ${http.STATUS_CODES[e.statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
     );
-  } else {
-    socket.destroy();
+  };
+  const cur = serving.get(socket);
+  if (!cur) {
+    answer();
+    return;
   }
+  if (cur.req.complete) {
+    // the last request read (pipelined ones are answered in order) is answered first; nothing
+    // more is read from this connection
+    socket.pause();
+    if (cur.res.writableFinished) answer();
+    else cur.res.once('close', answer);
+    return;
+  }
+  // a response already under way on this connection cannot be followed by another
+  if (socket.writable && !cur.res.headersSent) answer();
+  else socket.destroy();
 }
 
 /**

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client, type Client } from '../helpers/http.ts';
-import { parseRawResponse, rawConnect, rawRequest } from '../helpers/raw.ts';
+import { parseRawResponse, parseRawResponses, rawConnect, rawRequest } from '../helpers/raw.ts';
 
 // Short limits so that the slow-client tests finish quickly; each stays far above the pauses of
 // the trickling clients (100 ms), and the idle cut-off (tested in connection-limits.test.ts) is
@@ -69,6 +69,76 @@ describe('malformed requests answer the Error object', () => {
       assertProtocolError(await rawRequest(t.url, `${head}Content-Length: ${cl}\r\n\r\n${body}`), 400);
     }
     assert.equal(await sheetCount(), before);
+  });
+});
+
+// Node's parser reports bytes that cannot start a request while the request before them may still
+// be in its handler: that request is answered first, the error after it (issue 34).
+describe('a request read in full is answered before the error on what follows it', () => {
+  const sheetBody = (name: string) => JSON.stringify({ name, columns: [{ title: 'A', primary: true, type: 'TEXT_NUMBER' }] });
+  const head = (path: string, type: string, length: number, extra = '') =>
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\n${extra}\r\n`;
+
+  /** Sends `data` on a new connection; returns every response, the last of which is the 400/1008 on what followed. */
+  async function sendThenGarbage(data: string): Promise<Array<{ status: number; body: unknown }>> {
+    const c = await rawConnect(t.url);
+    c.write(data);
+    const responses = parseRawResponses(await c.closed);
+    assert.equal(responses.length, 2, JSON.stringify(responses));
+    assertProtocolError(responses[1]!, 400);
+    return responses;
+  }
+
+  test('JSON: Create Sheet followed by bytes that are no request gets its 200, and the sheet exists once', async () => {
+    const name = `followed-${Date.now()}`;
+    const body = sheetBody(name);
+    const [created] = await sendThenGarbage(head('/2.0/sheets', 'application/json', Buffer.byteLength(body)) + body + 'XYZ');
+    assert.equal(created!.status, 200, JSON.stringify(created!.body));
+    const id = (created!.body as { result: { id: number } }).result.id;
+    const all = (await api.get('/sheets?includeAll=true')).body.data as Array<{ id: number; name: string }>;
+    assert.deepEqual(all.filter((s) => s.name === name).map((s) => s.id), [id]);
+  });
+
+  test('pipelined: two requests then garbage: both answered in order, then the error', async () => {
+    const names = [`piped-a-${Date.now()}`, `piped-b-${Date.now()}`];
+    const data = names.map((n) => { const b = sheetBody(n); return head('/2.0/sheets', 'application/json', Buffer.byteLength(b)) + b; }).join('') + 'XYZ';
+    const c = await rawConnect(t.url);
+    c.write(data);
+    const responses = parseRawResponses(await c.closed);
+    assert.deepEqual(responses.map((r) => r.status), [200, 200, 400]);
+    assertProtocolError(responses[2]!, 400);
+    assert.deepEqual(responses.slice(0, 2).map((r) => (r.body as { result: { name: string } }).result.name), names);
+    const all = (await api.get('/sheets?includeAll=true')).body.data as Array<{ name: string }>;
+    for (const n of names) assert.equal(all.filter((s) => s.name === n).length, 1, n);
+  });
+
+  test('upload: a multipart attachment followed by garbage gets its 200, and the file is stored once, whole', async () => {
+    const sheet = (await api.post('/sheets', JSON.parse(sheetBody(`uploads-${Date.now()}`)))).body.result as { id: number };
+    const boundary = 'b0undary';
+    const content = 'the whole file\n'.repeat(50);
+    const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\nContent-Type: text/plain\r\n\r\n${content}\r\n--${boundary}--\r\n`;
+    const [attached] = await sendThenGarbage(
+      head(`/2.0/sheets/${sheet.id}/attachments`, `multipart/form-data; boundary=${boundary}`, Buffer.byteLength(multipart)) + multipart + 'XYZ',
+    );
+    assert.equal(attached!.status, 200, JSON.stringify(attached!.body));
+    const list = (await api.get(`/sheets/${sheet.id}/attachments`)).body.data as Array<{ id: number; name: string; sizeInKb: number }>;
+    assert.deepEqual(list.map((a) => [a.id, a.name]), [[(attached!.body as { result: { id: number } }).result.id, 'notes.txt']]);
+    const file = await api.get(`/sheets/${sheet.id}/attachments/${list[0]!.id}`);
+    const got = await fetch(file.body.url as string);
+    assert.equal(await got.text(), content);
+  });
+
+  test('upload: a simple upload whose body runs past its Content-Length stores what the length says, and answers 200 for it', async () => {
+    const sheet = (await api.post('/sheets', JSON.parse(sheetBody(`simple-${Date.now()}`)))).body.result as { id: number };
+    const content = 'declared part';
+    const [attached] = await sendThenGarbage(
+      head(`/2.0/sheets/${sheet.id}/attachments`, 'text/plain', Buffer.byteLength(content), 'Content-Disposition: attachment; filename="a.txt"\r\n') + content + ' and what runs past it',
+    );
+    assert.equal(attached!.status, 200, JSON.stringify(attached!.body));
+    const list = (await api.get(`/sheets/${sheet.id}/attachments`)).body.data as Array<{ id: number }>;
+    assert.equal(list.length, 1);
+    const file = await api.get(`/sheets/${sheet.id}/attachments/${list[0]!.id}`);
+    assert.equal(await (await fetch(file.body.url as string)).text(), content);
   });
 });
 

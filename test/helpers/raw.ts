@@ -53,3 +53,20 @@ export async function rawRequest(url: string, data: string): Promise<RawResponse
   c.write(data);
   return parseRawResponse(await c.closed);
 }
+
+/** Parses every response on a connection the server closed, in order (each has a Content-Length). */
+export function parseRawResponses(raw: string): RawResponse[] {
+  const out: RawResponse[] = [];
+  let rest = raw;
+  while (rest.length > 0) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end < 0) throw new Error(`no HTTP response in ${JSON.stringify(rest.slice(0, 200))}`);
+    const length = /\r\ncontent-length:\s*(\d+)/i.exec(rest.slice(0, end));
+    if (!length) throw new Error(`a response without Content-Length: ${JSON.stringify(rest.slice(0, 200))}`);
+    const size = end + 4 + Number(length[1]);
+    // Content-Length counts bytes: the text was read as latin1, one character a byte
+    out.push(parseRawResponse(Buffer.from(rest.slice(0, size), 'latin1').toString('utf8')));
+    rest = rest.slice(size);
+  }
+  return out;
+}
