@@ -8,6 +8,7 @@ import { startServer } from '../src/server.ts';
 import { insertMany } from '../src/store/db.ts';
 import { newIds } from '../src/ids.ts';
 import { catchUpSearchIndex, requestSearchRebuild } from '../src/services/log/searchIndex.ts';
+import { createPgDatabase } from '../test/helpers/server.ts';
 
 /**
  * Search over 1,000,000 cells: two sheets of 20 columns × 25,000 rows (the 500,000-cell limit
@@ -17,7 +18,8 @@ import { catchUpSearchIndex, requestSearchRebuild } from '../src/services/log/se
  * the catch-up after an Update Rows of 500 rows, and Get Report over both sheets. On SQLite,
  * beside a baseline measured in the same run: the LIKE over the stored cells that search used
  * before the index (what the store asked for, without HTTP or access checks).
- * BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL (a fresh database it may fill).
+ * BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL, in a fresh database made (and dropped)
+ * through that URL: a database an earlier suite bootstrapped has no admin-token to read.
  */
 const COLS = 20;
 const ROWS = Number(process.env.BENCH_ROWS ?? 25_000);
@@ -32,7 +34,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function benchSearch(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-bench-search-'));
-  const pgUrl = process.env.BENCH_DATABASE_URL;
+  const adminUrl = process.env.BENCH_DATABASE_URL;
+  const pg = adminUrl ? await createPgDatabase(adminUrl) : undefined;
+  const pgUrl = pg?.url;
   const server = await startServer(loadConfig({
     PORT: '0', SHEETD_DATA_DIR: dataDir, SHEETD_RATE_LIMIT: String(1e12), SHEETD_LOG_LEVEL: 'silent', SHEETD_BODY_LIMIT: String(64 * 1024 * 1024),
     // the worker's background catch-up would take the build's place: keep it out of the figures
@@ -138,6 +142,7 @@ export async function benchSearch(): Promise<void> {
     console.log(`get report over both sheets (first 100 of ${(SHEETS * ROWS).toLocaleString('en')} rows): ${firstPage.toFixed(0)} ms; filtered to the needles: ${filteredPage.toFixed(0)} ms`);
   } finally {
     await server.close();
+    await pg?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
