@@ -18,7 +18,7 @@ import { deleteBlobsHandler } from './services/platform/blobs.ts';
 import { DELETE_BLOBS_JOB } from './services/collaboration/attachments.ts';
 import { registerThreadHooks } from './services/collaboration/discussions.ts';
 import { registerProofHooks } from './services/collaboration/proofs.ts';
-import { startInvalidation } from './jobs/invalidation.ts';
+import { startInvalidation } from './pubsub/invalidation.ts';
 import { forgetOlder } from './services/sheets/sheetCache.ts';
 import { onSheetWrite } from './services/sheets/sheetWrites.ts';
 import { createCallbackSender } from './callbacks/index.ts';

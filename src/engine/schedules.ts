@@ -51,7 +51,7 @@ function instant(v: unknown, attr: string): { at: number; offset: number; local:
   return { at: localMs - offset * 60_000, offset, local };
 }
 
-function intIn(v: unknown, lo: number, hi: number, attr: string): number {
+function intInRange(v: unknown, lo: number, hi: number, attr: string): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < lo || v > hi) bad(v, attr);
   return v;
 }
@@ -80,7 +80,7 @@ export function parseSchedule(v: unknown, now: number): Schedule {
   const has = (k: string) => v[k] !== undefined && v[k] !== null;
   if (has('repeatEvery')) {
     if (t === 'ONCE') bad(v.repeatEvery, 'repeatEvery');
-    s.repeatEvery = intIn(v.repeatEvery, 1, 99, 'repeatEvery');
+    s.repeatEvery = intInRange(v.repeatEvery, 1, 99, 'repeatEvery');
   }
   if (has('dayDescriptors')) {
     const list = v.dayDescriptors;
@@ -90,7 +90,7 @@ export function parseSchedule(v: unknown, now: number): Schedule {
   }
   if (has('dayOfMonth')) {
     if (t !== 'MONTHLY') bad(v.dayOfMonth, 'dayOfMonth');
-    s.dayOfMonth = intIn(v.dayOfMonth, 1, 28, 'dayOfMonth');
+    s.dayOfMonth = intInRange(v.dayOfMonth, 1, 28, 'dayOfMonth');
   }
   if (has('dayOrdinal')) {
     if (t !== 'MONTHLY') bad(v.dayOrdinal, 'dayOrdinal');

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, apiError, apiErrorWith } from '../errors.ts';
 import { apiErrorOf } from '../services/platform/errors.ts';
 import { randomString } from '../ids.ts';
-import type { ErrorBody } from './present.ts';
+import type { ErrorBody } from './present/envelope.ts';
 
 // The test suite's catalogue coverage (scripts/catalogue.mjs): when set, every error code this
 // process answers is noted, once, in a file of that directory. Unset in production: one check.

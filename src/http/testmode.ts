@@ -9,7 +9,7 @@ import {
 import type { ClockState } from '../clock.ts';
 import { paging, type Query } from './query.ts';
 import { paginate } from './paging.ts';
-import { success } from './present.ts';
+import { success } from './present/envelope.ts';
 import { clock } from '../clock.ts';
 
 /**
@@ -81,7 +81,7 @@ export function installTestModeHooks(api: FastifyInstance, tm: TestMode): void {
     if (f.latencyMs > 0) await new Promise((r) => setTimeout(r, f.latencyMs));
     if (f.status === null || f.errorCode === null) return;
     const headers: Record<string, string> = f.retryAfter !== null ? { 'retry-after': String(f.retryAfter) } : {};
-    const e = apiErrorWith(f.errorCode, { args: f.errorCode === 4004 ? [sheetIdIn(req.url)] : [], headers });
+    const e = apiErrorWith(f.errorCode, { args: f.errorCode === 4004 ? [sheetIdOfUrl(req.url)] : [], headers });
     throw new ApiError(e.errorCode, e.message, f.status, undefined, headers);
   });
 
@@ -116,7 +116,7 @@ export function installTestModeHooks(api: FastifyInstance, tm: TestMode): void {
   });
 }
 
-function sheetIdIn(url: string): string {
+function sheetIdOfUrl(url: string): string {
   return /\/sheets\/(\d+)/.exec(url)?.[1] ?? '';
 }
 

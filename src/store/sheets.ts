@@ -79,7 +79,7 @@ export async function sheetsInWorkspace(db: Queryable, workspaceId: number, opts
 }
 
 /** The sheets directly in a folder, at the top of a user's home, or at the top of a workspace; by name. */
-export async function sheetsDirectlyIn(db: Queryable, where: { folderId: number } | { homeOf: number } | { workspaceTop: number }): Promise<SheetRow[]> {
+export async function sheetsDirectlyAt(db: Queryable, where: { folderId: number } | { homeOf: number } | { workspaceTop: number }): Promise<SheetRow[]> {
   let q = db.selectFrom('sheets').selectAll();
   if ('folderId' in where) q = q.where('folder_id', '=', where.folderId);
   else if ('homeOf' in where) q = q.where('owner_id', '=', where.homeOf).where('folder_id', 'is', null).where('workspace_id', 'is', null);
@@ -121,8 +121,8 @@ export async function updateSheet(db: Queryable, id: number, set: Updateable<She
   await db.updateTable('sheets').set(set).where('id', '=', id).execute();
 }
 
-/** At most 500 ids per call. */
-export async function deleteSheetRows(db: Queryable, ids: number[]): Promise<void> {
+/** Deletes the sheets themselves (their rows, columns and the rest go first: services/sheets/sheetLifecycle.ts). At most 500 ids per call. */
+export async function deleteSheetsById(db: Queryable, ids: number[]): Promise<void> {
   await db.deleteFrom('sheets').where('id', 'in', ids).execute();
 }
 

@@ -14,7 +14,7 @@ import { FORMAT_TABLES } from '../engine/formatTables.ts';
 import { rowCells } from '../http/present/sheetContents.ts';
 import { reportCells } from '../http/present/reports.ts';
 import { shownText } from '../http/present/csv.ts';
-import { threadsFor } from '../http/routes/threads.ts';
+import { threadsFor } from '../http/present/threads.ts';
 import { page } from './page.ts';
 
 /** One cell of a published table: the text it shows and the classes of its simple formats. */

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client, type Res } from '../helpers/http.ts';
 import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
@@ -25,7 +25,7 @@ async function tokenOf(email: string, scopes?: Scope[]): Promise<string> {
 
 before(async () => {
   // many requests per token: the rate limit is not what this file tests
-  t = await startTestServer({ SHEETD_RATE_LIMIT: '1000000' });
+  t = await startSuiteServer({ SHEETD_RATE_LIMIT: '1000000' });
   admin = client(t.base, t.adminToken);
   for (const l of [...LEVELS, 'NONE'] as const) {
     const email = `${l.toLowerCase()}@matrix.example.org`;

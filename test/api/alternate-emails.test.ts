@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import smartsheet from 'smartsheet';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client, type Client } from '../helpers/http.ts';
 import { tokenFor } from '../helpers/tokens.ts';
 import { assertPrimaryEmail } from '../../src/services/identity/alternateEmails.ts';
@@ -32,7 +32,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
   for (const email of ['kim@corp.example', 'lee@corp.example', 'max@other.example', 'sam@corp.example']) {
     const res = await api.post('/users', { email });

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client, type Res, allEvents } from '../helpers/http.ts';
 import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
@@ -28,7 +28,7 @@ async function tokenOf(email: string, kind: 'RAW' | 'OAUTH' = 'RAW'): Promise<st
 const as = (email: string) => ({ headers: { 'assume-user': encodeURIComponent(email) } });
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
   adminId = (await api.get('/users/me')).body.id;
   for (const body of [

@@ -4,7 +4,7 @@ import { serverForFile } from '../helpers/setup.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { pngBytes } from '../helpers/images.ts';
-import { startTestServer, notInCluster } from '../helpers/server.ts';
+import { startSuiteServer, notInCluster } from '../helpers/server.ts';
 
 const s0 = serverForFile({ SHEETD_RATE_LIMIT: '100000' });
 const COLUMNS = [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }];
@@ -200,7 +200,7 @@ describe('attachments: upload, get, list, delete', () => {
     const s = await fixture(s0.api, 'two processes');
     const a = (await simple(s0.api, `/sheets/${s.id}/attachments`, 'shared bytes', 'shared.txt', 'text/plain')).body.result;
     const url = (await s0.api.get(`/sheets/${s.id}/attachments/${a.id}`)).body.url as string;
-    const other = await startTestServer({ SHEETD_DATA_DIR: s0.t.dataDir }, { databaseUrl: s0.t.config.databaseUrl ?? '' });
+    const other = await startSuiteServer({ SHEETD_DATA_DIR: s0.t.dataDir }, { databaseUrl: s0.t.config.databaseUrl ?? '' });
     try {
       const got = await download(url.replace(s0.t.url, other.url));
       assert.equal(got.status, 200);

@@ -6,7 +6,7 @@ import { serverForFile } from '../helpers/setup.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { assertError, cellOf, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { pngBytes } from '../helpers/images.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { startTestS3, type TestS3 } from '../helpers/s3.ts';
 import { orphanedBlobKeys } from '../../src/services/platform/blobs.ts';
 
@@ -151,7 +151,7 @@ describe('cell images on an S3-compatible blob store', () => {
   let api: Client;
   before(async () => {
     s3 = await startTestS3();
-    t = await startTestServer({ ...s3.env, SHEETD_RATE_LIMIT: '100000' });
+    t = await startSuiteServer({ ...s3.env, SHEETD_RATE_LIMIT: '100000' });
     api = client(t.base, t.adminToken);
   });
   after(async () => {

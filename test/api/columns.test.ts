@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, notInCluster } from '../helpers/server.ts';
+import { startSuiteServer, notInCluster } from '../helpers/server.ts';
 import { serverForFile } from '../helpers/setup.ts';
 import { client } from '../helpers/http.ts';
 import { assertError, cellOf, makeSheet } from '../helpers/sheets.ts';
@@ -130,7 +130,7 @@ describe('cell history', () => {
   });
 
   test('cell history costs 10 toward the rate limit', { skip: notInCluster('sets a rate limit of its own') }, async () => {
-    const limited = await startTestServer({ SHEETD_RATE_LIMIT: '25' });
+    const limited = await startSuiteServer({ SHEETD_RATE_LIMIT: '25' });
     try {
       const a = client(limited.base, limited.adminToken);
       // the limit is rolling (one unit back every 2.4 s): these requests take well under that

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { rawConnect, type RawConnection } from '../helpers/raw.ts';
 
 // Its own server: a small connection cap, keep-alive connections that outlive the test, and an
@@ -10,7 +10,7 @@ const CAP = 3;
 let t: TestServer;
 
 before(async () => {
-  t = await startTestServer({ SHEETD_MAX_CONNECTIONS: String(CAP), SHEETD_IDLE_TIMEOUT_MS: '1000', SHEETD_KEEPALIVE_TIMEOUT_MS: '60000' });
+  t = await startSuiteServer({ SHEETD_MAX_CONNECTIONS: String(CAP), SHEETD_IDLE_TIMEOUT_MS: '1000', SHEETD_KEEPALIVE_TIMEOUT_MS: '60000' });
 });
 after(() => t.close());
 

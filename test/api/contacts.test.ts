@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client, type Res } from '../helpers/http.ts';
 import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
@@ -24,7 +24,7 @@ async function tokenOf(email: string, scopes?: Parameters<typeof createToken>[3]
 }
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
   for (const [email, firstName, lastName] of [['ada@example.org', 'Ada', 'King'], ['bo@example.org', null, null], ['cy@example.org', 'Cy', null], ['gone@example.org', 'Gone', null]]) {
     assert.equal((await api.post('/users', { email, firstName, lastName })).status, 200);

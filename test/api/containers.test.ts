@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, createdSince, listedIds, type Client } from '../helpers/http.ts';
 
 // Home, folders and workspaces over raw HTTP: contents, ContainerDestination rules, copy, move
@@ -32,7 +32,7 @@ async function rowsOf(sheetId: number) {
 }
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
 });
 after(() => t.close());

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client, type Res } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
 import { pngBytes } from '../helpers/images.ts';
@@ -18,7 +18,7 @@ let rx: Receiver;
 
 before(async () => {
   rx = await startReceiver();
-  t = await startTestServer({ SHEETD_WEBHOOK_CA_FILE: rx.caFile, SHEETD_WEBHOOK_PORTS: String(rx.port), SHEETD_RATE_LIMIT: '100000' });
+  t = await startSuiteServer({ SHEETD_WEBHOOK_CA_FILE: rx.caFile, SHEETD_WEBHOOK_PORTS: String(rx.port), SHEETD_RATE_LIMIT: '100000' });
   api = client(t.base, t.adminToken);
 });
 after(async () => {

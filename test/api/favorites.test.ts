@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client, type Res } from '../helpers/http.ts';
 import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
@@ -23,7 +23,7 @@ async function favs(): Promise<string[]> {
 }
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
 });
 after(() => t.close());

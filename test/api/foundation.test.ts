@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import http from 'node:http';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { createToken } from '../../src/services/identity/tokens.ts';
 import { revokeToken } from '../../src/store/tokens.ts';
@@ -30,7 +30,7 @@ async function tokenFor(email: string, opts: Parameters<typeof createToken>[3]) 
 }
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
 });
 after(() => t.close());

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client, type Client, allEvents } from '../helpers/http.ts';
 import { tokenFor } from '../helpers/tokens.ts';
 
@@ -19,7 +19,7 @@ async function groupState() {
 }
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
   for (const [key, body] of Object.entries({
     ga: { email: 'ga@example.org', firstName: 'Group', lastName: 'Admin', licensedSheetCreator: true, groupAdmin: true },

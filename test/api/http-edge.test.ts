@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client, type Client } from '../helpers/http.ts';
 import { parseRawResponse, parseRawResponses, rawConnect, rawRequest } from '../helpers/raw.ts';
 
@@ -16,7 +16,7 @@ let t: TestServer;
 let api: Client;
 
 before(async () => {
-  t = await startTestServer({
+  t = await startSuiteServer({
     SHEETD_IDLE_TIMEOUT_MS: String(IDLE_MS),
     SHEETD_HEADERS_TIMEOUT_MS: String(HEADERS_MS),
     SHEETD_REQUEST_TIMEOUT_MS: String(REQUEST_MS),

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { browser, signIn } from '../helpers/browser.ts';
 import { setPassword } from '../../src/services/identity/sessions.ts';
 import { createUser } from '../../src/services/identity/users.ts';
@@ -10,7 +10,7 @@ let t: TestServer;
 const PASSWORD = 'a long enough password';
 
 before(async () => {
-  t = await startTestServer({ SHEETD_LOGIN_RATE_LIMIT: '100', SHEETD_LOGIN_RATE_LIMIT_ADDRESS: '3' });
+  t = await startSuiteServer({ SHEETD_LOGIN_RATE_LIMIT: '100', SHEETD_LOGIN_RATE_LIMIT_ADDRESS: '3' });
   const store = t.server.store;
   const org = await store.db.selectFrom('orgs').select('id').executeTakeFirstOrThrow();
   const author = { orgId: org.id, userId: null, requestUserId: null, accessTokenName: null, source: 'TEST' };

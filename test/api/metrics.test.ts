@@ -2,12 +2,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { enqueue } from '../../src/store/jobs.ts';
 import { client, type Client } from '../helpers/http.ts';
-import { startTestServer, TEST_PG_URL, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, TEST_PG_URL, type TestServer } from '../helpers/server.ts';
 
 let ts: TestServer;
 let api: Client;
 before(async () => {
-  ts = await startTestServer();
+  ts = await startSuiteServer();
   api = client(ts.base, ts.adminToken);
 });
 after(async () => ts.close());

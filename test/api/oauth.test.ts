@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import smartsheet from 'smartsheet';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client } from '../helpers/http.ts';
 import { browser, inputValue, signIn, type Browser } from '../helpers/browser.ts';
 import { clock } from '../../src/clock.ts';
@@ -81,7 +81,7 @@ async function tokensFor(email: string, scope: string, a: App = app) {
 }
 
 before(async () => {
-  t = await startTestServer({ SHEETD_LOGIN_RATE_LIMIT: '4', SHEETD_LOGIN_RATE_LIMIT_ADDRESS: '1000' });
+  t = await startSuiteServer({ SHEETD_LOGIN_RATE_LIMIT: '4', SHEETD_LOGIN_RATE_LIMIT_ADDRESS: '1000' });
   for (const email of Object.values(users)) {
     const r = await cli(['user', 'add', '--email', email, '--licensed', '--password-stdin'], `${PASSWORD}\n`);
     assert.equal(r.code, 0, r.stderr);

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 
 interface Operation {
   summary: string;
@@ -19,7 +19,7 @@ interface Doc {
 let ts: TestServer;
 let doc: Doc;
 before(async () => {
-  ts = await startTestServer();
+  ts = await startSuiteServer();
   const r = await fetch(`${ts.base}/openapi.json`);
   assert.equal(r.status, 200, 'served without a token');
   assert.match(r.headers.get('content-type') ?? '', /^application\/json/);

@@ -1,6 +1,6 @@
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, TEST_REDIS_URL, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, TEST_REDIS_URL, type TestServer } from '../helpers/server.ts';
 import { client, type Res } from '../helpers/http.ts';
 import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
@@ -49,7 +49,7 @@ for (const v of variants) {
     describe('limit 5 a minute (one request back every 12 s)', () => {
       let t: TestServer;
       before(async () => {
-        t = await startTestServer({ SHEETD_RATE_LIMIT: '5', ...v.env() });
+        t = await startSuiteServer({ SHEETD_RATE_LIMIT: '5', ...v.env() });
       });
       after(() => t.close());
 
@@ -81,7 +81,7 @@ for (const v of variants) {
     describe('the default limit (300 a minute)', () => {
       let t: TestServer;
       before(async () => {
-        t = await startTestServer({ ...v.env() });
+        t = await startSuiteServer({ ...v.env() });
       });
       after(() => t.close());
 
@@ -114,7 +114,7 @@ for (const v of variants) {
     describe('costs: posting an attachment counts 10 (limit 25 a minute)', () => {
       let t: TestServer;
       before(async () => {
-        t = await startTestServer({ SHEETD_RATE_LIMIT: '25', ...v.env() });
+        t = await startSuiteServer({ SHEETD_RATE_LIMIT: '25', ...v.env() });
       });
       after(() => t.close());
 
@@ -162,8 +162,8 @@ describe('rate limit shared through Redis by two sheetd processes on one databas
   before(async () => {
     const prefix = `t${randomString(6)}`;
     // one data dir and database for both: the second server reads the first one's admin token
-    a = await startTestServer({ SHEETD_RATE_LIMIT: '6', REDIS_URL: `${TEST_REDIS_URL}`, SHEETD_REDIS_PREFIX: prefix });
-    b = await startTestServer({ SHEETD_RATE_LIMIT: '6', REDIS_URL: `${TEST_REDIS_URL}`, SHEETD_REDIS_PREFIX: prefix, SHEETD_DATA_DIR: a.dataDir }, { databaseUrl: a.config.databaseUrl ?? '' });
+    a = await startSuiteServer({ SHEETD_RATE_LIMIT: '6', REDIS_URL: `${TEST_REDIS_URL}`, SHEETD_REDIS_PREFIX: prefix });
+    b = await startSuiteServer({ SHEETD_RATE_LIMIT: '6', REDIS_URL: `${TEST_REDIS_URL}`, SHEETD_REDIS_PREFIX: prefix, SHEETD_DATA_DIR: a.dataDir }, { databaseUrl: a.config.databaseUrl ?? '' });
   });
   after(async () => {
     resetClock();

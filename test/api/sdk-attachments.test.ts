@@ -4,14 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import smartsheet from 'smartsheet';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { pngBytes } from '../helpers/images.ts';
 
 // Attachments, discussions and comments through the official JavaScript SDK, unchanged but
 // for the base URL: its file methods send simple uploads (Content-Disposition, the file's type).
 let t: TestServer;
 before(async () => {
-  t = await startTestServer({ SHEETD_RATE_LIMIT: '100000' });
+  t = await startSuiteServer({ SHEETD_RATE_LIMIT: '100000' });
 });
 after(() => t.close());
 

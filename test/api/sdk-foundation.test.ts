@@ -1,12 +1,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 
 // The official JavaScript SDK, unchanged but for the base URL.
 let t: TestServer;
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
 });
 after(() => t.close());
 

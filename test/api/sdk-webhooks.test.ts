@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import smartsheet from 'smartsheet';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import { hmac, startReceiver, type Receiver } from '../helpers/webhookReceiver.ts';
@@ -12,7 +12,7 @@ let t: TestServer;
 let rx: Receiver;
 before(async () => {
   rx = await startReceiver();
-  t = await startTestServer({ SHEETD_WEBHOOK_CA_FILE: rx.caFile, SHEETD_WEBHOOK_PORTS: String(rx.port), SHEETD_WEBHOOK_BATCH_MS: '20', SHEETD_JOB_POLL_MS: '50' });
+  t = await startSuiteServer({ SHEETD_WEBHOOK_CA_FILE: rx.caFile, SHEETD_WEBHOOK_PORTS: String(rx.port), SHEETD_WEBHOOK_BATCH_MS: '20', SHEETD_JOB_POLL_MS: '50' });
 });
 after(async () => {
   await closeAll(() => t?.close(), () => rx?.close());

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { createToken } from '../../src/services/identity/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
@@ -39,7 +39,7 @@ async function shareIds(path: string): Promise<string[]> {
 }
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   admin = client(t.base, t.adminToken);
 });
 after(() => t.close());

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client, type Res } from '../helpers/http.ts';
 
 // Sheets as objects (list, create in home/folder/workspace, from template or sheet, update,
@@ -27,7 +27,7 @@ async function listed(id: number, query = '') {
 }
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
 });
 after(() => t.close());

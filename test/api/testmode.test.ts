@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import { tokenFor } from '../helpers/tokens.ts';
@@ -14,7 +14,7 @@ let api: Client;
 let rx: Receiver;
 before(async () => {
   rx = await startReceiver();
-  t = await startTestServer({
+  t = await startSuiteServer({
     SHEETD_TEST_MODE: 'true', SHEETD_WEBHOOK_CA_FILE: rx.caFile, SHEETD_WEBHOOK_PORTS: String(rx.port),
     SHEETD_WEBHOOK_BATCH_MS: '20', SHEETD_JOB_POLL_MS: '50',
   });
@@ -309,7 +309,7 @@ describe('seed and the OpenAPI document', () => {
     const path = await import('node:path');
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'seed-')), 'f.json');
     fs.writeFileSync(file, JSON.stringify({ sheets: [{ name: 'At start', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }] }] }));
-    const t2 = await startTestServer({ SHEETD_TEST_MODE: 'true', SHEETD_TEST_SEED: file });
+    const t2 = await startSuiteServer({ SHEETD_TEST_MODE: 'true', SHEETD_TEST_SEED: file });
     try {
       const a2 = client(t2.base, t2.adminToken);
       assert.deepEqual((await a2.get('/sheets')).body.data.map((x: { name: string }) => x.name), ['At start']);

@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import smartsheet from 'smartsheet';
 import { clock } from '../../src/clock.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { browser, inputValue } from '../helpers/browser.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
@@ -32,7 +32,7 @@ before(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as AddressInfo).port;
   clock.now = () => realNow() + offset;
-  t = await startTestServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, SHEETD_JOB_POLL_MS: '30', SHEETD_MAIL_FROM: 'Sheets <sheets@example.org>' });
+  t = await startSuiteServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, SHEETD_JOB_POLL_MS: '30', SHEETD_MAIL_FROM: 'Sheets <sheets@example.org>' });
   api = client(t.base, t.adminToken);
 });
 

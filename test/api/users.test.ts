@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client, type Client, allEvents } from '../helpers/http.ts';
 import { tokenFor } from '../helpers/tokens.ts';
 import { newId } from '../../src/ids.ts';
@@ -39,7 +39,7 @@ async function eventsFor(objectId: number) {
 }
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
   adminId = (await api.get('/users/me')).body.id;
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import { startReceiver, type Receiver } from '../helpers/webhookReceiver.ts';
@@ -22,7 +22,7 @@ before(async () => {
   rx = await startReceiver();
   untrusted = await startReceiver();
   v6 = await startReceiver('::1');
-  t = await startTestServer({
+  t = await startSuiteServer({
     SHEETD_WEBHOOK_CA_FILE: rx.caFile,
     SHEETD_WEBHOOK_PORTS: `${rx.port},${untrusted.port},${v6.port}`,
     SHEETD_WEBHOOK_DENY_NETWORKS: '169.254.0.0/16,fe80::/10,::1/128',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client, type Client } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
 import { hmac, startReceiver, type Receiver } from '../helpers/webhookReceiver.ts';
@@ -19,7 +19,7 @@ let rx: Receiver;
 
 before(async () => {
   rx = await startReceiver();
-  t = await startTestServer({
+  t = await startSuiteServer({
     SHEETD_WEBHOOK_CA_FILE: rx.caFile,
     SHEETD_WEBHOOK_PORTS: `443,8443,${rx.port}`,
     SHEETD_WEBHOOK_RETRY_MS: '50,100,150',

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium, firstMail } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
@@ -23,7 +23,7 @@ let browser: Browser | undefined;
 
 before(async () => {
   if (!CHROMIUM) return;
-  t = await startTestServer({ SHEETD_JOB_POLL_MS: '30' });
+  t = await startSuiteServer({ SHEETD_JOB_POLL_MS: '30' });
   api = client(t.base, t.adminToken);
   browser = await launchChromium();
 });

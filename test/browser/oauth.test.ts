@@ -2,7 +2,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { createApp } from '../../src/services/identity/oauth.ts';
 import { setPassword } from '../../src/services/identity/sessions.ts';
@@ -23,7 +23,7 @@ let app: { clientId: string; clientSecret: string };
 
 before(async () => {
   if (!CHROMIUM) return;
-  t = await startTestServer();
+  t = await startSuiteServer();
   const author: EventAuthor = { orgId: t.server.bootstrap.orgId, userId: null, requestUserId: null, accessTokenName: null, source: 'TEST' };
   await setPassword(t.server.store, author, 'admin@example.com', PASSWORD);
   const made = await createApp(t.server.store, author, null, { name: 'Browser Robot', redirectUrl: REDIRECT });

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { CATALOGUE } from '../../src/errors.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
 import { jobsCreatedSince, snapshotDatabase, snapshotDiff } from '../helpers/snapshot.ts';
@@ -98,7 +98,7 @@ async function seed(n: number): Promise<void> {
 }
 
 before(async () => {
-  t = await startTestServer({ SHEETD_RATE_LIMIT: '1000000' });
+  t = await startSuiteServer({ SHEETD_RATE_LIMIT: '1000000' });
   api = client(t.base, t.adminToken);
   await seed(0);
 });

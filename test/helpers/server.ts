@@ -116,7 +116,11 @@ export async function createPgDatabase(adminUrl: string): Promise<{ url: string;
   };
 }
 
-export async function startTestServer(env: Record<string, string> = {}, opts: { databaseUrl?: string } = {}): Promise<TestServer> {
+/**
+ * A server for this suite (not the public `sheetd/testing` startTestServer): on SQLite, on its own
+ * PostgreSQL database with SHEETD_TEST_DATABASE_URL, or a client of the cluster with SHEETD_TEST_BASE_URL.
+ */
+export async function startSuiteServer(env: Record<string, string> = {}, opts: { databaseUrl?: string } = {}): Promise<TestServer> {
   if (CLUSTER_BASE_URL) return clusterTestServer(env);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-test-'));
   let dropDb: (() => Promise<void>) | null = null;

@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import { startTestServer, type TestServer } from './server.ts';
+import { startSuiteServer, type TestServer } from './server.ts';
 import { client, type Client } from './http.ts';
 
 /**
@@ -9,7 +9,7 @@ import { client, type Client } from './http.ts';
 export function serverForFile(env: Record<string, string> = {}): { t: TestServer; api: Client } {
   const s = {} as { t: TestServer; api: Client };
   before(async () => {
-    s.t = await startTestServer(env);
+    s.t = await startSuiteServer(env);
     s.api = client(s.t.base, s.t.adminToken);
   });
   after(() => s.t.close());

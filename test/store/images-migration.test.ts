@@ -8,7 +8,7 @@ import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import { migrationProvider } from '../../src/store/migrations/index.ts';
 import type { Dialect } from '../../src/store/db.ts';
-import { createPgDatabase, startTestServer, TEST_PG_URL } from '../helpers/server.ts';
+import { createPgDatabase, startSuiteServer, TEST_PG_URL } from '../helpers/server.ts';
 import { pngBytes } from '../helpers/images.ts';
 
 /** The migration before 0010 (whichever it is), where images kept their bytes in the table. */
@@ -37,7 +37,7 @@ async function oldDatabase(db: Kysely<unknown>, d: Dialect): Promise<void> {
 
 async function upgradeAndCheck(d: Dialect, dataDir: string, databaseUrl = ''): Promise<void> {
   // '' keeps the SQLite database of dataDir even when the suite runs on PostgreSQL
-  const t = await startTestServer({ SHEETD_DATA_DIR: dataDir }, { databaseUrl });
+  const t = await startSuiteServer({ SHEETD_DATA_DIR: dataDir }, { databaseUrl });
   try {
     for (const [token, bytes] of [['tokenAinTheCopy12345', A], ['tokenBinTheSheet1234', B]] as const) {
       const got = await fetch(`${t.base}/imageurls/${token}`);
@@ -63,7 +63,7 @@ async function upgradeAndCheck(d: Dialect, dataDir: string, databaseUrl = ''): P
     await t.close();
   }
   // a second start has nothing left to move and serves the same
-  const again = await startTestServer({ SHEETD_DATA_DIR: dataDir }, { databaseUrl });
+  const again = await startSuiteServer({ SHEETD_DATA_DIR: dataDir }, { databaseUrl });
   try {
     const got = await fetch(`${again.base}/imageurls/tokenBinTheSheet1234`);
     assert.equal(got.status, 200);

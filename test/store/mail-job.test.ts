@@ -4,13 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { enqueue } from '../../src/store/jobs.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 
 // A running server sends the mail that a transaction enqueued: the `mail` job is handled by
 // the worker of every sheetd process, here into the outbox (no SMTP_URL).
 let ts: TestServer;
 before(async () => {
-  ts = await startTestServer({ SHEETD_JOB_POLL_MS: '50' });
+  ts = await startSuiteServer({ SHEETD_JOB_POLL_MS: '50' });
 });
 after(async () => ts.close());
 

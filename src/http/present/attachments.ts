@@ -4,7 +4,7 @@ import { usersByIds } from '../../services/identity/users.ts';
 import { ATTACHMENT_URL_TTL_MS } from '../../services/collaboration/attachments.ts';
 import { presentAccessLevel, type AccessLevel } from '../../services/access/access.ts';
 import { fullName } from './users.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 
 export interface MiniUser {
   name: string;

@@ -1,5 +1,5 @@
 import type { RuleUser, RuleView } from '../../services/outbound/automation.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 
 function who(u: RuleUser | undefined): { name?: string; email: string } | undefined {
   if (!u) return undefined;

@@ -6,7 +6,7 @@ import type { Child, FolderTree } from '../../services/places/folders.ts';
 import type { ContainerPath } from '../../services/places/paths.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import type { SightRow } from '../../store/sights.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 import { permalink } from './permalinks.ts';
 import { sheetSource, sheetSummary, templateSummary } from './sheets.ts';
 import { reportSummary } from './reports.ts';

@@ -1,7 +1,7 @@
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { GroupWithOwner } from '../../store/groups.ts';
 import type { GroupMemberRow } from '../../services/identity/groups.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 import { fullName } from './users.ts';
 
 /** The Group object (List Org Groups, Update Group). */

@@ -1,5 +1,5 @@
 import type { ApiError } from '../../errors.ts';
-import type { ErrorBody } from '../present.ts';
+import type { ErrorBody } from './envelope.ts';
 
 /** The OAuth error type (spec part B) of each catalogued token-endpoint error. */
 const OAUTH_TYPES: Record<number, string> = {

@@ -1,6 +1,6 @@
 import type { ProofRequestRow } from '../../store/proofs.ts';
 import { proofTypeOf, type ProofView, type RequestAction } from '../../services/collaboration/proofs.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 import { presentAttachment, type AttachmentView } from './attachments.ts';
 
 /** The Proof object (reference schema Proof); `attachments` and `discussions` when asked for. */

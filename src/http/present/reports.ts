@@ -6,7 +6,7 @@ import { atLeast, presentAccessLevel, type AccessLevel } from '../../services/ac
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { ReportData, ReportDefinitionView, ReportRowRef } from '../../services/assets/reports.ts';
 import type { ReportRow } from '../../store/reports.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 import { permalink } from './permalinks.ts';
 import { rowCells, type RowPresentOptions, type RowThreads } from './sheetContents.ts';
 import type { TableCell } from './xlsx.ts';

@@ -1,7 +1,7 @@
 import { presentAccessLevel } from '../../services/access/access.ts';
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { ShareView } from '../../services/access/shares.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 
 /** The Share object: alphanumeric id, USER or GROUP, ITEM or WORKSPACE scope. */
 export function share(v: ShareView, ro: ReadOptions) {

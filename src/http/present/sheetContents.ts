@@ -7,7 +7,7 @@ import { atLeast, presentAccessLevel, type AccessLevel } from '../../services/ac
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { RowState, SheetModel } from '../../engine/model.ts';
 import type { SheetRow } from '../../store/sheets.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 import { permalink } from './permalinks.ts';
 import { giveBackBodyBuffer, takeBodyBuffer } from './bodyBuffers.ts';
 import { columnFormulaText } from '../../services/computed/formulas.ts';
@@ -30,7 +30,7 @@ export interface RowPresentOptions {
   filteredOut?: ReadonlySet<number>;
   /** With include=format: conditional formats by row, then column (services/sheets/filters.ts). */
   conditionalFormats?: ReadonlyMap<number, ReadonlyMap<number, string>>;
-  /** With include=attachments / discussions: each row's, presented (http/routes/threads.ts). */
+  /** With include=attachments / discussions: each row's, presented (http/present/threads.ts). */
   threads?: RowThreads;
 }
 

@@ -3,7 +3,7 @@ import type { SheetRow } from '../../store/sheets.ts';
 import { presentAccessLevel, type AccessLevel } from '../../services/access/access.ts';
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { PublicTemplate } from '../../services/places/publicTemplates.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 import { permalink } from './permalinks.ts';
 
 export function sheetSource(s: SheetRow): { id: number; type: string } | undefined {

@@ -6,7 +6,7 @@ import type { ReadOptions } from '../../services/platform/context.ts';
 import type { ReportData } from '../../services/assets/reports.ts';
 import { refKey, type SightData, type SightPublishView, type SightView } from '../../services/assets/sights.ts';
 import type { SightRow } from '../../store/sights.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 import { permalink, type PermalinkKind } from './permalinks.ts';
 import { presentModelColumn, rowCells } from './sheetContents.ts';
 import { reportCells } from './reports.ts';

@@ -5,7 +5,7 @@ import { fieldColumn } from '../../engine/summary.ts';
 import { atLeast } from '../../services/access/access.ts';
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { SummaryField, SummaryRead } from '../../services/computed/summary.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 import { permalink } from './permalinks.ts';
 
 /**

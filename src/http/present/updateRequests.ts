@@ -1,6 +1,6 @@
 import type { Schedule } from '../../engine/schedules.ts';
 import { DEFAULT_MESSAGE, type Person, type SentUpdateRequestView, type UpdateRequestView } from '../../services/collaboration/updateRequests.ts';
-import { ts } from '../present.ts';
+import { ts } from './dates.ts';
 
 function who(u: Person | undefined): { name?: string; email: string } | undefined {
   if (!u) return undefined;

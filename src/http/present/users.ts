@@ -2,7 +2,7 @@ import type { OrgRow, ReadOptions, UserRow } from '../../services/platform/conte
 import type { AlternateEmailRow } from '../../store/alternateEmails.ts';
 import type { ContactEntry } from '../../services/identity/contacts.ts';
 import { contactId } from '../../services/identity/contacts.ts';
-import { optTs } from '../present.ts';
+import { optTs } from './dates.ts';
 
 export function fullName(u: Pick<UserRow, 'first_name' | 'last_name' | 'email'>): string {
   const n = [u.first_name, u.last_name].filter((s) => s && s.trim() !== '').join(' ');

@@ -1,7 +1,7 @@
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { DeliveryWithAttempts } from '../../services/outbound/webhooks.ts';
 import type { WebhookRow } from '../../store/webhooks.ts';
-import { optTs, ts } from '../present.ts';
+import { optTs, ts } from './dates.ts';
 
 /** The Webhook object of the reference. */
 export function webhook(h: WebhookRow, ro: ReadOptions) {

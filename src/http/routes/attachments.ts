@@ -8,7 +8,7 @@ import {
 } from '../../services/collaboration/attachments.ts';
 import type { AttachmentRow } from '../../store/attachments.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { dispositionOf } from '../download.ts';
 import { peopleOf, presentAttachment } from '../present/attachments.ts';

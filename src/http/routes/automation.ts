@@ -3,7 +3,7 @@ import { createRule, deleteRule, getRule, listRules, updateRule } from '../../se
 import { decide, getApproval, type ApprovalView } from '../../services/outbound/automationRuns.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { presentRule } from '../present/automation.ts';
 
 type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;

@@ -3,7 +3,7 @@ import { presentCell } from '../../engine/display.ts';
 import { readCellHistory } from '../../services/sheets/cellHistory.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { ts } from '../present.ts';
+import { ts } from '../present/dates.ts';
 import { fullName } from '../present/users.ts';
 import { permalink } from '../present/permalinks.ts';
 

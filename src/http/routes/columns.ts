@@ -6,7 +6,7 @@ import { addColumns, deleteColumn, updateColumn } from '../../services/sheets/co
 import { readSheet } from '../../services/sheets/sheetCache.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { columnFilters } from '../../services/sheets/filters.ts';
 
 type P = FastifyRequest<{ Params: { sheetId: string; columnId?: string } }>;

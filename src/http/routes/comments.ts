@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { deleteComment, editComment, readComment, type CommentData } from '../../services/collaboration/comments.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { pathId } from '../query.ts';
 import { peopleOf, presentComment } from '../present/attachments.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { contact } from '../present/users.ts';
 import { one, paging, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { parseTimestamp } from '../present.ts';
+import { parseTimestamp } from '../present/dates.ts';
 import { readContact, readContacts } from '../../services/identity/contacts.ts';
 import { apiError } from '../../errors.ts';
 

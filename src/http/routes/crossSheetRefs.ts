@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { sheetFor } from '../../services/access/permissions.ts';
 import { createRef, getRef, listRefs, presentRefs } from '../../services/computed/crossSheet.ts';
 

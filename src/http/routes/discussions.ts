@@ -2,25 +2,18 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
 import { addComment } from '../../services/collaboration/comments.ts';
-import { createDiscussion, deleteDiscussion, readDiscussion, readDiscussions, type DiscussionData } from '../../services/collaboration/discussions.ts';
-import type { ReadOptions } from '../../services/platform/context.ts';
-import type { AccessLevel } from '../../services/access/access.ts';
+import { createDiscussion, deleteDiscussion, readDiscussion, readDiscussions } from '../../services/collaboration/discussions.ts';
 import type { StoredFile } from '../../services/collaboration/attachments.ts';
-import type { Queryable } from '../../store/db.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { paging, pathId, type Query } from '../query.ts';
-import { peopleOf, presentComment, presentDiscussion } from '../present/attachments.ts';
+import { peopleOf, presentComment } from '../present/attachments.ts';
+import { presentDiscussions } from '../present/threads.ts';
 import { answeringEarly, isMultipart } from '../uploads.ts';
 import { registerUploads, withMultipartFile } from './attachments.ts';
 
 type P = Record<string, string>;
 
-/** Discussions as the API shows them (include=comments, attachments). */
-export async function presentDiscussions(db: Queryable, items: DiscussionData[], ro: ReadOptions, level: AccessLevel) {
-  const people = await peopleOf(db, items.flatMap((i) => [i.discussion.created_by, ...i.comments.map((c) => c.created_by), ...i.attachments.map((a) => a.created_by)]));
-  return items.map((i) => presentDiscussion(i.discussion, i, { numericDates: ro.numericDates, people, include: ro.include, level, accessApiLevel: ro.accessApiLevel }));
-}
 
 /**
  * The JSON of a create request and its optional file: a JSON body, or a multipart request with

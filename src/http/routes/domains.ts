@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { paging, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { success, ts } from '../present.ts';
+import { success } from '../present/envelope.ts';
+import { ts } from '../present/dates.ts';
 import type { ValidatedDomainRow } from '../../store/domains.ts';
 import { addDomain, readDomains, removeDomain } from '../../services/identity/domains.ts';
 import { requireSystemAdmin } from '../../services/identity/users.ts';

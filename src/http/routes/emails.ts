@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendRowsByEmail, sendSheetByEmail, type SheetFileRenderer } from '../../services/outbound/emails.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { pathId } from '../query.ts';
 import { rowsMailBody } from '../present/emails.ts';
 import { PAPER_SIZES, sheetPdf } from '../present/pdf.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { readEvents } from '../../services/log/eventReports.ts';
 import { int, one, type Query } from '../query.ts';
-import { parseTimestamp, ts } from '../present.ts';
+import { parseTimestamp, ts } from '../present/dates.ts';
 
 export async function eventRoutes(app: FastifyInstance): Promise<void> {
   app.get('/events', { config: { scope: 'READ_EVENTS' } }, async (req) => {

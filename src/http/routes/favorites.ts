@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { idList, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { apiError } from '../../errors.ts';
 import type { FavoriteRow } from '../../store/favorites.ts';
 import { addFavorites, favoriteObjectName, favoriteTypeParam, isFavorite, isFavoriteType, readFavorites, removeFavorites } from '../../services/places/favorites.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { createFilter, deleteFilter, getFilter, listFilters, listRules, setRules, updateFilter } from '../../services/sheets/filters.ts';
 
 type SheetParams = FastifyRequest<{ Params: { sheetId: string } }>;
@@ -13,7 +13,7 @@ type FilterParams = FastifyRequest<{ Params: { sheetId: string; filterId: string
  *   GET|POST /sheetd/sheets/{sheetId}/filters, GET|PUT|DELETE .../filters/{filterId}
  *   GET|PUT /sheetd/sheets/{sheetId}/conditionalformats
  */
-export async function viewRoutes(app: FastifyInstance): Promise<void> {
+export async function filterRoutes(app: FastifyInstance): Promise<void> {
   const store = () => app.ctx.store;
 
   app.get('/sheetd/sheets/:sheetId/filters', { config: { scope: 'READ_SHEETS' } }, async (req: SheetParams) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { followDeleted } from '../../services/computed/propagation.ts';
 import { enumList, list, paging, pathId, tokenPaging, type Query, type TokenPaging } from '../query.ts';
 import { paginate, tokenSlice } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { childReference, contents, folderMetadata, folderSummary, pathTree } from '../present/containers.ts';
 import { folderFor } from '../../services/access/containers.ts';
 import { CHILD_TYPES, childrenOf, copyFolder, createFolder, deleteFolder, loadTree, moveFolder, readSubfolders, renameFolder, type Child, type ChildType } from '../../services/places/folders.ts';

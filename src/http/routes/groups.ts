@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { group, groupDetail, groupMember } from '../present/groups.ts';
 import { one, paging, pathId, type Query } from '../query.ts';
 import { indexResult } from '../paging.ts';
-import { parseTimestamp, success } from '../present.ts';
+import { success } from '../present/envelope.ts';
+import { parseTimestamp } from '../present/dates.ts';
 import { addMembers, changeGroup, createGroup, readGroup, readGroups, removeGroup, removeMember } from '../../services/identity/groups.ts';
 
 export async function groupRoutes(app: FastifyInstance): Promise<void> {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { paging, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { contents, folderSummary, workspaceSummary } from '../present/containers.ts';
 import { createFolder } from '../../services/places/folders.ts';
 import { readHome, readHomeFolders } from '../../services/places/home.ts';

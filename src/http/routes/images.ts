@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
 import { addImageToCell, createImageUrls, imageForToken, IMAGE_URL_TTL_MS } from '../../services/sheets/images.ts';
 import { bool, one, pathId, type Query } from '../query.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { errorBody } from '../errors.ts';
 import { dispositionOf } from '../download.ts';
 import { answeringEarly, fileNameOf, streamingParser } from '../uploads.ts';

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
 import { IMPORT_MAX_BYTES, IMPORT_TYPES, importSheet, type ImportFormat } from '../../services/sheets/imports.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { sheetResult } from '../present/sheets.ts';
 import { int, one, pathId, type Query } from '../query.ts';
 import { answeringEarly, streamingParser } from '../uploads.ts';

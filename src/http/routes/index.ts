@@ -19,7 +19,7 @@ import { favoriteRoutes } from './favorites.ts';
 import { templateRoutes } from './templates.ts';
 import { crossSheetRefRoutes } from './crossSheetRefs.ts';
 import { imageRoutes } from './images.ts';
-import { viewRoutes } from './filters.ts';
+import { filterRoutes } from './filters.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { attachmentRoutes } from './attachments.ts';
 import { discussionRoutes } from './discussions.ts';
@@ -57,7 +57,7 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(templateRoutes);
   await app.register(crossSheetRefRoutes);
   await app.register(imageRoutes);
-  await app.register(viewRoutes);
+  await app.register(filterRoutes);
   await app.register(webhookRoutes);
   await app.register(attachmentRoutes);
   await app.register(discussionRoutes);

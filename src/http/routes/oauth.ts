@@ -4,7 +4,7 @@ import { issueToken, revokeAccessToken, type TokenParams } from '../../services/
 import { errorBody, errorHandler, toApiError } from '../errors.ts';
 import { oauthErrorBody } from '../present/oauth.ts';
 import { bool, one, type Query } from '../query.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 
 const TOKEN_FIELDS = ['grant_type', 'client_id', 'client_secret', 'hash', 'code', 'refresh_token', 'redirect_url', 'redirect_uri'] as const;
 

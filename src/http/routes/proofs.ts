@@ -9,13 +9,13 @@ import {
 } from '../../services/collaboration/proofs.ts';
 import type { AttachmentRow } from '../../store/attachments.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { peopleOf, presentAttachment } from '../present/attachments.ts';
 import { presentProof, presentProofRequest, presentRequestAction } from '../present/proofs.ts';
 import { answeringEarly, isMultipart, readMultipartFiles } from '../uploads.ts';
 import { registerUploads, simpleUpload, withMultipartFile } from './attachments.ts';
-import { presentDiscussions } from './discussions.ts';
+import { presentDiscussions } from '../present/threads.ts';
 
 type P = Record<string, string>;
 

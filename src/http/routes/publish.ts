@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { reportPublishStatus, setReportPublishStatus, setSheetPublishStatus, sheetPublishStatus } from '../../services/collaboration/publish.ts';
 import { pathId } from '../query.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { presentPublish } from '../present/publish.ts';
 
 /** Get and Set Sheet / Report Publish Status; the published views are pages at the root (web/published.ts). */

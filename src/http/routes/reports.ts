@@ -7,14 +7,15 @@ import type { SheetFormat } from '../../services/outbound/emails.ts';
 import type { RowThreads } from '../present/sheetContents.ts';
 import { int, one, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { parseTimestamp, success } from '../present.ts';
+import { success } from '../present/envelope.ts';
+import { parseTimestamp } from '../present/dates.ts';
 import { reportBody, reportCells, reportDefinition, reportSummary, type ReportCellsOptions } from '../present/reports.ts';
 import { shownText, tableCsv } from '../present/csv.ts';
 import { PAPER_SIZES, tablePdf } from '../present/pdf.ts';
 import { XLSX_TYPES, tableXlsx } from '../present/xlsx.ts';
 import { preferredExport } from '../negotiate.ts';
 import { dispositionOf } from '../download.ts';
-import { threadsFor } from './threads.ts';
+import { threadsFor } from '../present/threads.ts';
 
 /** Rows of Get Report per request: default 100, at most 10,000 (spec 8). */
 export const REPORT_PAGE_SIZE = 100;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addRows, deleteRows, sortSheet, updateRows, type RowFailure, type RowWriteOptions } from '../../services/sheets/rows.ts';
 import { bool, idList, pathId, type Query } from '../query.ts';
-import { bulkResult, success, type BulkItemFailure } from '../present.ts';
+import { bulkResult, success, type BulkItemFailure } from '../present/envelope.ts';
 import { errorBody } from '../errors.ts';
 import { JsonWriter, presentRow, writeRowsJson } from '../present/sheetContents.ts';
 import { userLookup } from '../../services/sheets/sheetReads.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SEARCH_SCOPES, searchAll, searchSheet, type SearchResult } from '../../services/log/search.ts';
 import { apiError } from '../../errors.ts';
 import { enumList, one, pathId, type Query } from '../query.ts';
-import { parseTimestamp } from '../present.ts';
+import { parseTimestamp } from '../present/dates.ts';
 
 function queryText(q: Query): string {
   const text = one(q, 'query');

@@ -4,7 +4,7 @@ import { hasScope, type Scope } from '../../services/access/scopes.ts';
 import type { ShareObjectType } from '../../store/shares.ts';
 import { bool, list, one, paging, pathId, tokenPaging, type Query } from '../query.ts';
 import { paginate, tokenSlice } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { share } from '../present/shares.ts';
 import { createShares, deleteShare, getShareOf, listSharesOf, updateShare } from '../../services/access/shares.ts';
 import { apiError } from '../../errors.ts';

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { threadsFor } from './threads.ts';
+import { threadsFor } from '../present/threads.ts';
 import { presentSummary } from '../present/summary.ts';
 import { apiError } from '../../errors.ts';
 import { getRow, getSheet } from '../../services/sheets/sheetReads.ts';
 import { createSheetFromColumns } from '../../services/sheets/sheetCreation.ts';
 import { idList, int, one, paging, pathId, type Query } from '../query.ts';
-import { parseTimestamp, success } from '../present.ts';
+import { success } from '../present/envelope.ts';
+import { parseTimestamp } from '../present/dates.ts';
 import { presentColumns, presentRow, rowsJsonKey, writeRowsJson, sheetSummary } from '../present/sheetContents.ts';
 import { SheetBodies } from '../present/sheetBodies.ts';
 import { sheetCsv } from '../present/csv.ts';

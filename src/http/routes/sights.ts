@@ -10,7 +10,8 @@ import {
 } from '../../services/assets/sights.ts';
 import { one, paging, pathId, tokenPaging, type Query } from '../query.ts';
 import { paginate, tokenSlice } from '../paging.ts';
-import { parseTimestamp, success } from '../present.ts';
+import { success } from '../present/envelope.ts';
+import { parseTimestamp } from '../present/dates.ts';
 import { sightBody, sightDefinition, sightPublish, sightSummary } from '../present/sights.ts';
 import { pathTree } from '../present/containers.ts';
 import { sightPath } from '../../services/places/paths.ts';

@@ -7,7 +7,7 @@ import {
 } from '../../services/computed/summary.ts';
 import type { ReadOptions } from '../../services/platform/context.ts';
 import { paginate } from '../paging.ts';
-import { bulkResult, success } from '../present.ts';
+import { bulkResult, success } from '../present/envelope.ts';
 import { errorBody } from '../errors.ts';
 import { presentField, presentSummary } from '../present/summary.ts';
 import { bool, idList, one, paging, pathId, type Query } from '../query.ts';

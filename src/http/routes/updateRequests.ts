@@ -7,7 +7,7 @@ import {
 import type { RowsMail } from '../../services/outbound/emails.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { rowsMailBody } from '../present/emails.ts';
 import { presentSentUpdateRequest, presentUpdateRequest } from '../present/updateRequests.ts';
 import { userLookup } from '../../services/sheets/sheetReads.ts';

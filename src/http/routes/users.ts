@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { alternateEmail, user, userProfile } from '../present/users.ts';
 import { bool, int, list, one, paging, pathId, type Query } from '../query.ts';
 import { indexResult, paginate, streamResult } from '../paging.ts';
-import { parseTimestamp, success, successData } from '../present.ts';
+import { success, successData } from '../present/envelope.ts';
+import { parseTimestamp } from '../present/dates.ts';
 import {
   addUser, deactivateUser, getUser, listUsers, orgSheets, profileImageOf, reactivateUser, readCurrentUser, removeUser, setProfileImage, updateUser,
 } from '../../services/identity/users.ts';

@@ -3,7 +3,7 @@ import {
   changeWebhook, createWebhook, readDeliveries, readWebhook, readWebhooks, removeWebhook, replayDelivery, resetSharedSecret,
 } from '../../services/outbound/webhooks.ts';
 import { indexResult } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { delivery, webhook } from '../present/webhooks.ts';
 import { paging, pathId, type Query } from '../query.ts';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { followDeleted } from '../../services/computed/propagation.ts';
 import { bool, list, paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { contents, folderSummary, workspaceMetadata, workspaceSummary } from '../present/containers.ts';
 import { workspaceFor } from '../../services/access/containers.ts';
 import { childrenOf, createFolder, loadTree } from '../../services/places/folders.ts';

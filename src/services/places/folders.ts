@@ -1,6 +1,6 @@
 import type { Queryable, Store } from '../../store/db.ts';
 import {
-  countSheetsInFolders, moveSheetsOfFolders, sheetIdsInFolders, sheetsDirectlyIn, sheetsInFolders, topSheetIdsOfWorkspace, type SheetRow,
+  countSheetsInFolders, moveSheetsOfFolders, sheetIdsInFolders, sheetsDirectlyAt, sheetsInFolders, topSheetIdsOfWorkspace, type SheetRow,
 } from '../../store/sheets.ts';
 import { childFolders, deleteFolderRows, descendantFolders, insertFolder, updateFolders, type FolderRow } from '../../store/containers.ts';
 import { deleteFavoritesOf } from '../../store/favorites.ts';
@@ -37,7 +37,7 @@ export interface FolderTree {
 export type TreeRoot = { folderId: number } | { homeOf: number } | { workspaceTop: number };
 
 async function sheetsAt(db: Queryable, root: TreeRoot): Promise<SheetRow[]> {
-  return sheetsDirectlyIn(db, root);
+  return sheetsDirectlyAt(db, root);
 }
 
 /** Loads what a container holds that the caller can see; `depth` levels of subfolders get their contents. */
@@ -176,7 +176,7 @@ async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body:
 }
 
 /** How many sheets a folder subtree holds (the copy limit). */
-export async function countSheetsIn(db: Queryable, folderIds: number[]): Promise<number> {
+export async function countSheetsUnder(db: Queryable, folderIds: number[]): Promise<number> {
   let n = 0;
   for (let i = 0; i < folderIds.length; i += 500) {
     n += await countSheetsInFolders(db, folderIds.slice(i, i + 500));
@@ -195,7 +195,7 @@ export async function copyFolderTree(
   const folder: FolderRow = { ...src, id: newId(), name, owner_id: dest.ownerId, parent_id: dest.parentId, workspace_id: dest.workspaceId, created_at: ctx.now, modified_at: ctx.now };
   await insertFolder(db, folder);
   ctx.events.push({ objectType: 'FOLDER', action: 'CREATE', objectId: folder.id, workspaceId: folder.workspace_id, details: { folderName: name, sourceObjectId: src.id } });
-  const sheets = await sheetsDirectlyIn(db, { folderId: src.id });
+  const sheets = await sheetsDirectlyAt(db, { folderId: src.id });
   for (const s of sheets) await copySheetRecords(db, ctx, s, { folderId: folder.id, workspaceId: folder.workspace_id }, s.name, s.is_template ? 'template' : 'sheet');
   await copyReportsAt(db, ctx, { folderId: src.id }, { folderId: folder.id, workspaceId: folder.workspace_id, ownerId: dest.ownerId });
   for (const sub of await childFolders(db, { parentId: src.id })) {

@@ -254,7 +254,7 @@ export async function advance(tm: TestMode, body: unknown): Promise<ClockState> 
 const FAULT_CODES: Record<number, number> = { 429: 4003, 500: 4000, 503: 4001 };
 const METHODS = ['*', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
-function intIn(v: unknown, attr: string, min: number, max: number): number {
+function intInRange(v: unknown, attr: string, min: number, max: number): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw apiError(1031, JSON.stringify(v), attr);
   return v;
 }
@@ -271,10 +271,10 @@ export function addFault(tm: TestMode, body: unknown, catalogue: (code: number) 
   if (!METHODS.includes(method)) throw apiError(1031, JSON.stringify(b.method), 'method');
   if (b.path === undefined) throw apiError(1012, 'path');
   if (typeof b.path !== 'string' || !b.path.startsWith('/') || b.path.length > 500) throw apiError(1031, JSON.stringify(b.path), 'path');
-  const count = b.count === undefined ? 1 : intIn(b.count, 'count', 1, 1_000_000);
-  const latencyMs = b.latencyMs === undefined ? 0 : intIn(b.latencyMs, 'latencyMs', 0, 60_000);
-  let status = b.status === undefined ? null : intIn(b.status, 'status', 400, 599);
-  let errorCode = b.errorCode === undefined ? null : intIn(b.errorCode, 'errorCode', 1000, 9999);
+  const count = b.count === undefined ? 1 : intInRange(b.count, 'count', 1, 1_000_000);
+  const latencyMs = b.latencyMs === undefined ? 0 : intInRange(b.latencyMs, 'latencyMs', 0, 60_000);
+  let status = b.status === undefined ? null : intInRange(b.status, 'status', 400, 599);
+  let errorCode = b.errorCode === undefined ? null : intInRange(b.errorCode, 'errorCode', 1000, 9999);
   if (errorCode !== null) {
     const s = catalogue(errorCode);
     if (s === undefined) throw apiError(1031, String(errorCode), 'errorCode');
@@ -284,7 +284,7 @@ export function addFault(tm: TestMode, body: unknown, catalogue: (code: number) 
     if (errorCode === null) throw apiError(1012, 'errorCode');
   }
   if (status === null && latencyMs === 0) throw apiError(1012, 'status, errorCode or latencyMs');
-  const retryAfter = b.retryAfter === undefined ? (status === 429 ? 1 : null) : intIn(b.retryAfter, 'retryAfter', 0, 86_400);
+  const retryAfter = b.retryAfter === undefined ? (status === 429 ? 1 : null) : intInRange(b.retryAfter, 'retryAfter', 0, 86_400);
   const f: Fault = { id: tm.nextSerial(), method, path: b.path, status, errorCode, retryAfter, latencyMs, remaining: count, createdAt: clock.now() };
   tm.faults.push(f);
   return f;

@@ -282,7 +282,7 @@ export async function imageForToken(db: Queryable, blobs: BlobStore, token: stri
 }
 
 /** Image ids of the cells of stored rows (JSON StoredRowCells). */
-function imageIdsIn(rowsCells: Iterable<string>): Set<string> {
+function imageIdsOfCells(rowsCells: Iterable<string>): Set<string> {
   const ids = new Set<string>();
   for (const json of rowsCells) {
     if (!json.includes('"img"')) continue;
@@ -298,7 +298,7 @@ function imageIdsIn(rowsCells: Iterable<string>): Set<string> {
  * orphanedBlobKeys).
  */
 export async function copyCellImages(db: Queryable, fromSheetId: number, toSheetId: number, rowsCells: Iterable<string>): Promise<void> {
-  await copyImagesToSheet(db, fromSheetId, toSheetId, [...imageIdsIn(rowsCells)]);
+  await copyImagesToSheet(db, fromSheetId, toSheetId, [...imageIdsOfCells(rowsCells)]);
 }
 
 /**

@@ -31,7 +31,7 @@ export function forgetSheet(sheetId: number): void {
   cache.delete(sheetId);
 }
 
-/** Another process committed `version` of the sheet: an older cached model goes now (jobs/invalidation.ts). */
+/** Another process committed `version` of the sheet: an older cached model goes now (pubsub/invalidation.ts). */
 export function forgetOlder(sheetId: number, version: number): void {
   const hit = cache.get(sheetId);
   if (hit && hit.version < version) cache.delete(sheetId);

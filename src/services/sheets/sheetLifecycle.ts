@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { Queryable, Store } from '../../store/db.ts';
 import type { RowTable } from '../../store/schema.ts';
 import {
-  deleteSheetRows, findSheet, insertColumns, insertRowRecords, insertSheet, listColumns, listRows, rowIdsOf, updateRowCells, updateSheet, type SheetRow,
+  deleteSheetsById, findSheet, insertColumns, insertRowRecords, insertSheet, listColumns, listRows, rowIdsOf, updateRowCells, updateSheet, type SheetRow,
 } from '../../store/sheets.ts';
 import { deleteLinksOfSheets } from '../../store/links.ts';
 import { deleteSharesOf, insertShares, listShares } from '../../store/shares.ts';
@@ -199,7 +199,7 @@ export async function deleteSheetRecords(db: Queryable, author: EventAuthor, she
     // attachments and images cascade with their sheets; their files go by a job after the
     // commit (which keeps a blob another sheet's copy of an image still shows)
     await queueBlobDeletion(db, [...(await blobKeysOfSheets(db, part)), ...(await imageBlobKeysOfSheets(db, part))]);
-    await deleteSheetRows(db, part);
+    await deleteSheetsById(db, part);
     // links into and references of the deleted sheets go with them (links out of them break)
     await deleteLinksOfSheets(db, part);
     await deleteViews(db, part);

@@ -1,11 +1,16 @@
 import type { Queryable } from '../../store/db.ts';
 import { sheetAttachments } from '../../services/collaboration/attachments.ts';
-import { discussionData, sheetDiscussions } from '../../services/collaboration/discussions.ts';
+import { discussionData, sheetDiscussions, type DiscussionData } from '../../services/collaboration/discussions.ts';
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { AccessLevel } from '../../services/access/access.ts';
-import { peopleOf, presentAttachment } from '../present/attachments.ts';
-import type { RowThreads } from '../present/sheetContents.ts';
-import { presentDiscussions } from './discussions.ts';
+import { peopleOf, presentAttachment, presentDiscussion } from './attachments.ts';
+import type { RowThreads } from './sheetContents.ts';
+
+/** Discussions as the API shows them (include=comments, attachments). */
+export async function presentDiscussions(db: Queryable, items: DiscussionData[], ro: ReadOptions, level: AccessLevel) {
+  const people = await peopleOf(db, items.flatMap((i) => [i.discussion.created_by, ...i.comments.map((c) => c.created_by), ...i.attachments.map((a) => a.created_by)]));
+  return items.map((i) => presentDiscussion(i.discussion, i, { numericDates: ro.numericDates, people, include: ro.include, level, accessApiLevel: ro.accessApiLevel }));
+}
 
 /**
  * include=attachments / discussions of Get Sheet and Get Row: the sheet's own (for the sheet

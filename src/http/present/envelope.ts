@@ -1,38 +1,4 @@
-import { apiError } from '../errors.ts';
-
-// Rows written together share their timestamps: remember the last few renderings.
-const tsCache = new Map<number, string>();
-
-/** `YYYY-MM-DDTHH:MM:SSZ`, or epoch milliseconds when numericDates=true. */
-export function ts(ms: number, numericDates: boolean): string | number {
-  if (numericDates) return ms;
-  let s = tsCache.get(ms);
-  if (s === undefined) {
-    s = new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    if (tsCache.size >= 256) tsCache.delete(tsCache.keys().next().value!);
-    tsCache.set(ms, s);
-  }
-  return s;
-}
-
-export function optTs(ms: number | null | undefined, numericDates: boolean): string | number | undefined {
-  return ms == null ? undefined : ts(ms, numericDates);
-}
-
-/** A date-time sent by a client: ISO-8601, or epoch ms with numericDates. 1018 otherwise. */
-export function parseTimestamp(v: unknown, numericDates: boolean, name: string): number {
-  if (numericDates) {
-    const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
-    if (typeof n === 'number' && Number.isSafeInteger(n)) return n;
-    throw apiError(1018, String(v), name);
-  }
-  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v)) {
-    const s = /T/.test(v) && !/(Z|[+-]\d{2}:?\d{2})$/.test(v) ? v + 'Z' : v;
-    const ms = Date.parse(s);
-    if (!Number.isNaN(ms)) return ms;
-  }
-  throw apiError(1018, String(v), name);
-}
+// The envelope of the API's answers: a write's result, a list's data, bulk results with their failures.
 
 export interface ResultEnvelope<T> {
   message: 'SUCCESS' | 'PARTIAL_SUCCESS';

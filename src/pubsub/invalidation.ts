@@ -19,8 +19,8 @@ export interface Invalidation {
 }
 
 /**
- * The sheet cache this process keeps (services/sheets/sheetCache.ts), handed in by server.ts: jobs sit
- * below services and do not import them.
+ * The sheet cache this process keeps (services/sheets/sheetCache.ts), handed in by server.ts: pubsub sits
+ * below services and does not import them.
  */
 export interface SheetCache {
   forgetOlder(sheetId: number, version: number): void;
