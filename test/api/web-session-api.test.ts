@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { browser, signIn } from '../helpers/browser.ts';
 import { setPassword } from '../../src/services/identity/sessions.ts';
 import type { EventAuthor } from '../../src/services/log/events.ts';
@@ -14,7 +14,7 @@ const PASSWORD = 'a web app test password';
 let t: TestServer;
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   const author: EventAuthor = { orgId: t.server.bootstrap.orgId, userId: null, requestUserId: null, accessTokenName: null, source: 'TEST' };
   await setPassword(t.server.store, author, 'admin@example.com', PASSWORD);
 });
