@@ -70,6 +70,12 @@ export async function proofRoutes(app: FastifyInstance): Promise<void> {
     return success((await presentProofs(req, [view], new Set(['attachments'])))[0]);
   });
 
+  // sheetd: the proof of one row (the reference lists only the sheet's, and a Proof names no row)
+  app.get('/sheets/:sheetId/rows/:rowId/proofs', read, async (req: FastifyRequest<{ Params: P }>) => {
+    const views = await readProofs(store().db, req.actor, pathId(req.params.sheetId), pathId(req.params.rowId));
+    return paginate(await presentProofs(req, views), paging(req.query as Query));
+  });
+
   app.get('/sheets/:sheetId/proofs', read, async (req: FastifyRequest<{ Params: P }>) => {
     const views = await readProofs(store().db, req.actor, pathId(req.params.sheetId));
     return paginate(await presentProofs(req, views), paging(req.query as Query));

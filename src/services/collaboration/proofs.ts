@@ -19,7 +19,7 @@ import { enqueue } from '../../store/jobs.ts';
 import type { AccessLevel } from '../access/access.ts';
 import { attachIn, removeAttachmentsOf, storeFile, type FileUpload, type StoredFile } from './attachments.ts';
 import { nameOrEmail, type Actor } from '../platform/context.ts';
-import { createDiscussion, discussionData, removeDiscussions, type DiscussionData } from './discussions.ts';
+import { createDiscussion, discussionData, removeDiscussions, requireRow, type DiscussionData } from './discussions.ts';
 import { addresses, parseEmail, payload, senderName, type EmailInput } from '../outbound/emails.ts';
 import { authorOf, recordEvents, type ChangeEvent } from '../log/events.ts';
 import { sheetFor } from '../access/permissions.ts';
@@ -163,10 +163,11 @@ export async function createProof(store: Store, blobs: BlobStore, actor: Actor, 
   }));
 }
 
-/** List Proofs: the current version of each proof of the sheet (VIEWER). */
-export async function readProofs(db: Queryable, actor: Actor, sheetId: number): Promise<ProofView[]> {
+/** List Proofs: the current version of each proof of the sheet, or of one row (VIEWER; a row the sheet does not have is 1006). */
+export async function readProofs(db: Queryable, actor: Actor, sheetId: number, rowId?: number): Promise<ProofView[]> {
   const { sheet } = await sheetFor(db, actor, sheetId, 'VIEWER');
-  return views(db, sheet, await listCurrentProofs(db, sheetId));
+  if (rowId !== undefined) await requireRow(db, sheetId, rowId);
+  return views(db, sheet, await listCurrentProofs(db, sheetId, rowId === undefined ? undefined : [rowId]));
 }
 
 /** Get Proof: any version (VIEWER), with its discussions when asked. */
