@@ -287,9 +287,9 @@ export interface SightSheet {
 }
 
 export interface SightData extends SightView {
-  /** Sheets of METRIC widgets the caller can see (the others are left out). */
+  /** Sheets of METRIC widgets the caller can see (the others are left out); on the published page, of CHART widgets too. */
   sheets: Map<number, SightSheet>;
-  /** Reports of GRIDGANTT widgets the caller can see, read as it sees them. */
+  /** Reports of GRIDGANTT widgets (on the published page, of CHART widgets too) the caller can see, read as it sees them. */
   reports: Map<number, ReportData>;
   /** Names of the objects widgets link to that the caller can see, by kind and id. */
   visible: Map<string, string>;
@@ -304,7 +304,7 @@ export function refKey(kind: ItemKey, id: number): string {
 }
 
 /** What the widgets of a dashboard show to `actor`: cells, report rows and link targets it can see. */
-async function liveData(db: Queryable, actor: Actor, view: SightView): Promise<SightData> {
+async function liveData(db: Queryable, actor: Actor, view: SightView, opts: { charts?: boolean } = {}): Promise<SightData> {
   const sheets = new Map<number, SightSheet>();
   const reports = new Map<number, ReportData>();
   const visible = new Map<string, string>();
@@ -317,17 +317,20 @@ async function liveData(db: Queryable, actor: Actor, view: SightView): Promise<S
   }
   for (const w of view.widgets) {
     const c = w.contents;
-    if (c.type === 'METRIC' && !sheets.has(c.sheetId) && visible.has(refKey('sheetId', c.sheetId))) {
-      const sheet = (await findSheet(db, c.sheetId))!;
+    // the sheet a METRIC reads (and, for the published page, the sheet a CHART draws)
+    const sheetId = c.type === 'METRIC' ? c.sheetId : c.type === 'CHART' && opts.charts ? c.sheetId : undefined;
+    if (sheetId !== undefined && !sheets.has(sheetId) && visible.has(refKey('sheetId', sheetId))) {
+      const sheet = (await findSheet(db, sheetId))!;
       const level = (await sheetAccessLevel(db, actor, sheet))!;
       const model = await modelForRead(db, sheet);
-      sheets.set(c.sheetId, { sheet, level, model });
+      sheets.set(sheetId, { sheet, level, model });
     }
     const src = c.type === 'METRIC' ? sheets.get(c.sheetId) : undefined;
     if (c.type === 'METRIC' && src && !src.summary && c.cellData.some((d) => d.dataSource === 'SUMMARY_FIELD')) src.summary = await summaryOfModel(db, src.model, src.level);
-    if (c.type === 'GRIDGANTT' && !reports.has(c.reportId) && visible.has(refKey('reportId', c.reportId))) {
+    const reportId = c.type === 'GRIDGANTT' ? c.reportId : c.type === 'CHART' && opts.charts ? c.reportId : undefined;
+    if (reportId !== undefined && !reports.has(reportId) && visible.has(refKey('reportId', reportId))) {
       try {
-        reports.set(c.reportId, await readReport(db, actor, c.reportId));
+        reports.set(reportId, await readReport(db, actor, reportId));
       } catch (e) {
         if (apiErrorOf(e) === undefined) throw e;
       }
@@ -483,5 +486,5 @@ export async function readPublishedSight(db: Queryable, token: string, viewer: {
   const org = await findOrgById(db, sight.org_id);
   if (!user || !org) return undefined;
   const owner: Actor = { user, requestUser: user, org, tokenId: 0, tokenName: 'published', scopes: 'ALL', apiClientId: null };
-  return liveData(db, owner, { sight, level: 'VIEWER', widgets: widgetsOf(sight) });
+  return liveData(db, owner, { sight, level: 'VIEWER', widgets: widgetsOf(sight) }, { charts: true });
 }
