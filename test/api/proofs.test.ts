@@ -116,6 +116,22 @@ describe('proofs: create, read, status, delete', () => {
     assert.deepEqual(multi.body.result.attachments.map((a: { name: string }) => a.name), ['a.png', 'b.gif']);
   });
 
+  test("a row's proof (sheetd's GET /sheets/{id}/rows/{rowId}/proofs): that row's only; none for a row without one; 1006 for a row not in the sheet, 1006 for a sheet not shared", async () => {
+    const s = await fixture();
+    const p = await proofOn(s.id, s.rowId);
+    const mine = await s0.api.get(`/sheets/${s.id}/rows/${s.rowId}/proofs`);
+    assert.equal(mine.status, 200, JSON.stringify(mine.body));
+    assert.equal(mine.body.totalCount, 1);
+    assert.equal(mine.body.data[0].id, p.id);
+    assert.equal(mine.body.data[0].name, 'Poster');
+    const other = await s0.api.get(`/sheets/${s.id}/rows/${s.otherRowId}/proofs`);
+    assert.equal(other.status, 200);
+    assert.deepEqual(other.body.data, []);
+    assertError(await s0.api.get(`/sheets/${s.id}/rows/123456789/proofs`), 404, 1006);
+    const stranger = await makeUser(s0.t, s0.api, `row-proof-stranger-${n}@example.com`);
+    assertError(await s0.api.get(`/sheets/${s.id}/rows/${s.rowId}/proofs`, { token: stranger.token }), 404, 1006);
+  });
+
   test('1307: a PDF cannot be one of several files; 1281: a file type or extension a proof does not take; nothing is stored', async () => {
     const s = await fixture();
     const before = blobCount(s0.t.dataDir);
