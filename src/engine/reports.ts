@@ -32,12 +32,19 @@ export interface ReportColumnDef extends ColumnRef {
   title: string;
   type: ColumnType;
   width?: number;
+  hidden?: boolean;
 }
 
 export interface ReportCriterion {
   column: ColumnRef;
   operator: string;
   values?: string[];
+  /**
+   * The operator and values as the client sent them, when they differ from the ones applied: a
+   * value `{objectType: 'DATE', value}` is applied as its date, `{objectType: 'CURRENT_USER'}`
+   * as IS_CURRENT_USER / IS_NOT_CURRENT_USER.
+   */
+  sent?: { operator: string; values: unknown[] };
 }
 
 export interface ReportFilter {
@@ -51,12 +58,29 @@ export interface ReportSortCriterion {
   sortingDirection: SortDirection;
 }
 
+/** A grouping criterion (kept and answered; sheetd does not group the rows it answers). */
+export interface ReportGroupingCriterion {
+  column: ColumnRef;
+  sortingDirection: SortDirection;
+  isExpanded?: boolean;
+}
+
+/** A summarizing criterion (kept and answered; sheetd does not summarize). */
+export interface ReportSummarizingCriterion {
+  column: ColumnRef;
+  aggregationType: string;
+}
+
 /** What a report stores besides its name, place and sources. */
 export interface ReportDefinition {
   columns: ReportColumnDef[];
   filters?: ReportFilter;
   sortingCriteria?: ReportSortCriterion[];
+  groupingCriteria?: ReportGroupingCriterion[];
+  summarizingCriteria?: ReportSummarizingCriterion[];
 }
+
+export const AGGREGATION_TYPES = ['SUM', 'AVG', 'MIN', 'MAX', 'COUNT', 'FIRST', 'LAST'] as const;
 
 /** The title of the special column that shows each row's sheet. */
 export const SHEET_NAME_TITLE = 'Sheet Name';
@@ -131,8 +155,47 @@ export function parseReportColumns(raw: unknown, previous: readonly ReportColumn
       if (typeof o.width !== 'number' || !Number.isInteger(o.width) || o.width < 1 || o.width > 10_000) throw new InvalidInput(1031, String(o.width), `${attr}.width`);
       out.width = o.width;
     }
+    if (flag(o.hidden, `${attr}.hidden`)) out.hidden = true;
     return out;
   });
+}
+
+/** Reads one column for a report that has `existing` columns (Add Report Columns); 1031 when it names one already there. */
+export function parseAddedColumn(raw: unknown, existing: readonly ReportColumnDef[], newId: () => number, attr: string): ReportColumnDef {
+  const [col] = parseReportColumns([raw], [], newId);
+  const key = refKey(col!);
+  if (existing.some((c) => refKey(c) === key)) throw new InvalidInput(1031, JSON.stringify(raw), attr);
+  return col!;
+}
+
+/** The key two report columns that stand for the same source columns share. */
+export function columnKey(r: ColumnRef): string {
+  return refKey(r);
+}
+
+/**
+ * A filter value as the public API's report definitions send it: text, a number, null, or an
+ * object `{objectType: 'DATE', value}` or `{objectType: 'CURRENT_USER'}`. Answers the operator
+ * and values to apply, or undefined when nothing needs translating.
+ */
+function translateValues(operator: unknown, values: unknown, at: string): { operator: unknown; values: unknown } | undefined {
+  if (!Array.isArray(values) || !values.some((v) => v === null || isObject(v))) return undefined;
+  const objects = values.filter(isObject);
+  if (objects.some((v) => v.objectType === 'CURRENT_USER')) {
+    if (values.length !== 1) throw new InvalidInput(1031, JSON.stringify(values), `${at}.values`);
+    if (operator === 'EQUAL' || operator === 'CONTAINS' || operator === 'HAS_ANY_OF' || operator === 'IS_ONE_OF') return { operator: 'IS_CURRENT_USER', values: undefined };
+    if (operator === 'NOT_EQUAL' || operator === 'DOES_NOT_CONTAIN' || operator === 'HAS_NONE_OF' || operator === 'IS_NOT_ONE_OF') return { operator: 'IS_NOT_CURRENT_USER', values: undefined };
+    throw new InvalidInput(1031, String(operator), `${at}.operator`);
+  }
+  return {
+    operator,
+    values: values.map((v) => {
+      if (v === null) return '';
+      if (!isObject(v)) return v;
+      if (v.objectType !== 'DATE' || typeof v.value !== 'string') throw new InvalidInput(1031, JSON.stringify(v), `${at}.values`);
+      return v.value;
+    }),
+  };
 }
 
 /** A stand-in column of a type, to check a criterion's operator and values against. */
@@ -159,9 +222,11 @@ export function parseReportFilter(raw: unknown, attr = 'filters'): ReportFilter 
       if (c.column === undefined || c.column === null) throw new InvalidInput(1012, `${ca}.column`);
       const column = parseColumnRef(c.column, `${ca}.column`);
       const type = column.sheetNameColumn ? 'TEXT_NUMBER' : column.type ?? 'TEXT_NUMBER';
-      const checked = parseCriterion({ columnId: 1, operator: c.operator, values: c.values }, [probeColumn(1, type)], ca);
+      const translated = translateValues(c.operator, c.values, ca);
+      const checked = parseCriterion({ columnId: 1, operator: translated?.operator ?? c.operator, values: translated ? translated.values : c.values }, [probeColumn(1, type)], ca);
       const out: ReportCriterion = { column, operator: checked.operator };
       if (checked.values !== undefined) out.values = checked.values;
+      if (translated) out.sent = { operator: String(c.operator), values: c.values as unknown[] };
       return out;
     });
     const out: ReportFilter = { operator: op, criteria, nestedCriteria: nested.map((n: unknown, i) => read(n, `${at}.nestedCriteria[${i}]`, depth + 1)) };
@@ -181,6 +246,34 @@ export function parseReportSort(raw: unknown): ReportSortCriterion[] {
     const d = s.sortingDirection ?? 'ASCENDING';
     if (d !== 'ASCENDING' && d !== 'DESCENDING') throw new InvalidInput(1031, String(d), `${at}.sortingDirection`);
     return { column: parseColumnRef(s.column, `${at}.column`), sortingDirection: d };
+  });
+}
+
+export function parseReportGrouping(raw: unknown): ReportGroupingCriterion[] {
+  if (!Array.isArray(raw)) throw new InvalidInput(1031, JSON.stringify(raw) ?? String(raw), 'groupingCriteria');
+  if (raw.length > 20) throw new InvalidInput(1031, `${raw.length} criteria`, 'groupingCriteria');
+  return raw.map((g: unknown, i) => {
+    const at = `groupingCriteria[${i}]`;
+    if (!isObject(g)) throw new InvalidInput(1031, JSON.stringify(g) ?? String(g), at);
+    if (g.column === undefined || g.column === null) throw new InvalidInput(1012, `${at}.column`);
+    const d = g.sortingDirection ?? 'ASCENDING';
+    if (d !== 'ASCENDING' && d !== 'DESCENDING') throw new InvalidInput(1031, String(d), `${at}.sortingDirection`);
+    const out: ReportGroupingCriterion = { column: parseColumnRef(g.column, `${at}.column`), sortingDirection: d };
+    if (g.isExpanded !== undefined && g.isExpanded !== null) out.isExpanded = flag(g.isExpanded, `${at}.isExpanded`);
+    return out;
+  });
+}
+
+export function parseReportSummarizing(raw: unknown): ReportSummarizingCriterion[] {
+  if (!Array.isArray(raw)) throw new InvalidInput(1031, JSON.stringify(raw) ?? String(raw), 'summarizingCriteria');
+  if (raw.length > MAX_REPORT_COLUMNS) throw new InvalidInput(1031, `${raw.length} criteria`, 'summarizingCriteria');
+  return raw.map((g: unknown, i) => {
+    const at = `summarizingCriteria[${i}]`;
+    if (!isObject(g)) throw new InvalidInput(1031, JSON.stringify(g) ?? String(g), at);
+    if (g.column === undefined || g.column === null) throw new InvalidInput(1012, `${at}.column`);
+    if (g.aggregationType === undefined || g.aggregationType === null) throw new InvalidInput(1012, `${at}.aggregationType`);
+    if (typeof g.aggregationType !== 'string' || !(AGGREGATION_TYPES as readonly string[]).includes(g.aggregationType)) throw new InvalidInput(1031, String(g.aggregationType), `${at}.aggregationType`);
+    return { column: parseColumnRef(g.column, `${at}.column`), aggregationType: g.aggregationType };
   });
 }
 

@@ -6,6 +6,7 @@ import type { Child, FolderTree } from '../../services/places/folders.ts';
 import type { ContainerPath } from '../../services/places/paths.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import type { SightRow } from '../../store/sights.ts';
+import type { ReportRow } from '../../store/reports.ts';
 import { ts } from './dates.ts';
 import { permalink } from './permalinks.ts';
 import { sheetSource, sheetSummary, templateSummary } from './sheets.ts';
@@ -73,7 +74,7 @@ export function childReference(config: Config, c: Child, ro: ReadOptions): Recor
 }
 
 /** A sheet at the end of a path (the SDKs' PathLeaf). */
-function pathLeaf(config: Config, s: Pick<SheetRow, 'id' | 'name' | 'created_at' | 'modified_at'>, level: AccessLevel, ro: ReadOptions, kind: 'sheets' | 'sights'): Record<string, unknown> {
+function pathLeaf(config: Config, s: Pick<SheetRow, 'id' | 'name' | 'created_at' | 'modified_at'>, level: AccessLevel, ro: ReadOptions, kind: 'sheets' | 'sights' | 'reports'): Record<string, unknown> {
   return {
     id: s.id, name: s.name, permalink: permalink(config, kind, s.id), accessLevel: presentAccessLevel(level, ro.accessApiLevel),
     createdAt: ts(s.created_at, ro.numericDates), modifiedAt: ts(s.modified_at, ro.numericDates),
@@ -81,17 +82,20 @@ function pathLeaf(config: Config, s: Pick<SheetRow, 'id' | 'name' | 'created_at'
 }
 
 /**
- * The PathNode tree of Get Folder Path, Get Sheet Path and Get Dashboard Path: the outermost container the caller
+ * The PathNode tree of Get Folder Path, Get Sheet Path, Get Dashboard Path and Get Report Path: the outermost container the caller
  * can see, holding the next one as the only entry of `folders`, down to the folder asked for or
  * the container whose `sheets` holds the sheet. A sheet in no container the caller can see is
  * answered as its leaf alone.
  */
-export function pathTree(config: Config, p: ContainerPath, ro: ReadOptions, sheet?: { sheet: SheetRow; level: AccessLevel } | { sight: SightRow; level: AccessLevel }): Record<string, unknown> {
+export function pathTree(
+  config: Config, p: ContainerPath, ro: ReadOptions,
+  sheet?: { sheet: SheetRow; level: AccessLevel } | { sight: SightRow; level: AccessLevel } | { report: ReportRow; level: AccessLevel },
+): Record<string, unknown> {
   const nodes: Array<Record<string, unknown>> = [];
   if (p.workspace) nodes.push(workspaceSummary(config, p.workspace.ws, p.workspace.level, ro));
   for (const f of p.folders) nodes.push({ ...folderSummary(config, f), accessLevel: presentAccessLevel(p.folderLevel!, ro.accessApiLevel) });
-  const kind = sheet && 'sight' in sheet ? 'sights' : 'sheets';
-  const leaf = sheet ? pathLeaf(config, 'sight' in sheet ? sheet.sight : sheet.sheet, sheet.level, ro, kind) : undefined;
+  const kind = sheet && 'sight' in sheet ? 'sights' : sheet && 'report' in sheet ? 'reports' : 'sheets';
+  const leaf = sheet ? pathLeaf(config, 'sight' in sheet ? sheet.sight : 'report' in sheet ? sheet.report : sheet.sheet, sheet.level, ro, kind) : undefined;
   if (nodes.length === 0) return leaf!;
   if (leaf) nodes[nodes.length - 1]![kind] = [leaf];
   for (let i = nodes.length - 1; i > 0; i--) nodes[i - 1]!.folders = [nodes[i]];

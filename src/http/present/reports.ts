@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts';
 import { columnVersion, typeAtLevel, DEFAULT_COLUMN_WIDTH, type ColumnDef } from '../../engine/columns.ts';
 import type { ApiCell } from '../../engine/display.ts';
-import type { ReportColumnDef, ReportDefinition } from '../../engine/reports.ts';
+import type { ReportColumnDef, ReportDefinition, ReportFilter } from '../../engine/reports.ts';
 import { atLeast, presentAccessLevel, type AccessLevel } from '../../services/access/access.ts';
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { ReportData, ReportDefinitionView, ReportRowRef } from '../../services/assets/reports.ts';
@@ -32,7 +32,7 @@ export function reportColumn(c: ReportColumnDef, index: number, ro: ReadOptions)
   const version = columnVersion(c.type);
   const out: Record<string, unknown> = {
     virtualId: c.virtualId, version, index, title: c.title, type: typeAtLevel({ type: c.type, version }, ro.level),
-    hidden: false, width: c.width ?? DEFAULT_COLUMN_WIDTH, validation: false,
+    hidden: c.hidden === true, width: c.width ?? DEFAULT_COLUMN_WIDTH, validation: false,
   };
   if (c.primary) out.primary = true;
   if (c.sheetNameColumn) out.sheetNameColumn = true;
@@ -50,6 +50,7 @@ export function reportDefinition(config: Config, v: ReportDefinitionView, ro: Re
     if (c.sheetNameColumn) out.sheetNameColumn = true;
     if (c.systemColumnType !== undefined) out.systemColumnType = c.systemColumnType;
     if (c.width !== undefined) out.width = c.width;
+    if (c.hidden) out.hidden = true;
     return out;
   };
   const out: Record<string, unknown> = {
@@ -64,7 +65,30 @@ export function reportDefinition(config: Config, v: ReportDefinitionView, ro: Re
     createdAt: ts(r.created_at, ro.numericDates),
     modifiedAt: ts(r.modified_at, ro.numericDates),
   };
-  if (def.filters !== undefined) out.filters = def.filters;
+  Object.assign(out, reportDefinitionParts(def));
+  return out;
+}
+
+/** A filter as the client wrote it (values such as `{objectType: 'DATE'}` as sent). */
+function presentFilter(f: ReportFilter): Record<string, unknown> {
+  return {
+    operator: f.operator,
+    criteria: f.criteria.map((c) => {
+      const out: Record<string, unknown> = { column: c.column, operator: c.sent?.operator ?? c.operator };
+      const values = c.sent?.values ?? c.values;
+      if (values !== undefined) out.values = values;
+      return out;
+    }),
+    nestedCriteria: f.nestedCriteria.map(presentFilter),
+  };
+}
+
+/** The SDK's ReportDefinition (Get Report Definition): filters, grouping, summarizing and sorting criteria, those set. */
+export function reportDefinitionParts(def: ReportDefinition): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (def.filters !== undefined) out.filters = presentFilter(def.filters);
+  if (def.groupingCriteria !== undefined) out.groupingCriteria = def.groupingCriteria;
+  if (def.summarizingCriteria !== undefined) out.summarizingCriteria = def.summarizingCriteria;
   if (def.sortingCriteria !== undefined) out.sortingCriteria = def.sortingCriteria;
   return out;
 }

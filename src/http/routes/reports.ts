@@ -3,13 +3,20 @@ import {
   createReport, deleteReport, listReports, readReport, readReportDefinition, updateReportDefinition, type ReportData, type ReportRowRef,
 } from '../../services/assets/reports.ts';
 import { emailReport, type ReportFile } from '../../services/assets/reportMail.ts';
+import {
+  addReportColumns, addScopeAssets, createReportFromApi, deleteReportColumn, readDefinitionParts, readReportColumns, readScopeAssets,
+  removeScopeAssets, updateDefinitionParts, updateReportColumn,
+} from '../../services/assets/reportDefinitions.ts';
+import { reportPath } from '../../services/places/paths.ts';
+import { pathTree } from '../present/containers.ts';
 import type { SheetFormat } from '../../services/outbound/emails.ts';
 import type { RowThreads } from '../present/sheetContents.ts';
-import { int, one, paging, pathId, type Query } from '../query.ts';
-import { paginate } from '../paging.ts';
+import { int, one, paging, pathId, tokenPaging, type Query } from '../query.ts';
+import { paginate, tokenSlice } from '../paging.ts';
 import { success } from '../present/envelope.ts';
 import { parseTimestamp } from '../present/dates.ts';
-import { reportBody, reportCells, reportDefinition, reportSummary, type ReportCellsOptions } from '../present/reports.ts';
+import { apiError } from '../../errors.ts';
+import { reportBody, reportCells, reportColumn, reportDefinition, reportDefinitionParts, reportSummary, type ReportCellsOptions } from '../present/reports.ts';
 import { shownText, tableCsv } from '../present/csv.ts';
 import { PAPER_SIZES, tablePdf } from '../present/pdf.ts';
 import { XLSX_TYPES, tableXlsx } from '../present/xlsx.ts';
@@ -22,6 +29,7 @@ export const REPORT_PAGE_SIZE = 100;
 export const MAX_REPORT_PAGE_SIZE = 10_000;
 
 type IdReq = FastifyRequest<{ Params: { reportId: string } }>;
+type ColumnReq = FastifyRequest<{ Params: { reportId: string; columnVirtualId: string } }>;
 
 /** The report's rows as table lines (CSV, Excel): every row, the titles of its columns. */
 function tableOf(data: ReportData, o: ReportCellsOptions) {
@@ -53,6 +61,68 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
   });
   app.delete('/sheetd/reports/:reportId', { config: { scope: 'DELETE_SHEETS' } }, async (req: IdReq) => {
     await deleteReport(store(), req.actor, pathId(req.params.reportId));
+    return success();
+  });
+
+  // ---- definitions through the public paths (the npm SDK 5.3's report methods)
+  app.post('/reports', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req) => {
+    const v = await createReportFromApi(store(), req.actor, req.body);
+    return success({ ...reportSummary(config(), v.report, v.level, { ...req.ro, include: new Set() }), columns: v.definition.columns.map((c, i) => reportColumn(c, i, req.ro)) });
+  });
+  app.delete('/reports/:reportId', { config: { scope: 'DELETE_SHEETS' } }, async (req: IdReq) => {
+    await deleteReport(store(), req.actor, pathId(req.params.reportId));
+    return success();
+  });
+  app.get('/reports/:reportId/path', read, async (req: IdReq) => {
+    const p = await reportPath(db(), req.actor, pathId(req.params.reportId));
+    return pathTree(config(), p, req.ro, p);
+  });
+  app.get('/reports/:reportId/definition', read, async (req: IdReq) => {
+    return reportDefinitionParts(await readDefinitionParts(db(), req.actor, pathId(req.params.reportId)));
+  });
+  app.put('/reports/:reportId/definition', { config: { scope: 'ADMIN_SHEETS', body: 'required' } }, async (req: IdReq) => {
+    await updateDefinitionParts(store(), req.actor, pathId(req.params.reportId), req.body);
+    return success();
+  });
+  app.get('/reports/:reportId/scope', read, async (req: IdReq) => {
+    const p = tokenPaging(req.query as Query);
+    const { page, lastKey } = tokenSlice(await readScopeAssets(db(), req.actor, pathId(req.params.reportId)), p);
+    return lastKey === undefined ? { data: page } : { data: page, lastKey };
+  });
+  app.post('/reports/:reportId/scope', { config: { scope: 'ADMIN_SHEETS', body: 'required' } }, async (req: IdReq) => {
+    await addScopeAssets(store(), req.actor, pathId(req.params.reportId), req.body);
+    return success();
+  });
+  app.delete('/reports/:reportId/scope', { config: { scope: 'ADMIN_SHEETS', body: 'required' } }, async (req: IdReq) => {
+    await removeScopeAssets(store(), req.actor, pathId(req.params.reportId), req.body);
+    return success();
+  });
+  app.get('/reports/:reportId/columns', read, async (req: IdReq) => {
+    const p = tokenPaging(req.query as Query);
+    const columns = (await readReportColumns(db(), req.actor, pathId(req.params.reportId))).map((c, i) => reportColumn(c, i, req.ro));
+    const { page, lastKey } = tokenSlice(columns, p);
+    return lastKey === undefined ? { data: page } : { data: page, lastKey };
+  });
+  app.post('/reports/:reportId/columns', { config: { scope: 'ADMIN_SHEETS', body: 'required' } }, async (req: IdReq) => {
+    const id = pathId(req.params.reportId);
+    const added = await addReportColumns(store(), req.actor, id, req.body);
+    // as they now stand among the report's columns (their index after the insert)
+    const columns = await readReportColumns(db(), req.actor, id);
+    return success(added.map((c) => reportColumn(c, columns.findIndex((x) => x.virtualId === c.virtualId), req.ro)));
+  });
+  app.get('/reports/:reportId/columns/:columnVirtualId', read, async (req: ColumnReq) => {
+    const columns = await readReportColumns(db(), req.actor, pathId(req.params.reportId));
+    const virtualId = pathId(req.params.columnVirtualId);
+    const i = columns.findIndex((c) => c.virtualId === virtualId);
+    if (i < 0) throw apiError(1006);
+    return reportColumn(columns[i]!, i, req.ro);
+  });
+  app.put('/reports/:reportId/columns/:columnVirtualId', { config: { scope: 'ADMIN_SHEETS', body: 'required' } }, async (req: ColumnReq) => {
+    const v = await updateReportColumn(store(), req.actor, pathId(req.params.reportId), pathId(req.params.columnVirtualId), req.body);
+    return success(reportColumn(v.column, v.index, req.ro));
+  });
+  app.delete('/reports/:reportId/columns/:columnVirtualId', { config: { scope: 'ADMIN_SHEETS' } }, async (req: ColumnReq) => {
+    await deleteReportColumn(store(), req.actor, pathId(req.params.reportId), pathId(req.params.columnVirtualId));
     return success();
   });
 

@@ -48,7 +48,7 @@ export function definitionOf(r: ReportRow): ReportDefinition {
   return JSON.parse(r.definition) as ReportDefinition;
 }
 
-async function sourcesOf(db: Queryable, reportId: number): Promise<ReportSources> {
+export async function sourcesOf(db: Queryable, reportId: number): Promise<ReportSources> {
   const rows = await listSources(db, reportId);
   return { sheets: rows.filter((r) => r.object_type === 'sheet').map((r) => r.object_id), workspaces: rows.filter((r) => r.object_type === 'workspace').map((r) => r.object_id) };
 }
@@ -61,7 +61,7 @@ function idsOf(v: unknown, attr: string): number[] {
 }
 
 /** Reads `scope: {sheets: [{id}], workspaces: [{id}]}`; each must be visible to the caller (1006). */
-async function parseScope(db: Queryable, actor: Actor, raw: unknown): Promise<ReportSources> {
+export async function parseScope(db: Queryable, actor: Actor, raw: unknown): Promise<ReportSources> {
   if (raw === undefined || raw === null) return { sheets: [], workspaces: [] };
   const o = asObject(raw, 'a report scope');
   const out = { sheets: idsOf(o.sheets, 'scope.sheets'), workspaces: idsOf(o.workspaces, 'scope.workspaces') };
@@ -74,11 +74,11 @@ async function parseScope(db: Queryable, actor: Actor, raw: unknown): Promise<Re
   return out;
 }
 
-function sourceList(s: ReportSources): Array<{ type: 'sheet' | 'workspace'; id: number }> {
+export function sourceList(s: ReportSources): Array<{ type: 'sheet' | 'workspace'; id: number }> {
   return [...s.sheets.map((id) => ({ type: 'sheet' as const, id })), ...s.workspaces.map((id) => ({ type: 'workspace' as const, id }))];
 }
 
-function reportEvent(r: ReportRow, action: string, details: Record<string, unknown> = {}): ChangeEvent {
+export function reportEvent(r: ReportRow, action: string, details: Record<string, unknown> = {}): ChangeEvent {
   return { objectType: 'REPORT', action, objectId: r.id, workspaceId: r.workspace_id, details: { reportName: r.name, ...details } };
 }
 

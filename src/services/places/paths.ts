@@ -5,7 +5,8 @@ import type { AccessLevel } from '../access/access.ts';
 import type { Actor } from '../platform/context.ts';
 import { folderAccessLevel, folderFor, workspaceAccessLevel } from '../access/containers.ts';
 import { sheetFor } from '../access/permissions.ts';
-import { sightAccess } from '../access/assetAccess.ts';
+import { reportAccess, sightAccess } from '../access/assetAccess.ts';
+import type { ReportRow } from '../../store/reports.ts';
 import type { SightRow } from '../../store/sights.ts';
 
 /**
@@ -71,6 +72,20 @@ export async function sightPath(db: Queryable, actor: Actor, sightId: number): P
     folders: folder && folderLevel ? await withAncestors(db, folder) : [],
     folderLevel,
     sight,
+    level,
+  };
+}
+
+/** A report the caller can see, with the containers above it that the caller can also see (as a sheet's). */
+export async function reportPath(db: Queryable, actor: Actor, reportId: number): Promise<ContainerPath & { report: ReportRow; level: AccessLevel }> {
+  const { asset: report, level } = await reportAccess.require(db, actor, reportId, 'VIEWER');
+  const folder = report.folder_id === null ? undefined : await findFolder(db, report.folder_id);
+  const folderLevel = folder ? await folderAccessLevel(db, actor, folder) : null;
+  return {
+    workspace: await visibleWorkspace(db, actor, report.workspace_id),
+    folders: folder && folderLevel ? await withAncestors(db, folder) : [],
+    folderLevel,
+    report,
     level,
   };
 }
