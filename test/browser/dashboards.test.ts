@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
@@ -26,7 +26,7 @@ let publishedUrl: string;
 
 before(async () => {
   if (!CHROMIUM) return;
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
   const author: EventAuthor = { orgId: t.server.bootstrap.orgId, userId: null, requestUserId: null, accessTokenName: null, source: 'TEST' };
   await setPassword(t.server.store, author, 'admin@example.com', PASSWORD);
@@ -65,26 +65,31 @@ after(async () => {
   await t?.close();
 });
 
+/** What the tests read of a canvas in the page (the test's TypeScript has no DOM types). */
+interface CanvasLike { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } }
+interface ElementLike { textContent: string | null; querySelectorAll(sel: string): ArrayLike<ElementLike> }
+
 /** Coloured (not white, not transparent) pixels on the page's chart canvas, once Chart.js drew it. */
 async function drawnPixels(page: Page): Promise<number> {
   const canvas = page.locator('canvas[role="img"]');
   await canvas.waitFor();
   const handle = await canvas.elementHandle();
-  await page.waitForFunction((c) => (c as HTMLCanvasElement).width > 0 && (c as HTMLCanvasElement).height > 0, handle);
-  return page.waitForFunction((c) => {
-    const el = c as HTMLCanvasElement;
-    const px = el.getContext('2d')!.getImageData(0, 0, el.width, el.height).data;
-    let n = 0;
-    for (let i = 0; i < px.length; i += 4) if (px[i + 3]! > 0 && (px[i]! < 240 || px[i + 1]! < 240 || px[i + 2]! < 240)) n++;
-    return n > 500 ? n : false;
-  }, handle).then((h) => h.jsonValue() as Promise<number>);
+  const n = await page.waitForFunction((c) => {
+    const el = c as unknown as CanvasLike;
+    if (el.width === 0 || el.height === 0) return false;
+    const px = el.getContext('2d').getImageData(0, 0, el.width, el.height).data;
+    let k = 0;
+    for (let i = 0; i < px.length; i += 4) if (px[i + 3]! > 0 && (px[i]! < 240 || px[i + 1]! < 240 || px[i + 2]! < 240)) k++;
+    return k > 500 ? k : false;
+  }, handle);
+  return (await n.jsonValue()) as number;
 }
 
 /** The chart's text alternative: the table's rows as text, header first. */
 async function chartTableRows(page: Page): Promise<string[][]> {
   const table = page.getByRole('table', { name: 'Data of the chart Sales by region' });
   await table.waitFor({ state: 'attached' });
-  return table.locator('tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('th, td')).map((c) => (c.textContent ?? '').trim())));
+  return table.locator('tr').evaluateAll((trs) => trs.map((tr) => Array.from((tr as unknown as ElementLike).querySelectorAll('th, td')).map((c) => (c.textContent ?? '').trim())));
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
