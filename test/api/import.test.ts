@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
+import { strToU8, zipSync } from 'fflate';
 import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
 import { notInCluster } from '../helpers/server.ts';
@@ -38,6 +39,36 @@ async function xlsxOf(rows: unknown[][]): Promise<Buffer> {
   const ws = wb.addWorksheet('Data');
   for (const r of rows) ws.addRow(r);
   return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+
+const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
+const MAIN = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const RELS = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const DOC_RELS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+/**
+ * A workbook written part by part, as spreadsheet programs write it: the shared strings part
+ * after the worksheet in the zip (exceljs writes it before). Text cells refer to shared strings;
+ * numbers are inline.
+ */
+function workbookStringsLast(rows: Array<Array<string | number>>): Buffer {
+  const strings: string[] = [];
+  const ref = (s: string) => (strings.includes(s) ? strings.indexOf(s) : strings.push(s) - 1);
+  const col = (j: number) => String.fromCharCode(65 + j);
+  const sheetData = rows.map((r, i) => `<row r="${i + 1}">${r.map((v, j) => typeof v === 'number'
+    ? `<c r="${col(j)}${i + 1}"><v>${v}</v></c>`
+    : `<c r="${col(j)}${i + 1}" t="s"><v>${ref(v)}</v></c>`).join('')}</row>`).join('');
+  const parts: Record<string, Uint8Array> = {
+    '[Content_Types].xml': strToU8(`${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>`),
+    '_rels/.rels': strToU8(`${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`),
+    'xl/workbook.xml': strToU8(`${XML}<workbook xmlns="${MAIN}" xmlns:r="${DOC_RELS}"><sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>`),
+    'xl/_rels/workbook.xml.rels': strToU8(`${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${DOC_RELS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`),
+    'xl/worksheets/sheet1.xml': strToU8(`${XML}<worksheet xmlns="${MAIN}"><sheetData>${sheetData}</sheetData></worksheet>`),
+  };
+  // after the worksheet: fflate writes the parts in the order of the object's keys
+  parts['xl/sharedStrings.xml'] = strToU8(`${XML}<sst xmlns="${MAIN}" count="${strings.length}" uniqueCount="${strings.length}">${strings.map((t) => `<si><t>${t}</t></si>`).join('')}</sst>`);
+  return Buffer.from(zipSync(parts));
 }
 
 describe('import', () => {
@@ -85,6 +116,22 @@ describe('import', () => {
     assert.deepEqual(table(s), [['pen', 2.5, '2026-03-04', true], ['ink', 3, '2026-03-05', false]]);
   });
 
+  test('XLSX with the shared strings after the worksheet: the same whole sheet every time, ten at once and one after another', async () => {
+    const rows: Array<Array<string | number>> = [['Name', 'City', 'Amount']];
+    for (let i = 1; i <= 30; i++) rows.push([`name ${i}`, `city ${i % 7}`, i * 3]);
+    const body = workbookStringsLast(rows);
+    const expected = rows.slice(1).map((r) => [...r]);
+    const check = async (res: { status: number; body: { result: { id: number } } }, what: string) => {
+      assert.equal(res.status, 200, `${what}: ${JSON.stringify(res.body)}`);
+      const s = await sheetOf(res.body.result.id);
+      assert.deepEqual(s.columns.map((c) => c.title), ['Name', 'City', 'Amount'], what);
+      assert.deepEqual(table(s), expected, what);
+    };
+    const atOnce = await Promise.all(Array.from({ length: 10 }, () => post('/sheets/import?sheetName=StringsLast&headerRowIndex=0', body, XLSX)));
+    for (const [i, res] of atOnce.entries()) await check(res, `import ${i + 1} of ten at once`);
+    for (let i = 0; i < 10; i++) await check(await post('/sheets/import?sheetName=StringsLast&headerRowIndex=0', body, XLSX), `import ${i + 1} of ten in a row`);
+  });
+
   test('into a folder and a workspace; the official SDK imports CSV and XLSX files', async () => {
     const ws = await s0.api.post('/workspaces', { name: 'Import WS' });
     assert.equal(ws.status, 200, JSON.stringify(ws.body));
@@ -125,7 +172,8 @@ describe('import', () => {
     assertError(await post('/sheets/import?sheetName=X&primaryColumnIndex=2', 'a,b\n', 'text/csv'), 400, 1018);
     assertError(await post('/sheets/import?sheetName=X', '{"a":1}', 'application/json'), 415, 1124);
     assertError(await post('/sheets/import?sheetName=X', 'a,"b\n', 'text/csv'), 400, 1008);
-    assertError(await post('/sheets/import?sheetName=X', 'not a zip', XLSX), 400, 1008);
+    assertError(await post('/sheets/import?sheetName=X', 'not a zip', XLSX), 400, 1095);
+    assertError(await post('/sheets/import?sheetName=X', Buffer.from(zipSync({ 'notes.txt': strToU8('a zip, but no workbook') })), XLSX), 400, 1095);
     assertError(await post('/sheets/import?sheetName=X', '\n\n', 'text/csv'), 400, 1008);
     // 401 columns; 500,001 cells (1001 columns would pass the column limit first, so 100 x 5001)
     assertError(await post('/sheets/import?sheetName=X', Array.from({ length: 401 }, (_, i) => `c${i}`).join(',') + '\n', 'text/csv'), 400, 1061);

@@ -20,6 +20,7 @@ import type { Actor } from '../platform/context.ts';
 import { containerForCreate, type ResolvedContainer } from '../access/containers.ts';
 import { createSheetFromColumnsIn, requireName, type SheetContainer } from './sheetCreation.ts';
 import { clock } from '../../clock.ts';
+import { xlsxSheetRows } from './workbookReader.ts';
 
 /** Largest file imported (spec 8: upload file size). */
 export const IMPORT_MAX_BYTES = 30 * 1024 * 1024;
@@ -78,25 +79,13 @@ async function* csvRows(file: string): AsyncGenerator<[number, ImportValue[]]> {
   }
 }
 
+/** The first sheet's rows as values (a file that is no workbook: 1095, see workbookReader.ts). */
 async function* xlsxRows(file: string): AsyncGenerator<[number, ImportValue[]]> {
-  // loaded on first use: exceljs takes a fifth of a second to load, and most servers never import XLSX
-  const { default: ExcelJS } = await import('exceljs');
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
-  try {
-    // the first worksheet only
-    for await (const sheet of reader) {
-      for await (const row of sheet) {
-        const values = row.values as unknown[];
-        const out: ImportValue[] = [];
-        for (let j = 1; j < values.length; j++) out.push(xlsxValue(values[j]));
-        yield [row.number - 1, out];
-      }
-      break;
-    }
-  } catch (e) {
-    const refusal = apiErrorOf(e);
-    if (refusal !== undefined) throw refusal;
-    throw apiError(1008, `the XLSX file: ${(e as Error).message}`);
+  for await (const row of xlsxSheetRows(file)) {
+    const values = row.values as unknown[];
+    const out: ImportValue[] = [];
+    for (let j = 1; j < values.length; j++) out.push(xlsxValue(values[j]));
+    yield [row.number - 1, out];
   }
 }
 
