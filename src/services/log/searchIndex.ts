@@ -300,9 +300,13 @@ async function indexWholeSheet(w: DocWriter, db: Queryable, sheetId: number): Pr
   await indexRows(w, db, sheetId, 'all');
 }
 
-async function apply(w: DocWriter, db: Queryable, p: Plan): Promise<void> {
+/** `rowsDone`: sheets of p.whole whose rows were indexed already, in steps (indexRowsInSteps). */
+async function apply(w: DocWriter, db: Queryable, p: Plan, rowsDone: ReadonlySet<number> = new Set()): Promise<void> {
   for (const id of p.gone) await w.removeOfSheet(id);
-  for (const id of p.whole) await indexWholeSheet(w, db, id);
+  for (const id of p.whole) {
+    if (rowsDone.has(id)) await indexSheetMeta(w, db, id);
+    else await indexWholeSheet(w, db, id);
+  }
   for (const id of p.meta) await indexSheetMeta(w, db, id);
   for (const [id, rows] of p.rows) await indexRows(w, db, id, [...rows]);
   for (const [s, ids] of p.names) await indexNames(w, db, s, [...ids]);
@@ -333,12 +337,82 @@ export async function searchIndexCurrent(store: Store): Promise<boolean> {
 }
 
 /**
+ * A sheet indexed whole (created, imported, its columns changed) with more rows than this has
+ * its rows indexed in transactions of this many rows each, before the transaction that moves
+ * the position. On SQLite the process has one connection and better-sqlite3 answers at once,
+ * so one transaction over the 100,000 rows of an import held the connection, and the event
+ * loop, for seconds: every request, and the import's own answer, waited for it.
+ */
+const ROWS_PER_STEP = 4000;
+
+/**
+ * Indexes the rows of a sheet indexed whole in steps of their own transaction, each checking
+ * that the index is still at `pos` (another process may have moved it: then its work stands and
+ * this returns false). Each step writes its rows' docs afresh, so steps of two indexers that
+ * overlap leave each row once; rows changed or deleted meanwhile have events after `pos`, which
+ * a later batch applies. True when the rows are indexed; false when the sheet is small (the
+ * batch's transaction indexes it) or the position moved.
+ */
+async function indexRowsInSteps(store: Store, sheetId: number, pos: number): Promise<boolean> {
+  const ids = await rowIdsOf(store.db, sheetId);
+  if (ids.length <= ROWS_PER_STEP) return false;
+  for (let i = 0; i < ids.length; i += ROWS_PER_STEP) {
+    // between two steps, what waits for the connection and the event loop gets its turn
+    if (i > 0) await new Promise((r) => setImmediate(r));
+    const still = await store.db.transaction().execute(async (tx) => {
+      if ((await lockIndex(tx, clock.now())) !== pos) return false;
+      const w = new DocWriter(tx, store.dialect);
+      const columns = await listColumns(tx, sheetId);
+      const step = ids.slice(i, i + ROWS_PER_STEP);
+      if (i === 0) await w.removeOfSheet(sheetId, ['row']);
+      else await w.removeObjects('row', sheetId, step);
+      for (let j = 0; j < step.length; j += ROW_PAGE) {
+        const docs: NewDoc[] = [];
+        for (const r of await rowsByIds(tx, sheetId, step.slice(j, j + ROW_PAGE))) rowDocsOrSkip(sheetId, columns, r, docs);
+        await w.insert(docs);
+      }
+      return true;
+    });
+    if (!still) return false;
+  }
+  return true;
+}
+
+/** The catch-up under way in this process, per store: a second caller waits for it. */
+const running = new WeakMap<Store, Promise<number>>();
+
+/**
  * Brings the index up to the change log's last committed event. Returns the number of events
- * it applied (-1 when it built the index from the data).
+ * it applied (-1 when it built the index from the data). Callers in one process share one
+ * catch-up at a time (a search waits for the worker's, instead of indexing the same rows again).
  */
 export async function catchUpSearchIndex(store: Store): Promise<number> {
+  for (;;) {
+    const other = running.get(store);
+    if (other === undefined) break;
+    await other.catch(() => undefined);
+  }
+  const p = catchUp(store);
+  running.set(store, p);
+  try {
+    return await p;
+  } finally {
+    running.delete(store);
+  }
+}
+
+async function catchUp(store: Store): Promise<number> {
   let applied = 0;
   while (!(await searchIndexCurrent(store))) {
+    // the rows of large sheets indexed whole first, in steps; then the batch in one transaction
+    const ahead = await store.db.transaction().execute(async (tx) => {
+      const pos = await lockIndex(tx, clock.now());
+      if (pos === null) return null;
+      const events = await logAfter(tx, pos, EVENT_BATCH);
+      return events.length === 0 ? null : { pos, upto: Number(events[events.length - 1]!.pos), whole: plan(events).whole };
+    });
+    const rowsDone = new Set<number>();
+    for (const sheetId of ahead?.whole ?? []) if (await indexRowsInSteps(store, sheetId, ahead!.pos)) rowsDone.add(sheetId);
     const n = await store.db.transaction().execute(async (tx) => {
       const pos = await lockIndex(tx, clock.now());
       const w = new DocWriter(tx, store.dialect);
@@ -349,9 +423,14 @@ export async function catchUpSearchIndex(store: Store): Promise<number> {
         await setIndexPosition(tx, upto);
         return -1;
       }
-      const events = await logAfter(tx, pos, EVENT_BATCH);
+      let events = await logAfter(tx, pos, EVENT_BATCH);
       if (events.length === 0) return 0;
-      await apply(w, tx, plan(events));
+      // Rows indexed in steps count only if no other indexer moved the position since, and for
+      // the events read before the steps began: a row changed by a later event may have been
+      // read before that change (the next batch indexes it).
+      const stepped = ahead !== null && pos === ahead.pos && rowsDone.size > 0;
+      if (stepped) events = events.filter((e) => Number(e.pos) <= ahead.upto);
+      await apply(w, tx, plan(events), stepped ? rowsDone : new Set());
       await setIndexPosition(tx, Number(events[events.length - 1]!.pos));
       return events.length;
     });
