@@ -60,6 +60,7 @@ export const QUERY_TYPES: Record<string, QueryType> = {
   lastKey: 'string',
   assetType: 'string',
   assetId: 'integer',
+  displayContributorSeatType: 'boolean',
 };
 
 /** [method and path, summary, tag, query parameters separated by spaces] */
@@ -244,6 +245,10 @@ export const OPERATIONS: ReadonlyArray<readonly [string, string, string, string?
   ['GET /users/{userId}/alternateemails/{alternateEmailId}', 'Get Alternate Email', 'alternateEmailAddress'],
   ['POST /users/{userId}/alternateemails/{alternateEmailId}/makeprimary', 'Make Alternate Email Primary', 'alternateEmailAddress'],
   ['POST /users/{userId}/deactivate', 'Deactivate User', 'users'],
+  ['GET /users/{userId}/plans', 'List User Plans', 'users', 'lastKey maxItems include displayContributorSeatType'],
+  ['DELETE /users/{userId}/plans/{planId}', 'Remove User from Plan', 'users'],
+  ['POST /users/{userId}/plans/{planId}/downgrade', 'Downgrade User', 'users'],
+  ['POST /users/{userId}/plans/{planId}/upgrade', 'Upgrade User', 'users'],
   ['POST /users/{userId}/profileimage', 'Update User Profile Image', 'users'],
   ['POST /users/{userId}/reactivate', 'Reactivate User', 'users'],
   ['GET /users/me', 'Get Current User', 'users', 'include'],

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { alternateEmail, user, userProfile } from '../present/users.ts';
-import { bool, int, list, one, paging, pathId, type Query } from '../query.ts';
-import { indexResult, paginate, streamResult } from '../paging.ts';
+import { bool, int, list, one, paging, pathId, tokenPaging, type Query } from '../query.ts';
+import { indexResult, paginate, streamResult, tokenSlice } from '../paging.ts';
 import { success, successData } from '../present/envelope.ts';
 import { parseTimestamp } from '../present/dates.ts';
 import {
@@ -10,12 +10,23 @@ import {
 import { Readable } from 'node:stream';
 import { apiError } from '../../errors.ts';
 import { answeringEarly, streamingParser } from '../uploads.ts';
+import { downgradeUserPlan, listUserPlans, removeUserFromPlan, upgradeUserPlan, type UserPlan } from '../../services/identity/plans.ts';
 import {
   addAlternateEmails, makePrimary, readAlternateEmail, readAlternateEmails, removeAlternateEmail,
 } from '../../services/identity/alternateEmails.ts';
 
 // Beyond this many users on a page, List Users leaves lastLogin out (as the public service does).
 const LAST_LOGIN_PAGE_MAX = 100;
+
+/** A plan of List User Plans: planName only with include=planName; VIEWER as CONTRIBUTOR when asked. */
+function userPlan(p: UserPlan, q: Query) {
+  const include = list(q, 'include');
+  const out: Record<string, unknown> = { planId: p.planId };
+  if (include.includes('planName')) out.planName = p.planName;
+  out.seatType = p.seatType === 'VIEWER' && bool(q, 'displayContributorSeatType') ? 'CONTRIBUTOR' : p.seatType;
+  out.isInternal = p.isInternal;
+  return out;
+}
 
 export async function userRoutes(app: FastifyInstance): Promise<void> {
   const db = () => app.ctx.store.db;
@@ -150,5 +161,29 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const [userId, altId] = [pathId(params.userId), pathId(params.alternateEmailId)];
     const row = await makePrimary(store(), req.actor, userId, altId);
     return successData([alternateEmail(row)]);
+  });
+
+  // ---- plans: the organization's one plan (services/identity/plans.ts)
+  type PlanReq = { Params: { userId: string; planId: string } };
+  app.get('/users/:userId(^\\d+$)/plans', { config: { scope: 'READ_USERS' } }, async (req) => {
+    const q = req.query as Query;
+    const include = list(q, 'include');
+    // planName is the only inclusion, once (the SDK: anything else answers 400)
+    if (include.some((x) => x !== 'planName') || include.length > 1) throw apiError(1018, one(q, 'include') ?? '', 'include');
+    bool(q, 'displayContributorSeatType');
+    const plans = await listUserPlans(db(), req.actor, pathId((req.params as { userId: string }).userId));
+    const { page, lastKey } = tokenSlice(plans.map((p) => userPlan(p, q)), tokenPaging(q));
+    return lastKey === undefined ? { data: page } : { data: page, lastKey };
+  });
+  app.post<PlanReq>('/users/:userId(^\\d+$)/plans/:planId(^\\d+$)/upgrade', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
+    await upgradeUserPlan(store(), req.actor, pathId(req.params.userId), pathId(req.params.planId), req.body);
+    return success();
+  });
+  app.post<PlanReq>('/users/:userId(^\\d+$)/plans/:planId(^\\d+$)/downgrade', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
+    await downgradeUserPlan(store(), req.actor, pathId(req.params.userId), pathId(req.params.planId), req.body);
+    return success();
+  });
+  app.delete<PlanReq>('/users/:userId(^\\d+$)/plans/:planId(^\\d+$)', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
+    await removeUserFromPlan(db(), req.actor, pathId(req.params.userId), pathId(req.params.planId));
   });
 }
