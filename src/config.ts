@@ -54,6 +54,17 @@ export interface Config {
   bodyMemory: number;
   /** Webhook callbacks (see "Webhooks" in docs/operations.md). */
   webhooks: WebhookConfig;
+  /** Change streams and presence (docs/changes-stream.md). */
+  live: {
+    /** A comment line on every change stream this often (SHEETD_STREAM_HEARTBEAT_MS, 15 s), which is also the slow poll of the change log. */
+    heartbeatMs: number;
+    /** How often a stream asks again whether its caller may still read the sheet, at least (SHEETD_STREAM_ACCESS_CHECK_MS, 60 s). */
+    accessCheckMs: number;
+    /** A stream resumes over at most this many events of its sheet; further back it answers reset (SHEETD_STREAM_REPLAY, 10,000). */
+    replayMax: number;
+    /** Someone who closed the sheet is gone from presence within this (SHEETD_PRESENCE_TTL_MS, 30 s). */
+    presenceTtlMs: number;
+  };
   /** Test mode (SHEETD_TEST_MODE or `sheetd serve --test-mode`; docs/testing.md): the /2.0/sheetd/test controls. Off by default. */
   testMode: boolean;
   /** A fixture (JSON) loaded at start in test mode (SHEETD_TEST_SEED or `serve --seed FILE`). */
@@ -146,6 +157,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publish: publishPolicy(env.SHEETD_PUBLISH),
     bodyMemory: int(env.SHEETD_BODY_MEMORY, 96 * 1024 * 1024, 'SHEETD_BODY_MEMORY'),
     webhooks: webhookConfig(env),
+    live: {
+      heartbeatMs: positive(env.SHEETD_STREAM_HEARTBEAT_MS, 15_000, 'SHEETD_STREAM_HEARTBEAT_MS'),
+      accessCheckMs: positive(env.SHEETD_STREAM_ACCESS_CHECK_MS, 60_000, 'SHEETD_STREAM_ACCESS_CHECK_MS'),
+      replayMax: positive(env.SHEETD_STREAM_REPLAY, 10_000, 'SHEETD_STREAM_REPLAY'),
+      presenceTtlMs: positive(env.SHEETD_PRESENCE_TTL_MS, 30_000, 'SHEETD_PRESENCE_TTL_MS'),
+    },
     testMode: onOff(env.SHEETD_TEST_MODE, false, 'SHEETD_TEST_MODE'),
     testSeedFile: env.SHEETD_TEST_SEED || undefined,
   };

@@ -31,6 +31,9 @@ import { UPDATE_REQUEST_JOB, runScheduledSend, type UpdateRequestDeps } from './
 import { rowsMailBody } from './http/present/emails.ts';
 import { userLookup } from './services/sheets/sheetReads.ts';
 import { catchUpSearchIndex, reportUnreadableRows } from './services/log/searchIndex.ts';
+import { eventsRecorded } from './services/log/events.ts';
+import { LiveHub } from './services/live/hub.ts';
+import { startLiveBus } from './jobs/liveBus.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -82,7 +85,11 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const callbacks = createCallbackSender(config.webhooks);
   webhookBatch.ms = config.webhooks.batchMs;
   if (testMode && limiter instanceof MemoryRateLimiter) testMode.onReset.push(() => limiter.reset());
-  const app = await buildApp({ store, blobs, config, limiter, callbacks, ...(testMode ? { testMode } : {}) }, { logger: logger || false });
+  const liveBus = startLiveBus(config.redisUrl, config.redisPrefix, logger);
+  const live = new LiveHub(store, liveBus, config.live, logger);
+  const app = await buildApp({ store, blobs, config, limiter, callbacks, live, ...(testMode ? { testMode } : {}) }, { logger: logger || false });
+  // open change streams do not hold close() up: they end, and their clients resume elsewhere
+  app.addHook('preClose', async () => live.close());
   // close() ends the idle keep-alive connections once. A response still streaming then (an
   // image from the blob store) finishes later, and its connection would hold close() open for
   // the whole keep-alive timeout (72 s): end idle connections again as each response finishes.
@@ -110,7 +117,12 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     .register(AUTOMATION_TIMER_JOB, (p) => runTimer(automation, p), { leaseMs: 120_000 })
     .register(AUTOMATION_DIGEST_JOB, (p) => runDigest(automation, p), { leaseMs: 120_000 })
     .register(UPDATE_REQUEST_JOB, (p) => runScheduledSend(updateRequests, p), { leaseMs: 120_000 });
-  const worker = startWorker(store, { handlers, pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger, onTick: () => catchUpSearchIndex(store) });
+  const worker = startWorker(store, { handlers, pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger, onTick: () => catchUpSearchIndex(store),
+    aroundJob: () => {
+      const before = eventsRecorded();
+      return () => { if (eventsRecorded() !== before) live.committed(); };
+    },
+  });
   if (testMode) testMode.runDue = () => worker.runDue();
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, { forgetOlder, onSheetWrite }, logger);
   if (testMode && config.testSeedFile !== undefined) {
@@ -146,6 +158,8 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
         await worker.stop();
         callbacks.close();
         await invalidation.close();
+        live.close();
+        await liveBus.close();
         await limiter.close();
         await store.close();
         await blobs.close();

@@ -35,5 +35,6 @@ export const clusterExcluded = {
   'test/api/publish-org.test.ts': 'limits publishing to the organization (SHEETD_PUBLISH=org)',
   'test/api/testmode.test.ts': 'needs test mode (SHEETD_TEST_MODE=true), which a cluster does not run',
   'test/api/testmode-off.test.ts': 'reads the journal of its own in-process server',
+  'test/api/changes-stream-settings.test.ts': 'sets change stream settings of its own (heartbeat, replay window, presence lifetime)',
   'test/api/update-requests.test.ts': 'sends mail to an SMTP server of its own (SMTP_URL)',
 };

@@ -9,6 +9,8 @@ import { apiError } from '../errors.ts';
 import type { Scope } from '../services/access/scopes.ts';
 import type { CallbackSender } from '../callbacks/index.ts';
 import type { TestMode } from '../services/platform/testmode.ts';
+import type { LiveHub } from '../services/live/hub.ts';
+import { eventsRecorded } from '../services/log/events.ts';
 import type { Actor, ReadOptions } from '../services/platform/context.ts';
 import { errorHandler, sendError, toApiError } from './errors.ts';
 import { edgeOptions, installEdge } from './edge.ts';
@@ -37,6 +39,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor;
     ro: ReadOptions;
+    /** services/log/events.ts eventsRecorded() when the request arrived. */
+    recordedAtArrival: number;
   }
 }
 
@@ -51,6 +55,8 @@ export interface AppContext {
   callbacks: CallbackSender;
   /** Only when the operator enabled test mode: the /2.0/sheetd/test controls' state. */
   testMode?: TestMode;
+  /** The change streams and presence of this process. */
+  live: LiveHub;
 }
 
 declare module 'fastify' {
@@ -87,8 +93,14 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const app = (https ? Fastify({ ...common, https: { ...https, ...edge.node } }) : Fastify(common)) as unknown as FastifyInstance;
   installEdge(app, config);
   // a request's stamped reads (store/db.ts) see what other processes committed before it came
-  app.addHook('onRequest', (_req, _reply, done) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     requestArrived();
+    req.recordedAtArrival = eventsRecorded();
+    done();
+  });
+  // events recorded while this request ran may be its own, now committed: the change streams read the log
+  app.addHook('onResponse', (req, _reply, done) => {
+    if (eventsRecorded() !== req.recordedAtArrival) ctx.live.committed();
     done();
   });
   const stopWatching = watchIdle();
@@ -97,6 +109,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.decorate('ctx', ctx);
   app.decorateRequest('actor', null as unknown as Actor);
   app.decorateRequest('ro', null as unknown as ReadOptions);
+  app.decorateRequest('recordedAtArrival', 0);
 
   // Every registered path (the API's and the root's), for the fuzz suite and for 405 answers.
   const known = knownRoutes();

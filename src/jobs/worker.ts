@@ -96,6 +96,8 @@ export interface WorkerOptions {
    * every wake-up, before jobs are claimed; a failure is logged and tried at the next one.
    */
   onTick?: () => Promise<unknown>;
+  /** Called as each job starts; what it returns is called once the job has finished (its commits done). */
+  aroundJob?: () => () => void;
 }
 
 export interface JobWorker {
@@ -135,6 +137,7 @@ export function startWorker(store: Store, opts: WorkerOptions): JobWorker {
   };
 
   async function run(job: JobRow, h: Handler): Promise<void> {
+    const finished = opts.aroundJob?.();
     try {
       await h.fn(JSON.parse(job.payload) as unknown, { id: job.id, type: job.type, attempt: job.attempts, maxAttempts: job.max_attempts });
       await completeJob(store.db, job);
@@ -144,6 +147,8 @@ export function startWorker(store: Store, opts: WorkerOptions): JobWorker {
       const error = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
       log?.warn({ err, jobId: job.id, type: job.type, attempt: job.attempts, dead }, dead ? 'job failed for the last time; kept as dead' : 'job failed; it will be retried');
       await failJob(store.db, job, { error, runAt: now + backoffDelay(h, job.attempts), dead, now }).catch((e: unknown) => log?.error({ err: e, jobId: job.id }, 'could not record a job failure; its lease will run out'));
+    } finally {
+      finished?.();
     }
   }
 

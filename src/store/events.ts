@@ -67,3 +67,20 @@ export async function lastEventPos(db: Queryable, orgId: number): Promise<number
   const r = await db.selectFrom('events').select((eb) => eb.fn.max('pos').as('m')).where('org_id', '=', orgId).executeTakeFirst();
   return Number(r?.m ?? 0);
 }
+
+/** Positioned events after `afterPos`, every organization and sheet (the live change feed of a process). */
+export async function eventsAfter(db: Queryable, afterPos: number, limit: number) {
+  return db.selectFrom('events').selectAll().where('pos', '>', afterPos).orderBy('pos').limit(limit).execute();
+}
+
+/** The highest stream position given so far (0 for an empty log). */
+export async function maxEventPos(db: Queryable): Promise<number> {
+  const r = await db.selectFrom('events').select((eb) => eb.fn.max('pos').as('m')).executeTakeFirst();
+  return Number(r?.m ?? 0);
+}
+
+/** How many of a sheet's events lie after `afterPos`, counting no further than `cap`. */
+export async function countSheetEventsAfter(db: Queryable, sheetId: number, afterPos: number, cap: number): Promise<number> {
+  const rows = await db.selectFrom('events').select('pos').where('sheet_id', '=', sheetId).where('pos', '>', afterPos).orderBy('pos').limit(cap).execute();
+  return rows.length;
+}

@@ -65,3 +65,39 @@ test('a client that sends part of its headers and stops is disconnected; others 
   assert.equal(await health(), 200);
   await slow.closed;
 });
+
+test('open change streams count toward SHEETD_MAX_CONNECTIONS, and a closed one frees its place', { timeout: 20_000 }, async () => {
+  const created = await fetch(`${t.base}/sheets`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json', connection: 'close' },
+    body: JSON.stringify({ name: 'streams and the cap', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }] }),
+  });
+  const sheetId = ((await created.json()) as { result: { id: number } }).result.id;
+  const streams: RawConnection[] = [];
+  for (let i = 0; i < CAP; i++) {
+    const c = await rawConnect(t.url);
+    const hello = new Promise<void>((resolve) => {
+      let got = '';
+      c.socket.on('data', (d: Buffer) => {
+        got += d.toString();
+        if (got.includes('event: hello')) resolve();
+      });
+    });
+    c.write(`GET /2.0/sheetd/sheets/${sheetId}/changes HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${t.adminToken}\r\n\r\n`);
+    await hello;
+    streams.push(c);
+  }
+  // the streams hold every place: a further connection is refused
+  assert.equal(await health(), 0);
+  streams[0]!.socket.destroy();
+  await streams[0]!.closed;
+  let status = 0;
+  while (status !== 200) {
+    await new Promise((r) => setTimeout(r, 20));
+    status = await health();
+  }
+  for (const c of streams) {
+    c.socket.destroy();
+    await c.closed;
+  }
+});

@@ -244,6 +244,7 @@ const R: Record<string, Recipe> = {
 /** Mutating routes that change nothing a client could be told about. */
 const NO_CHANGE: Record<string, string> = {
   'POST /imageurls': 'hands out temporary URLs for images; nothing is stored that a reader sees',
+  'POST /sheetd/sheets/:sheetId/presence': 'reports which cell the caller has focused: presence lives in the processes (and Redis), never in the database or the change log',
 };
 
 /** Routes that need a flow this walk cannot make; the test named checks their events. */

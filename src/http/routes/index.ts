@@ -35,6 +35,7 @@ import { automationRoutes } from './automation.ts';
 import { publishRoutes } from './publish.ts';
 import { proofRoutes } from './proofs.ts';
 import { updateRequestRoutes } from './updateRequests.ts';
+import { changeRoutes } from './changes.ts';
 /** Every resource family, mounted under /2.0. */
 export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(serverInfoRoutes);
@@ -72,5 +73,6 @@ export async function registerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(publishRoutes);
   await app.register(proofRoutes);
   await app.register(updateRequestRoutes);
+  await app.register(changeRoutes);
   await app.register(sheetContentRoutes);
 }

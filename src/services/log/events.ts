@@ -90,7 +90,19 @@ function copyDetails(d: Record<string, unknown>): Record<string, unknown> {
 /** Stands for a value that is neither a primitive nor an array: never equal to the next one. */
 const NOT_COMPARABLE = Symbol('not comparable');
 
+/**
+ * How many times events were recorded in this process. A request (or job) during which it grew
+ * may have committed events: once it has been answered, the change streams read the log
+ * (services/live/hub.ts). Counting at both ends of each request, rather than keeping a flag,
+ * wakes the streams after every such commit even when requests overlap.
+ */
+let recorded = 0;
+export function eventsRecorded(): number {
+  return recorded;
+}
+
 export async function recordEvents(db: Queryable, author: EventAuthor, events: ChangeEvent[], now = clock.now()): Promise<void> {
+  if (events.length > 0) recorded++;
   const eventIds = newEventIds(events.length, now);
   await appendEvents(
     db,

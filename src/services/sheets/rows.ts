@@ -230,7 +230,8 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
       row.modifiedBy = stamp[1];
       ctx.changes.updated.add(row.id);
       updated.push(row);
-      ctx.events.push({ objectType: 'ROW', action: 'UPDATE', objectId: row.id, details: { columnIds: s.changed } });
+      // a move is said so (the change stream's rows-moved)
+      ctx.events.push({ objectType: 'ROW', action: 'UPDATE', objectId: row.id, details: location.kind !== 'none' ? { columnIds: s.changed, moved: true } : { columnIds: s.changed } });
     }
     afterWrite(ctx, writes, { structural: location.kind !== 'none' || staged.some((x) => x.expanded !== undefined) });
     // what the caller writes with these rows, in their transaction (an update request completed)

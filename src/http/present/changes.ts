@@ -1,0 +1,86 @@
+import type { AccessLevel } from '../../services/access/access.ts';
+import type { ReadOptions } from '../../services/platform/context.ts';
+import { detailsOfEvent, type Batch, type Change, type EventRow, type SheetNow } from '../../services/live/changes.ts';
+import { presentModelColumn, presentRow, sheetSummary } from './sheetContents.ts';
+import { atLeast } from '../../services/access/access.ts';
+
+/**
+ * The change stream's events as Server-Sent Events text (docs/changes-stream.md). A change is
+ * presented once per access level and read options, whichever streams send it: the text is kept
+ * on the change object, which the streams that are caught up share.
+ */
+
+export function sseEvent(kind: string, id: number | null, data: unknown): string {
+  return `${id !== null ? `id: ${id}\n` : ''}event: ${kind}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+const texts = new WeakMap<Change, Map<string, string>>();
+
+export async function presentChanges(batch: Batch, changes: readonly Change[], level: AccessLevel, ro: ReadOptions, roKey: string, permalinkBase: string): Promise<string> {
+  const key = `${level}|${roKey}`;
+  let now: SheetNow | null | undefined;
+  let out = '';
+  for (const c of changes) {
+    let byKey = texts.get(c);
+    let text = byKey?.get(key);
+    if (text === undefined) {
+      now ??= await batch.now();
+      text = sseEvent(c.kind, c.pos, now === null ? { sheetId: batch.sheetId } : changeData(c, now, level, ro, permalinkBase));
+      if (!byKey) texts.set(c, (byKey = new Map()));
+      byKey.set(key, text);
+    }
+    out += text;
+  }
+  return out;
+}
+
+function ids(events: readonly EventRow[]): number[] {
+  return [...new Set(events.map((e) => e.object_id))];
+}
+
+const ACTIONS: Record<string, string> = { CREATE: 'created', UPDATE: 'updated', DELETE: 'deleted' };
+/** What an item event names besides its id (attachments, discussions, comments, proofs): where it hangs. */
+const ITEM_DETAILS = ['parentType', 'parentId', 'attachmentType', 'name', 'discussionId', 'rowId'];
+
+function changeData(c: Change, now: SheetNow, level: AccessLevel, ro: ReadOptions, permalinkBase: string): Record<string, unknown> {
+  const { model, sheet } = now;
+  const base = { sheetId: sheet.id, version: sheet.version };
+  switch (c.kind) {
+    case 'rows-added':
+    case 'rows-updated':
+    case 'rows-moved': {
+      const rowIds = ids(c.events);
+      const rows = rowIds.map((id) => model.rows.get(id)).filter((r) => r !== undefined)
+        .map((r) => presentRow(model, r, { ro, level, users: now.users, permalinkBase, linksOut: now.linksOut }));
+      // a row named here and gone now was deleted later: its rows-deleted follows
+      return { ...base, rowIds, rows };
+    }
+    case 'rows-deleted':
+      return { ...base, rowIds: ids(c.events) };
+    case 'columns-added':
+    case 'columns-updated': {
+      const columnIds = ids(c.events);
+      const columns = columnIds.map((id) => model.columnsById.get(id)).filter((x) => x !== undefined)
+        .map((col) => presentModelColumn(model, col, ro.level, ro.include.has('format'), atLeast(level, 'ADMIN')));
+      return { ...base, columnIds, columns };
+    }
+    case 'columns-deleted':
+      return { ...base, columnIds: ids(c.events) };
+    case 'sheet-updated':
+      return { ...base, sheet: sheetSummary(sheet, level, ro, permalinkBase), actions: [...new Set(c.events.map((e) => e.action))] };
+    case 'shares':
+      return { ...base, actions: [...new Set(c.events.map((e) => e.action))] };
+    case 'sheet-deleted':
+      return { sheetId: sheet.id };
+    default:
+      return {
+        ...base,
+        items: c.events.map((e) => {
+          const d = detailsOfEvent(e);
+          const item: Record<string, unknown> = { action: ACTIONS[e.action] ?? e.action.toLowerCase(), id: e.object_id };
+          for (const k of ITEM_DETAILS) if (d[k] !== undefined) item[k] = d[k];
+          return item;
+        }),
+      };
+  }
+}

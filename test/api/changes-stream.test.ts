@@ -1,0 +1,256 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { client, type Client } from '../helpers/http.ts';
+import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
+import { openStream, type SseEvent, type SseStream } from '../helpers/sse.ts';
+import { randomString } from '../../src/ids.ts';
+
+/**
+ * The change stream (GET /2.0/sheetd/sheets/{id}/changes) and presence, through HTTP as a client
+ * reads them. Runs against a cluster too: the stream is served by one process and the writes go
+ * through the balancer to any of them.
+ */
+let t: TestServer;
+let api: Client;
+const open: SseStream[] = [];
+
+before(async () => {
+  t = await startTestServer();
+  api = client(t.base, t.adminToken);
+});
+after(async () => {
+  for (const s of open) s.close();
+  await t.close();
+});
+
+async function stream(sheetId: number, token = t.adminToken, headers: Record<string, string> = {}, query = ''): Promise<SseStream> {
+  const s = await openStream(`${t.base}/sheetd/sheets/${sheetId}/changes${query}`, { authorization: `Bearer ${token}`, ...headers });
+  open.push(s);
+  return s;
+}
+
+const CHANGE_KINDS = new Set(['rows-added', 'rows-updated', 'rows-moved', 'rows-deleted', 'columns-added', 'columns-updated', 'columns-deleted', 'sheet-updated', 'sheet-deleted', 'attachments', 'discussions', 'comments', 'shares', 'proofs']);
+const changes = (s: SseStream) => s.events.filter((e) => CHANGE_KINDS.has(e.event));
+function cell(row: { cells: Array<{ columnId: number; value?: unknown }> }, columnId: number) {
+  return row.cells.find((c) => c.columnId === columnId)?.value;
+}
+
+async function sheetWithFormula(name: string) {
+  return makeSheet(api, name, [
+    { title: 'Name', type: 'TEXT_NUMBER', primary: true },
+    { title: 'N', type: 'TEXT_NUMBER' },
+    { title: 'Double', type: 'TEXT_NUMBER', formula: '=N@row * 2' },
+  ]);
+}
+
+test('a stream answers text/event-stream with no-cache and no proxy buffering, and says hello with its position', async () => {
+  const s = await sheetWithFormula('stream headers');
+  const es = await stream(s.id);
+  assert.equal(es.status, 200);
+  assert.match(es.headers.get('content-type')!, /^text\/event-stream/);
+  assert.equal(es.headers.get('cache-control'), 'no-cache');
+  assert.equal(es.headers.get('x-accel-buffering'), 'no');
+  const hello = await es.next((e) => e.event === 'hello');
+  assert.equal(hello.data.sheetId, s.id);
+  assert.equal(String(hello.data.position), hello.id);
+  assert.match(hello.data.presenceId, /^[A-Za-z0-9]+$/);
+  es.close();
+});
+
+test('every kind of change arrives once, in commit order, with the values as the caller sees them', async () => {
+  const s = await sheetWithFormula('stream kinds');
+  const es = await stream(s.id);
+  await es.next((e) => e.event === 'hello');
+  const N = s.col.N!.id;
+  const D = s.col.Double!.id;
+  const added = (await api.post(`/sheets/${s.id}/rows`, [
+    { toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'one' }, { columnId: N, value: 1 }] },
+    { toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'two' }, { columnId: N, value: 2 }] },
+  ])).body.result as Array<{ id: number }>;
+  const [r1, r2] = [added[0]!.id, added[1]!.id];
+  assert.equal((await api.put(`/sheets/${s.id}/rows`, [{ id: r1, cells: [{ columnId: N, value: 21 }] }])).status, 200);
+  assert.equal((await api.put(`/sheets/${s.id}/rows`, [{ id: r2, toTop: true }])).status, 200);
+  const col = (await api.post(`/sheets/${s.id}/columns`, [{ title: 'Extra', type: 'TEXT_NUMBER', index: 3 }])).body.result[0];
+  assert.equal((await api.put(`/sheets/${s.id}/columns/${col.id}`, { title: 'Extra renamed' })).status, 200);
+  assert.equal((await api.del(`/sheets/${s.id}/columns/${col.id}`)).status, 200);
+  assert.equal((await api.put(`/sheets/${s.id}`, { name: 'stream kinds renamed' })).status, 200);
+  const att = (await api.post(`/sheets/${s.id}/rows/${r1}/attachments`, { attachmentType: 'LINK', url: 'https://example.com/x', name: 'link' })).body.result;
+  const disc = (await api.post(`/sheets/${s.id}/rows/${r1}/discussions`, { comment: { text: 'first' } })).body.result;
+  const com = (await api.post(`/sheets/${s.id}/discussions/${disc.id}/comments`, { text: 'second' })).body.result;
+  const viewer = await makeUser(t, api, `stream-kinds-${randomString(6).toLowerCase()}@example.com`);
+  assert.equal((await api.post(`/sheets/${s.id}/shares`, [{ email: `${(await api.get(`/users/${viewer.id}`)).body.email}`, accessLevel: 'VIEWER' }])).status, 200);
+  assert.equal((await api.del(`/sheets/${s.id}/rows?ids=${r2}`)).status, 200);
+
+  const expected = ['rows-added', 'rows-updated', 'rows-moved', 'columns-added', 'columns-updated', 'columns-deleted', 'sheet-updated', 'attachments', 'discussions', 'comments', 'shares', 'rows-deleted'];
+  await es.until((ev) => ev.some((e) => e.event === 'rows-deleted'), 15_000, 'every change');
+  // nothing more arrives (no duplicate)
+  await new Promise((r) => setTimeout(r, 300));
+  const got = changes(es);
+  const kinds = got.map((e) => e.event);
+  // a discussion made with its first comment is one write: its events are a discussion and a comment
+  assert.deepEqual(kinds.filter((k) => k !== 'comments'), expected.filter((k) => k !== 'comments'), kinds.join(', '));
+  const ids = got.map((e) => Number(e.id));
+  assert.deepEqual([...ids].sort((a, b) => a - b), ids, 'in position order');
+  assert.equal(new Set(ids).size, ids.length, 'each once');
+
+  const by = (k: string) => got.find((e) => e.event === k)!.data;
+  const addedRows = by('rows-added').rows as Array<{ id: number; cells: Array<{ columnId: number; value?: unknown }> }>;
+  assert.deepEqual(by('rows-added').rowIds, [r1, r2]);
+  // the first row's later update is what the stream shows now: values as they are when sent
+  assert.equal(cell(addedRows.find((r) => r.id === r2)!, D), 4, 'formula result computed');
+  const upd = by('rows-updated');
+  assert.deepEqual(upd.rowIds, [r1]);
+  assert.equal(cell(upd.rows[0], N), 21);
+  assert.equal(cell(upd.rows[0], D), 42, 'formula result recomputed');
+  assert.equal(by('rows-moved').rows[0].id, r2);
+  assert.equal(by('rows-moved').rows[0].rowNumber, 1);
+  assert.deepEqual(by('columns-added').columnIds, [col.id]);
+  // shown as it is when sent (live, before its rename and deletion; resumed later, named only)
+  assert.ok(by('columns-added').columns.every((c: { id: number }) => c.id === col.id));
+  assert.deepEqual(by('columns-deleted').columnIds, [col.id]);
+  assert.equal(by('sheet-updated').sheet.name, 'stream kinds renamed');
+  assert.deepEqual(by('attachments').items, [{ action: 'created', id: att.id, parentType: 'ROW', parentId: r1, attachmentType: 'LINK', name: 'link' }]);
+  assert.equal(by('discussions').items[0].id, disc.id);
+  assert.ok(got.filter((e) => e.event === 'comments').flatMap((e) => e.data.items).some((i: { id: number }) => i.id === com.id));
+  assert.deepEqual(by('shares').actions, ['ADD_SHARE']);
+  assert.deepEqual(by('rows-deleted').rowIds, [r2]);
+  es.close();
+});
+
+test('a viewer sees the rows as a viewer; a user without access gets the catalogued error and no stream', async () => {
+  const s = await sheetWithFormula('stream access');
+  const viewer = await makeUser(t, api, `stream-viewer-${randomString(6).toLowerCase()}@example.com`);
+  const stranger = await makeUser(t, api, `stream-stranger-${randomString(6).toLowerCase()}@example.com`);
+  const email = (await api.get(`/users/${viewer.id}`)).body.email;
+  assert.equal((await api.post(`/sheets/${s.id}/shares`, [{ email, accessLevel: 'VIEWER' }])).status, 200);
+
+  const none = await stream(s.id, stranger.token);
+  assertError({ status: none.status, body: none.body }, 404, 1006);
+  const noToken = await openStream(`${t.base}/sheetd/sheets/${s.id}/changes`);
+  assertError({ status: noToken.status, body: noToken.body }, 401, 1001);
+  const bad = await stream(s.id, t.adminToken, {}, '?after=abc');
+  assertError({ status: bad.status, body: bad.body }, 400, 1018);
+
+  const es = await stream(s.id, viewer.token);
+  await es.next((e) => e.event === 'hello');
+  const strangerHome = await stream(s.id, stranger.token);
+  assert.equal(strangerHome.status, 404);
+  await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.N!.id, value: 5 }] }]);
+  const ev = await es.next((e) => e.event === 'rows-added');
+  assert.equal(cell(ev.data.rows[0], s.col.Double!.id), 10);
+  assert.equal(ev.data.rows[0].accessLevel, 'VIEWER');
+  es.close();
+});
+
+test('resuming with Last-Event-ID (or ?after=) sends exactly what came after that event', async () => {
+  const s = await sheetWithFormula('stream resume');
+  const es = await stream(s.id);
+  await es.next((e) => e.event === 'hello');
+  const add = (v: string) => api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: v }] }]);
+  for (const v of ['a', 'b', 'c']) assert.equal((await add(v)).status, 200);
+  await es.until((ev) => ev.filter((e) => e.event === 'rows-added').length === 3, 10_000, 'three adds');
+  const adds = es.events.filter((e) => e.event === 'rows-added');
+  const firstId = adds[0]!.id!;
+  es.close();
+  for (const v of ['d', 'e']) assert.equal((await add(v)).status, 200);
+  // adds in a row read at once from the log come as one rows-added (its id the last one's position)
+  const names = (ev: SseEvent[]) => ev.filter((e) => e.event === 'rows-added').flatMap((e) => (e.data.rows as Array<{ cells: Array<{ value?: unknown }> }>).map((r) => r.cells[0]!.value));
+
+  const again = await stream(s.id, t.adminToken, { 'last-event-id': firstId });
+  await again.until((ev) => names(ev).length >= 4, 10_000, 'the four later adds');
+  await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(names(again.events), ['b', 'c', 'd', 'e']);
+  assert.equal(again.events.some((e) => e.event === 'reset'), false);
+  again.close();
+
+  const byQuery = await stream(s.id, t.adminToken, {}, `?after=${adds[2]!.id}`);
+  await byQuery.until((ev) => names(ev).length >= 2, 10_000, 'the two later adds');
+  await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(names(byQuery.events), ['d', 'e']);
+  byQuery.close();
+});
+
+test('a position the log never gave answers reset, then the stream goes on from now', async () => {
+  const s = await sheetWithFormula('stream reset');
+  const es = await stream(s.id, t.adminToken, { 'last-event-id': '9007199254740000' });
+  const reset = await es.next((e) => e.event === 'reset');
+  assert.equal(reset.data.sheetId, s.id);
+  await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'after reset' }] }]);
+  const ev = await es.next((e) => e.event === 'rows-added');
+  assert.ok(Number(ev.id) > Number(reset.id));
+  es.close();
+});
+
+test('removing the share ends the viewer stream with access-lost', async () => {
+  const s = await sheetWithFormula('stream access lost');
+  const viewer = await makeUser(t, api, `stream-lost-${randomString(6).toLowerCase()}@example.com`);
+  const email = (await api.get(`/users/${viewer.id}`)).body.email;
+  const share = (await api.post(`/sheets/${s.id}/shares`, [{ email, accessLevel: 'VIEWER' }])).body.result[0];
+  const es = await stream(s.id, viewer.token);
+  await es.next((e) => e.event === 'hello');
+  assert.equal((await api.del(`/sheets/${s.id}/shares/${share.id}`)).status, 200);
+  await es.next((e) => e.event === 'access-lost');
+  await es.ended;
+  // what came after is not sent to them
+  assert.equal(es.events.filter((e) => e.event === 'shares').length, 0);
+});
+
+test('deleting the sheet ends the stream with sheet-deleted', async () => {
+  const s = await sheetWithFormula('stream deleted');
+  const es = await stream(s.id);
+  await es.next((e) => e.event === 'hello');
+  assert.equal((await api.del(`/sheets/${s.id}`)).status, 200);
+  const ev = await es.next((e) => e.event === 'sheet-deleted');
+  assert.equal(ev.data.sheetId, s.id);
+  await es.ended;
+});
+
+test('idle streams hold no database connection: more streams than the pool has connections, and requests still go through', async () => {
+  const s = await sheetWithFormula('stream many');
+  const many = await Promise.all(Array.from({ length: 16 }, () => stream(s.id)));
+  await Promise.all(many.map((es) => es.next((e) => e.event === 'hello')));
+  assert.equal((await api.get(`/sheets/${s.id}`)).status, 200);
+  await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'to all' }] }]);
+  await Promise.all(many.map((es) => es.next((e) => e.event === 'rows-added')));
+  for (const es of many) es.close();
+});
+
+test('presence: who has the sheet open and which cell each has focused; gone when the stream ends', async () => {
+  const s = await sheetWithFormula('stream presence');
+  const row = (await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'x' }] }])).body.result[0];
+  const other = await makeUser(t, api, `stream-presence-${randomString(6).toLowerCase()}@example.com`);
+  const otherEmail = (await api.get(`/users/${other.id}`)).body.email;
+  await api.post(`/sheets/${s.id}/shares`, [{ email: otherEmail, accessLevel: 'EDITOR' }]);
+  const me = (await api.get('/users/me')).body;
+
+  const a = await stream(s.id);
+  const aHello = await a.next((e) => e.event === 'hello');
+  const b = await stream(s.id, other.token);
+  const bHello = await b.next((e) => e.event === 'hello');
+  const ids = (e: SseEvent) => (e.data.viewers as Array<{ id: string }>).map((v) => v.id).sort();
+  const both = [aHello.data.presenceId, bHello.data.presenceId].sort();
+  await a.next((e) => e.event === 'presence' && JSON.stringify(ids(e)) === JSON.stringify(both), 10_000);
+
+  const focus = await api.post(`/sheetd/sheets/${s.id}/presence`, { presenceId: aHello.data.presenceId, rowId: row.id, columnId: s.col.N!.id });
+  assert.equal(focus.status, 200, focus.text);
+  const seen = await b.next((e) => e.event === 'presence' && e.data.viewers.some((v: { id: string; rowId: number }) => v.id === aHello.data.presenceId && v.rowId === row.id), 10_000)
+    .catch((err: Error) => { throw new Error(`${err.message}: ${JSON.stringify(b.events.filter((e) => e.event === 'presence').map((e) => e.data))}`); });
+  const mine = seen.data.viewers.find((v: { id: string }) => v.id === aHello.data.presenceId);
+  assert.deepEqual(mine, { id: aHello.data.presenceId, userId: me.id, name: `${me.firstName ?? ''} ${me.lastName ?? ''}`.trim() || me.email, email: me.email, rowId: row.id, columnId: s.col.N!.id });
+
+  const listed = await api.get(`/sheetd/sheets/${s.id}/presence`);
+  assert.equal(listed.status, 200);
+  assert.deepEqual((listed.body.viewers as Array<{ id: string }>).map((v) => v.id).sort(), both);
+
+  // gone once the server sees the stream closed: at once on one process; behind a balancer, which
+  // may notice the closed client only at the next heartbeat it forwards, within the 30 s promised
+  a.close();
+  await b.next((e) => e.event === 'presence' && JSON.stringify(ids(e)) === JSON.stringify([bHello.data.presenceId]), 32_000);
+
+  // bad input, and no presence on a sheet one cannot see
+  assertError(await api.post(`/sheetd/sheets/${s.id}/presence`, { rowId: 'x' }), 400, 1018);
+  const stranger = await makeUser(t, api, `stream-nopresence-${randomString(6).toLowerCase()}@example.com`);
+  assertError(await client(t.base, stranger.token).post(`/sheetd/sheets/${s.id}/presence`, { rowId: row.id }), 404, 1006);
+  b.close();
+});
