@@ -33,7 +33,7 @@ import { userLookup } from './services/sheets/sheetReads.ts';
 import { catchUpSearchIndex, reportUnreadableRows } from './services/log/searchIndex.ts';
 import { eventsRecorded } from './services/log/events.ts';
 import { LiveHub } from './services/live/hub.ts';
-import { startLiveBus } from './jobs/liveBus.ts';
+import { startLiveBus } from './pubsub/liveBus.ts';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { apiError, apiErrorWith } from '../errors.ts';
+import type { Actor } from '../services/platform/context.ts';
 import { fastifyCookie } from '@fastify/cookie';
 import { authenticate, authenticateSession } from '../services/identity/auth.ts';
 import { cookieSecret } from '../services/identity/sessions.ts';
@@ -71,13 +72,24 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
     if (cfg.public) return;
     const assume = req.headers['assume-user'];
     const session = req.headers.authorization === undefined ? sessionOf(req, secret) : undefined;
+    let who: () => Promise<Actor>;
     if (session !== undefined) {
-      // the web app: the page's session cookie and its CSRF token (never an API token in a page)
-      const csrf = req.headers['x-csrf-token'];
-      req.actor = await authenticateSession(ctx.store.db, session, Array.isArray(csrf) ? csrf[0] : csrf, secret);
+      // the web app: the page's session cookie and its CSRF token (never an API token in a page);
+      // EventSource sends no headers of its own, so a stream takes the token as ?csrf=
+      const header = req.headers['x-csrf-token'];
+      const csrf = (Array.isArray(header) ? header[0] : header) ?? (cfg.csrfInQuery ? queryCsrf(req) : undefined);
+      who = () => authenticateSession(ctx.store.db, session, csrf, secret);
     } else {
-      req.actor = await authenticate(ctx.store.db, req.headers.authorization, Array.isArray(assume) ? assume[0] : assume, clock.now());
+      const authorization = req.headers.authorization;
+      who = () => authenticate(ctx.store.db, authorization, Array.isArray(assume) ? assume[0] : assume, clock.now());
     }
+    req.actor = await who();
+    // a long response (a change stream) asks again later whether its caller still may
+    req.reauthenticate = async () => {
+      const actor = await who();
+      if (cfg.scope && !hasScope(actor.scopes, cfg.scope)) throw apiError(1004);
+      return actor;
+    };
     if (cfg.scope && !hasScope(req.actor.scopes, cfg.scope)) throw apiError(1004);
     req.actor.changeAgent = changeAgent(req.headers['smartsheet-change-agent']);
     const bucket = req.actor.source === 'WEB_APP' ? `session:${req.actor.user.id}` : String(req.actor.tokenId);
@@ -94,6 +106,11 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
   openApiRoute(api);
   await api.register(registerRoutes);
   if (ctx.testMode) await api.register(testModeRoutes);
+}
+
+function queryCsrf(req: FastifyRequest): string | undefined {
+  const v = (req.query as Record<string, unknown> | undefined)?.csrf;
+  return typeof v === 'string' ? v : undefined;
 }
 
 /** The value of the request's signed session cookie (the pages' sign-in), if it has a valid one. */

@@ -33,12 +33,16 @@ declare module 'fastify' {
     cost?: number;
     /** 'required': a missing body answers 1024. */
     body?: 'required';
+    /** The page's CSRF token may come as ?csrf= (a change stream: EventSource sends no headers). */
+    csrfInQuery?: boolean;
     /** Media types this route can produce besides application/json. */
     produces?: string[];
   }
   interface FastifyRequest {
     actor: Actor;
     ro: ReadOptions;
+    /** The caller's credentials checked again (a token revoked or a session ended since throws the catalogued error). */
+    reauthenticate: () => Promise<Actor>;
     /** services/log/events.ts eventsRecorded() when the request arrived. */
     recordedAtArrival: number;
   }
@@ -110,6 +114,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.decorateRequest('actor', null as unknown as Actor);
   app.decorateRequest('ro', null as unknown as ReadOptions);
   app.decorateRequest('recordedAtArrival', 0);
+  app.decorateRequest('reauthenticate', null as unknown as () => Promise<Actor>);
 
   // Every registered path (the API's and the root's), for the fuzz suite and for 405 answers.
   const known = knownRoutes();

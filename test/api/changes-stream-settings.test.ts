@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import { openStream, type SseStream } from '../helpers/sse.ts';
@@ -14,7 +14,7 @@ let api: Client;
 const open: SseStream[] = [];
 
 before(async () => {
-  t = await startTestServer({ SHEETD_STREAM_HEARTBEAT_MS: '200', SHEETD_STREAM_REPLAY: '3', SHEETD_PRESENCE_TTL_MS: '1000' });
+  t = await startSuiteServer({ SHEETD_STREAM_HEARTBEAT_MS: '200', SHEETD_STREAM_REPLAY: '3', SHEETD_PRESENCE_TTL_MS: '1000' });
   api = client(t.base, t.adminToken);
 });
 after(async () => {

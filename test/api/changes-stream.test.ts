@@ -1,10 +1,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { openStream, type SseEvent, type SseStream } from '../helpers/sse.ts';
 import { randomString } from '../../src/ids.ts';
+import { browser, signIn } from '../helpers/browser.ts';
+import { setPassword } from '../../src/services/identity/sessions.ts';
+import type { EventAuthor } from '../../src/services/log/events.ts';
+import { findUserByEmail } from '../../src/store/users.ts';
 
 /**
  * The change stream (GET /2.0/sheetd/sheets/{id}/changes) and presence, through HTTP as a client
@@ -16,7 +20,7 @@ let api: Client;
 const open: SseStream[] = [];
 
 before(async () => {
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
 });
 after(async () => {
@@ -149,22 +153,25 @@ test('resuming with Last-Event-ID (or ?after=) sends exactly what came after tha
   await es.next((e) => e.event === 'hello');
   const add = (v: string) => api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: v }] }]);
   for (const v of ['a', 'b', 'c']) assert.equal((await add(v)).status, 200);
-  await es.until((ev) => ev.filter((e) => e.event === 'rows-added').length === 3, 10_000, 'three adds');
+  // adds read from the log at once come as one rows-added (its id the last one's position)
+  const rowsOf = (e: SseEvent) => (e.data.rows as Array<{ cells: Array<{ value?: unknown }> }>).map((r) => r.cells[0]!.value);
+  const names = (ev: SseEvent[]) => ev.filter((e) => e.event === 'rows-added').flatMap(rowsOf);
+  await es.until((ev) => names(ev).length === 3, 10_000, 'three adds');
   const adds = es.events.filter((e) => e.event === 'rows-added');
-  const firstId = adds[0]!.id!;
+  const first = adds[0]!;
+  const last = adds[adds.length - 1]!;
   es.close();
   for (const v of ['d', 'e']) assert.equal((await add(v)).status, 200);
-  // adds in a row read at once from the log come as one rows-added (its id the last one's position)
-  const names = (ev: SseEvent[]) => ev.filter((e) => e.event === 'rows-added').flatMap((e) => (e.data.rows as Array<{ cells: Array<{ value?: unknown }> }>).map((r) => r.cells[0]!.value));
 
-  const again = await stream(s.id, t.adminToken, { 'last-event-id': firstId });
-  await again.until((ev) => names(ev).length >= 4, 10_000, 'the four later adds');
+  const again = await stream(s.id, t.adminToken, { 'last-event-id': first.id! });
+  const rest = ['a', 'b', 'c', 'd', 'e'].slice(rowsOf(first).length);
+  await again.until((ev) => names(ev).length >= rest.length, 10_000, 'the later adds');
   await new Promise((r) => setTimeout(r, 200));
-  assert.deepEqual(names(again.events), ['b', 'c', 'd', 'e']);
+  assert.deepEqual(names(again.events), rest);
   assert.equal(again.events.some((e) => e.event === 'reset'), false);
   again.close();
 
-  const byQuery = await stream(s.id, t.adminToken, {}, `?after=${adds[2]!.id}`);
+  const byQuery = await stream(s.id, t.adminToken, {}, `?after=${last.id}`);
   await byQuery.until((ev) => names(ev).length >= 2, 10_000, 'the two later adds');
   await new Promise((r) => setTimeout(r, 200));
   assert.deepEqual(names(byQuery.events), ['d', 'e']);
@@ -253,4 +260,34 @@ test('presence: who has the sheet open and which cell each has focused; gone whe
   const stranger = await makeUser(t, api, `stream-nopresence-${randomString(6).toLowerCase()}@example.com`);
   assertError(await client(t.base, stranger.token).post(`/sheetd/sheets/${s.id}/presence`, { rowId: row.id }), 404, 1006);
   b.close();
+});
+
+test("the page's session opens a stream with its CSRF token as ?csrf= (EventSource sends no headers); the cookie alone does not", async () => {
+  const email = `stream-page-${randomString(6).toLowerCase()}@example.com`;
+  const user = await makeUser(t, api, email);
+  const u = (await findUserByEmail(t.server.store.db, email))!;
+  const author: EventAuthor = { orgId: u.org_id, userId: null, requestUserId: null, accessTokenName: null, source: 'TEST' };
+  await setPassword(t.server.store, author, email, 'a stream test password');
+  const s = await sheetWithFormula('stream page');
+  await api.post(`/sheets/${s.id}/shares`, [{ email, accessLevel: 'EDITOR' }]);
+  const b = browser(t.url);
+  assert.equal((await signIn(b, email, 'a stream test password')).status, 303);
+  const home = await b.get('/');
+  const csrf = /<meta name="sheetd-csrf" content="([^"]+)">/.exec(home.text)![1]!;
+  const cookie = [...b.jar].map(([k, v]) => `${k}=${v}`).join('; ');
+
+  const bare = await openStream(`${t.base}/sheetd/sheets/${s.id}/changes`, { cookie });
+  assertError({ status: bare.status, body: bare.body }, 401, 1001);
+  const es = await openStream(`${t.base}/sheetd/sheets/${s.id}/changes?csrf=${encodeURIComponent(csrf)}`, { cookie });
+  open.push(es);
+  assert.equal(es.status, 200);
+  const hello = await es.next((e) => e.event === 'hello');
+  // the page reports its focus with the session
+  const r = await fetch(`${t.base}/sheetd/sheets/${s.id}/presence`, { method: 'POST', headers: { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify({ presenceId: hello.data.presenceId, columnId: s.col.N!.id }) });
+  assert.equal(r.status, 200);
+  await es.next((e) => e.event === 'presence' && e.data.viewers.some((v: { userId: number; columnId: number }) => v.userId === user.id && v.columnId === s.col.N!.id));
+  await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.N!.id, value: 3 }] }]);
+  const ev = await es.next((e) => e.event === 'rows-added');
+  assert.equal(cell(ev.data.rows[0], s.col.Double!.id), 6);
+  es.close();
 });

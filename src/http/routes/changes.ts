@@ -1,11 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
-import { authenticate } from '../../services/identity/auth.ts';
-import { hasScope } from '../../services/access/scopes.ts';
 import type { StreamSink } from '../../services/live/hub.ts';
-import { clock } from '../../clock.ts';
 import { pathId } from '../query.ts';
-import { success } from '../present.ts';
+import { success } from '../present/envelope.ts';
 import { presentChanges, sseEvent } from '../present/changes.ts';
 
 /**
@@ -31,17 +28,11 @@ function position(v: unknown, name: string): number | undefined {
 export async function changeRoutes(app: FastifyInstance): Promise<void> {
   const { config } = app.ctx;
 
-  app.get('/sheetd/sheets/:sheetId/changes', { config: { scope: 'READ_SHEETS', produces: ['text/event-stream'] } }, async (req: P, reply) => {
+  app.get('/sheetd/sheets/:sheetId/changes', { config: { scope: 'READ_SHEETS', produces: ['text/event-stream'], csrfInQuery: true } }, async (req: P, reply) => {
     const sheetId = pathId(req.params.sheetId);
     const q = req.query as Record<string, unknown>;
     const after = position(req.headers['last-event-id'], 'Last-Event-ID') ?? position(q.after, 'after');
-    const authorization = req.headers.authorization;
-    const assume = req.headers['assume-user'];
-    const reauth = async () => {
-      const actor = await authenticate(app.ctx.store.db, authorization, Array.isArray(assume) ? assume[0] : assume, clock.now());
-      if (!hasScope(actor.scopes, 'READ_SHEETS')) throw apiError(1004);
-      return actor;
-    };
+    const reauth = req.reauthenticate;
     const stream = await app.ctx.live.open({ actor: req.actor, sheetId, after, reauth });
     // the read options of the query shape rows and columns as Get Row and Get Column would
     const roKey = JSON.stringify([...req.ro.include].sort()) + JSON.stringify([...req.ro.exclude].sort()) + `${req.ro.numericDates}|${req.ro.level}|${req.ro.accessApiLevel}`;

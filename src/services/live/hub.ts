@@ -42,7 +42,7 @@ export interface LiveSettings {
   presenceTtlMs: number;
 }
 
-/** What the hub needs of the live bus (jobs/liveBus.ts). */
+/** What the hub needs of the live bus (pubsub/liveBus.ts). */
 export interface HubBus {
   publish(topic: 'wake' | 'presence', message: string): void;
   on(topic: 'wake' | 'presence', handler: (message: string) => void): void;
