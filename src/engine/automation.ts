@@ -6,7 +6,7 @@
 import { InvalidInput } from './errors.ts';
 import type { ColumnDef } from './columns.ts';
 import { parseCriterion, parseQuery, columnsOf, type CriteriaQuery, type Criterion } from './criteria.ts';
-import { bodyId, describe, isObject, type Obj } from './input.ts';
+import { bodyId, describe, isObject, type Obj, optionalBodyBool } from './input.ts';
 import { isValidEmail } from './contacts.ts';
 
 export const ACTION_TYPES = ['APPROVAL_REQUEST_ACTION', 'NOTIFICATION_ACTION', 'UPDATE_REQUEST_ACTION'] as const;
@@ -72,9 +72,7 @@ export const MAX_RULE_RECIPIENTS = 100;
 const present = (b: Obj, k: string) => b[k] !== undefined && b[k] !== null;
 
 function bool(b: Obj, k: string, attr: string): boolean | undefined {
-  if (!present(b, k)) return undefined;
-  if (typeof b[k] !== 'boolean') throw new InvalidInput(1031, describe(b[k]), attr);
-  return b[k] as boolean;
+  return optionalBodyBool(b[k], attr);
 }
 
 function text(b: Obj, k: string, attr: string): string | undefined {

@@ -63,6 +63,17 @@ export function optionalBodyId(b: Obj, attr: string): number | null {
   return bodyId(v, attr);
 }
 
+/** A boolean attribute: 1031 (the value as `describe` shows it) unless it is true or false. */
+export function bodyBool(v: unknown, attr: string): boolean {
+  if (typeof v !== 'boolean') throw new InvalidInput(1031, describe(v), attr);
+  return v;
+}
+
+/** The same for an attribute that may be absent or null (undefined then). */
+export function optionalBodyBool(v: unknown, attr: string): boolean | undefined {
+  return v === undefined || v === null ? undefined : bodyBool(v, attr);
+}
+
 /** A value as a message shows it: JSON, so that control characters and objects stay readable. */
 export function describe(v: unknown): string {
   if (typeof v === 'string') return v;

@@ -6,7 +6,7 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { InvalidInput, LimitExceeded } from './errors.ts';
-import { describe, isId, isObject, type Obj } from './input.ts';
+import { describe, isId, isObject, type Obj, optionalBodyBool } from './input.ts';
 
 export const WIDGET_TYPES = ['CHART', 'GRIDGANTT', 'IMAGE', 'METRIC', 'RICHTEXT', 'SHORTCUT', 'SHORTCUTICON', 'SHORTCUTLIST', 'TITLE', 'WEBCONTENT'] as const;
 export type WidgetType = (typeof WIDGET_TYPES)[number];
@@ -137,9 +137,7 @@ function int(v: unknown, attr: string, min: number, max: number, dflt: number): 
 }
 
 function bool(v: unknown, attr: string, dflt: boolean): boolean {
-  if (v === undefined || v === null) return dflt;
-  if (typeof v !== 'boolean') throw new InvalidInput(1031, describe(v), attr);
-  return v;
+  return optionalBodyBool(v, attr) ?? dflt;
 }
 
 function id(v: unknown, attr: string, required = false): number | undefined {

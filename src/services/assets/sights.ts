@@ -14,7 +14,7 @@ import { findOrgById, findUserById } from '../../store/users.ts';
 import { apiError } from '../../errors.ts';
 import { clock } from '../../clock.ts';
 import { newId } from '../../ids.ts';
-import { asObject } from '../../engine/input.ts';
+import { asObject, bodyBool } from '../../engine/input.ts';
 import {
   DEFAULT_COLUMN_COUNT, MAX_COLUMN_COUNT, parseColor, parseWidgets, retargetWidgets, widgetRefs,
   type CopyMaps, type ItemKey, type StoredWidget,
@@ -451,10 +451,9 @@ export async function readSightPublish(db: Queryable, actor: Actor, id: number):
 export async function setSightPublish(store: Store, actor: Actor, id: number, body: unknown): Promise<SightPublishView> {
   const b = asObject(body, 'a SightPublish object');
   if (b.readOnlyFullEnabled === undefined || b.readOnlyFullEnabled === null) throw apiError(1012, 'readOnlyFullEnabled');
-  if (typeof b.readOnlyFullEnabled !== 'boolean') throw apiError(1031, String(b.readOnlyFullEnabled), 'readOnlyFullEnabled');
+  const enabled = bodyBool(b.readOnlyFullEnabled, 'readOnlyFullEnabled');
   const by = b.readOnlyFullAccessibleBy;
   if (by !== undefined && by !== null && by !== 'ALL' && by !== 'ORG') throw apiError(1031, String(by), 'readOnlyFullAccessibleBy');
-  const enabled = b.readOnlyFullEnabled;
   return store.db.transaction().execute(async (tx) => {
     const now = clock.now();
     const { asset: sight } = await sightAccess.require(tx, actor, id, 'ADMIN');

@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import type { BlobStore } from '../../blobs/index.ts';
 import { clock } from '../../clock.ts';
 import { cellKey } from '../../engine/cells.ts';
-import { asObject } from '../../engine/input.ts';
+import { asObject, bodyBool, optionalBodyBool } from '../../engine/input.ts';
 import { apiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import type { Queryable, Store } from '../../store/db.ts';
@@ -183,8 +183,7 @@ export async function readProof(db: Queryable, actor: Actor, sheetId: number, pr
 export async function setProofStatus(store: Store, actor: Actor, sheetId: number, proofId: number, body: unknown): Promise<ProofView> {
   const b = asObject(body, 'a JSON object');
   if (b.isCompleted === undefined || b.isCompleted === null) throw apiError(1012, 'isCompleted');
-  if (typeof b.isCompleted !== 'boolean') throw apiError(1031, String(b.isCompleted), 'isCompleted');
-  const completed = b.isCompleted;
+  const completed = bodyBool(b.isCompleted, 'isCompleted');
   return store.db.transaction().execute(async (tx) => {
     const { sheet } = await sheetFor(tx, actor, sheetId, 'EDITOR');
     const p = await liveProof(tx, sheetId, proofId);
@@ -331,10 +330,7 @@ export async function createProofDiscussion(store: Store, actor: Actor, sheetId:
 // ---- Requests -----------------------------------------------------------------------------------
 
 function optionalBool(b: Record<string, unknown>, attr: string): boolean | undefined {
-  const v = b[attr];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw apiError(1031, String(v), attr);
-  return v;
+  return optionalBodyBool(b[attr], attr);
 }
 
 /**

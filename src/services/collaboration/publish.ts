@@ -8,7 +8,7 @@ import { findUserById } from '../../store/users.ts';
 import type { PublishPolicy } from '../../config.ts';
 import { apiError } from '../../errors.ts';
 import { randomString } from '../../ids.ts';
-import { asObject } from '../../engine/input.ts';
+import { asObject, optionalBodyBool } from '../../engine/input.ts';
 import { atLeast, type AccessLevel } from '../access/access.ts';
 import type { Actor, UserRow } from '../platform/context.ts';
 import { authorOf, recordEvents } from '../log/events.ts';
@@ -67,10 +67,7 @@ export async function reportPublishStatus(db: Queryable, actor: Actor, reportId:
 }
 
 function flag(b: Record<string, unknown>, k: string): boolean | undefined {
-  const v = b[k];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw apiError(1031, String(v), k);
-  return v;
+  return optionalBodyBool(b[k], k);
 }
 
 function oneOf<T extends string>(b: Record<string, unknown>, k: string, allowed: readonly T[]): T | undefined {

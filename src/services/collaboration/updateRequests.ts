@@ -1,7 +1,7 @@
 import { apiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { clock } from '../../clock.ts';
-import { asObject, bodyId, describe, type Obj } from '../../engine/input.ts';
+import { asObject, bodyId, describe, type Obj, optionalBodyBool } from '../../engine/input.ts';
 import { cellKey, type StoredValue } from '../../engine/cells.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
 import { nextSend, parseSchedule, type Schedule } from '../../engine/schedules.ts';
@@ -80,10 +80,7 @@ function optText(b: Obj, attr: string, max: number): string | undefined {
 }
 
 function optBool(b: Obj, attr: string): boolean | undefined {
-  const v = b[attr];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw apiError(1031, describe(v), attr);
-  return v;
+  return optionalBodyBool(b[attr], attr);
 }
 
 function ids(v: unknown, attr: string): number[] {

@@ -11,7 +11,7 @@ import { groupsOfUser, groupsOwnedBy, removeUserFromAllGroups, updateGroup } fro
 import { listAlternateEmails, type AlternateEmailRow } from '../../store/alternateEmails.ts';
 import { newId } from '../../ids.ts';
 import { apiError } from '../../errors.ts';
-import { asObject } from '../../engine/input.ts';
+import { asObject, optionalBodyBool } from '../../engine/input.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from '../log/events.ts';
 import { assertPrimaryEmail, lockAddresses } from './alternateEmails.ts';
 import { isValidEmail, memberOr404, requireSystemAdmin, seesPrivateProfile } from '../access/members.ts';
@@ -81,10 +81,7 @@ function optName(b: Record<string, unknown>, k: 'firstName' | 'lastName'): strin
 }
 
 function optBool(b: Record<string, unknown>, k: string): boolean | undefined {
-  const v = b[k];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw apiError(1031, String(v), k);
-  return v;
+  return optionalBodyBool(b[k], k);
 }
 
 /** Roles that need a license (1097, 1102). An admin is licensed and a group admin. */

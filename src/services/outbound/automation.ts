@@ -1,6 +1,6 @@
 import { apiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { asObject, type Obj } from '../../engine/input.ts';
+import { asObject, type Obj, optionalBodyBool } from '../../engine/input.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
 import type { CriteriaQuery } from '../../engine/criteria.ts';
 import {
@@ -180,10 +180,7 @@ function ruleName(b: Obj, required: boolean): string | undefined {
 }
 
 function enabledOf(b: Obj): boolean | undefined {
-  const v = b.enabled;
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw apiError(1031, JSON.stringify(v), 'enabled');
-  return v;
+  return optionalBodyBool(b.enabled, 'enabled');
 }
 
 /** Time-based triggers: the job of the rule's next firing (a job of an older version of the rule finds it changed and stops). */

@@ -3,7 +3,7 @@ import type { BlobStore } from '../../blobs/index.ts';
 import { newBlobKey } from '../../blobs/index.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
 import { apiError } from '../../errors.ts';
-import { asObject, bodyId, describe, type Obj } from '../../engine/input.ts';
+import { asObject, bodyId, describe, type Obj, optionalBodyBool } from '../../engine/input.ts';
 import { findGroup, groupMembers } from '../../store/groups.ts';
 import { findUsersByIds } from '../../store/users.ts';
 import { enqueue } from '../../store/jobs.ts';
@@ -50,10 +50,7 @@ function optionalText(b: Obj, attr: string): string | undefined {
 }
 
 function optionalBool(b: Obj, attr: string): boolean | undefined {
-  const v = b[attr];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw apiError(1031, describe(v), attr);
-  return v;
+  return optionalBodyBool(b[attr], attr);
 }
 
 export function parseEmail(b: Obj): EmailInput {

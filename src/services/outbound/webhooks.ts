@@ -2,7 +2,7 @@ import type { CallbackSender } from '../../callbacks/index.ts';
 import { clock } from '../../clock.ts';
 import { apiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { asObject, bodyId, describe, isBadText, type Obj } from '../../engine/input.ts';
+import { asObject, bodyBool, bodyId, describe, isBadText, type Obj } from '../../engine/input.ts';
 import type { Queryable, Store } from '../../store/db.ts';
 import { sequenceEvents } from '../../store/events.ts';
 import { listColumns } from '../../store/sheets.ts';
@@ -170,7 +170,7 @@ export async function changeWebhook(s: WebhookServices, actor: Actor, id: number
   const readOnly = Object.keys(b).filter((k) => READ_ONLY.includes(k) && k !== 'id' && k !== 'enabled');
   if (readOnly.length > 0) throw apiError(1032, readOnly.join(', '));
   unknownAttrs(b, UPDATE_ATTRS);
-  if (b.enabled !== undefined && typeof b.enabled !== 'boolean') throw apiError(1031, describe(b.enabled), 'enabled');
+  if (b.enabled !== undefined) bodyBool(b.enabled, 'enabled');
   const verify = await s.store.db.transaction().execute(async (tx) => {
     const hook = await ownWebhook(tx, actor, id);
     if (b.id !== undefined && b.id !== hook.id) throw apiError(1029);

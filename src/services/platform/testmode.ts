@@ -9,6 +9,7 @@ import { listAllDeliveries, type DeliveryLogRow } from '../../store/webhooks.ts'
 import { clearOutbox, readOutbox, type OutboxMessage } from '../../mail/outbox.ts';
 import { forgetAllSheets } from '../sheets/sheetCache.ts';
 import { catchUpSearchIndex, requestSearchRebuild } from '../log/searchIndex.ts';
+import { bodyBool } from '../../engine/input.ts';
 
 /**
  * Test mode (docs/testing.md): state for integration tests of clients. Only server.ts creates
@@ -217,7 +218,7 @@ export function changeClock(body: unknown): ClockState {
   }
   if (b.now === undefined) throw apiError(1012, 'now');
   const at = timeValue(b.now, 'now');
-  if (b.frozen !== undefined && typeof b.frozen !== 'boolean') throw apiError(1031, JSON.stringify(b.frozen), 'frozen');
+  if (b.frozen !== undefined) bodyBool(b.frozen, 'frozen');
   setClock(at, b.frozen === true);
   return clockState();
 }

@@ -30,7 +30,7 @@ import { atLeast } from '../access/access.ts';
 import { sheetFor } from '../access/permissions.ts';
 import { writeSheet, type WriteContext } from './sheetWrites.ts';
 import type { RowState, SheetModel } from '../../engine/model.ts';
-import { asObject } from '../../engine/input.ts';
+import { asObject, bodyBool } from '../../engine/input.ts';
 import { nameKey } from '../computed/crossSheet.ts';
 import { clock } from '../../clock.ts';
 
@@ -115,19 +115,16 @@ function parseFilterBody(body: unknown, columns: readonly ColumnDef[], creating:
     out.filterType = b.filterType;
   }
   if (b.excludeSelected !== undefined) {
-    if (typeof b.excludeSelected !== 'boolean') throw apiError(1031, String(b.excludeSelected), 'excludeSelected');
-    out.excludeSelected = b.excludeSelected;
+    out.excludeSelected = bodyBool(b.excludeSelected, 'excludeSelected');
   }
   if (b.query !== undefined || creating) {
     if (b.query === undefined || b.query === null) throw apiError(1183);
     out.query = parseQuery(b.query, columns, 'query');
     const inc = (b.query as Record<string, unknown>).includeParent;
-    if (inc !== undefined && typeof inc !== 'boolean') throw apiError(1031, String(inc), 'query.includeParent');
-    out.includeParent = inc ?? undefined;
+    out.includeParent = inc === undefined ? undefined : bodyBool(inc, 'query.includeParent');
   }
   if (b.applied !== undefined) {
-    if (typeof b.applied !== 'boolean') throw apiError(1031, String(b.applied), 'applied');
-    out.applied = b.applied;
+    out.applied = bodyBool(b.applied, 'applied');
   }
   return out;
 }

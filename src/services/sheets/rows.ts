@@ -1,4 +1,4 @@
-import { objectList } from '../../engine/input.ts';
+import { objectList, optionalBodyBool } from '../../engine/input.ts';
 import { apiError, type ApiError } from '../../errors.ts';
 import { apiErrorOf } from '../platform/errors.ts';
 import { newIds } from '../../ids.ts';
@@ -56,10 +56,7 @@ function cellContext(ctx: WriteContext, o: RowWriteOptions, isNewRow: boolean, t
 }
 
 function boolAttr(r: Record<string, unknown>, name: string): boolean | undefined {
-  const v = r[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'boolean') throw apiError(1031, String(v), name);
-  return v;
+  return optionalBodyBool(r[name], name);
 }
 
 /**

@@ -18,7 +18,7 @@ import type { AfterDb } from '../platform/transactions.ts';
 import type { Actor, ReadOptions } from '../platform/context.ts';
 import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from '../log/events.ts';
 import { sheetFor, sheetAccessLevel } from '../access/permissions.ts';
-import { asObject, bodyId } from '../../engine/input.ts';
+import { asObject, bodyBool, bodyId } from '../../engine/input.ts';
 import { createSheetFromColumnsIn, requireName, type SheetContainer } from './sheetCreation.ts';
 import { copyCellImages } from './images.ts';
 import { copySummary } from '../computed/summary.ts';
@@ -299,8 +299,7 @@ function validUserSettings(v: unknown): { criticalPathEnabled?: boolean; display
   const out: { criticalPathEnabled?: boolean; displaySummaryTasks?: boolean } = {};
   for (const k of ['criticalPathEnabled', 'displaySummaryTasks'] as const) {
     if (u[k] === undefined) continue;
-    if (typeof u[k] !== 'boolean') throw apiError(1031, String(u[k]), `userSettings.${k}`);
-    out[k] = u[k];
+    out[k] = bodyBool(u[k], `userSettings.${k}`);
   }
   return out;
 }
