@@ -185,6 +185,8 @@ function contactOptions(v: unknown): ContactOption[] {
 }
 
 const PROJECT_TYPES: readonly ColumnType[] = ['ABSTRACT_DATETIME', 'DURATION', 'PREDECESSOR'];
+/** The types whose values column validation restricts (values.ts violatesValidation); 1210 on others. */
+const VALIDATED_TYPES: readonly ColumnType[] = ['CHECKBOX', 'CONTACT_LIST', 'DATE', 'MULTI_CONTACT_LIST', 'MULTI_PICKLIST', 'PICKLIST'];
 
 /**
  * The type rules shared by new and updated columns, on the merged definition `c` (existing
@@ -209,6 +211,7 @@ function checkTypeRules(c: ValidColumn, written: ColumnInput, columnRef: string 
   if (c.options !== undefined && c.options.length > 0 && t !== 'PICKLIST' && t !== 'MULTI_PICKLIST') throw new InvalidInput(1060, t);
   if (c.contactOptions !== undefined && c.contactOptions.length > 0 && t !== 'CONTACT_LIST' && t !== 'MULTI_CONTACT_LIST') throw new InvalidInput(1060, t);
   if (c.autoNumberFormat !== undefined && c.systemColumnType !== 'AUTO_NUMBER') throw new InvalidInput(1083, columnRef);
+  if (c.validation === true && (!VALIDATED_TYPES.includes(t) || c.systemColumnType !== undefined)) throw new InvalidInput(1210, c.systemColumnType ?? t);
 }
 
 /** Read the attributes common to add and update into `c` (mutates and returns it). */
@@ -355,7 +358,7 @@ export interface ColumnUpdate {
  * without `type` (1082 instead when options are written to a non-picklist column); primary
  * cannot change or be retyped (1055, 1057); title unique (1056); system column type unique
  * (1077); index within the sheet (1031); the type rules of new columns. A type change clears
- * `validation` (and options/symbol that the new type does not take are dropped).
+ * `validation` unless written with it (and options/symbol that the new type does not take are dropped).
  */
 export function validateColumnUpdate(existing: readonly ColumnDef[], columnId: number, v: ColumnInput, opts: ColumnRulesOptions = {}): ColumnUpdate {
   const old = existing.find((c) => c.id === columnId);
@@ -374,7 +377,7 @@ export function validateColumnUpdate(existing: readonly ColumnDef[], columnId: n
   if (old.primary === true) c.primary = true;
   const typeChanged = c.type !== old.type;
   if (typeChanged) {
-    delete c.validation;
+    if (!present(v.validation)) delete c.validation;
     if (c.type !== 'PICKLIST' && c.type !== 'MULTI_PICKLIST' && !present(v.options)) delete c.options;
     if (c.type !== 'CONTACT_LIST' && c.type !== 'MULTI_CONTACT_LIST' && !present(v.contactOptions)) delete c.contactOptions;
     if (!present(v.symbol)) delete c.symbol;

@@ -11,8 +11,9 @@ import type { ErrorBody } from './present/envelope.ts';
 const errorLogDir = process.env.SHEETD_ERROR_LOG || undefined;
 const noted = new Set<number>();
 
-function noteErrorCode(code: number): void {
-  if (noted.has(code)) return;
+/** Notes a code answered otherwise than through errorBody (a web page showing a refusal). */
+export function noteErrorCode(code: number): void {
+  if (errorLogDir === undefined || noted.has(code)) return;
   noted.add(code);
   fs.appendFileSync(path.join(errorLogDir!, `codes-${process.pid}.txt`), `${code}\n`);
 }

@@ -7,7 +7,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import view from '@fastify/view';
 import { Eta } from 'eta';
-import { apiErrorOf } from '../services/platform/errors.ts';
+import { pageRefusal } from './refusal.ts';
 import { cookieSecret, sessionUser } from '../services/identity/sessions.ts';
 import type { UserRow } from '../services/platform/context.ts';
 import { SESSION_COOKIE, page } from './page.ts';
@@ -69,7 +69,7 @@ export async function webPlugin(web: FastifyInstance): Promise<void> {
   });
 
   web.setErrorHandler(async (err: unknown, req, reply) => {
-    const refusal = apiErrorOf(err);
+    const refusal = pageRefusal(err);
     const e = (refusal ?? err) as { statusCode?: number; code?: string; message?: string };
     let status = refusal !== undefined ? refusal.statusCode : typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500 ? e.statusCode : 500;
     let message = refusal !== undefined || status < 500 ? (e.message ?? 'Bad request') : 'Something went wrong on the server.';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { checkAuthorize, createApp, decideAuthorize, listOwnApps, regenerateSecret, type AuthorizeParams } from '../services/identity/oauth.ts';
-import { apiErrorOf } from '../services/platform/errors.ts';
+import { pageRefusal } from './refusal.ts';
 import type { Scope } from '../services/access/scopes.ts';
 import { page, webAuthor } from './page.ts';
 
@@ -84,7 +84,7 @@ export async function oauthPages(web: FastifyInstance): Promise<void> {
       });
       return page(req, reply, 'app-secret.eta', { title: `App ${made.app.name}`, app: made.app, secret: made.clientSecret }, 201);
     } catch (e) {
-      const refusal = apiErrorOf(e);
+      const refusal = pageRefusal(e);
       if (refusal === undefined) throw e;
       return page(req, reply, 'apps.eta', { title: 'Apps', apps: await listOwnApps(store.db, req.webUser.id), form: f, error: refusal.message }, refusal.statusCode);
     }

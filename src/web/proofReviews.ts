@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiErrorOf } from '../services/platform/errors.ts';
+import { pageRefusal } from './refusal.ts';
 import { decideProofReview, readProofReview, reviewedFile, type ProofReviewView } from '../services/collaboration/proofReviews.ts';
 import { dispositionOf } from '../http/download.ts';
 import { page } from './page.ts';
@@ -25,7 +25,7 @@ export async function proofReviewPages(web: FastifyInstance): Promise<void> {
       return show(req, reply, token, review, { done: true });
     } catch (e) {
       // a review that closed since the page was shown: the page again, saying so
-      if (apiErrorOf(e)?.errorCode !== 1167) throw e;
+      if (pageRefusal(e)?.errorCode !== 1167) throw e;
       return show(req, reply, token, await readProofReview(store.db, token), {}, 400);
     }
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ical from 'ical-generator';
 import { editPublishedRow, openPublication, type OpenedPublication } from '../services/collaboration/publish.ts';
-import { apiErrorOf } from '../services/platform/errors.ts';
+import { pageRefusal } from './refusal.ts';
 import { modelForRead } from '../services/sheets/sheetCache.ts';
 import type { RowState, SheetModel } from '../engine/model.ts';
 import { readReport } from '../services/assets/reports.ts';
@@ -240,7 +240,7 @@ export async function publishedPages(web: FastifyInstance): Promise<void> {
     try {
       await editPublishedRow(web.ctx.store, p, row.id, values);
     } catch (e) {
-      const refusal = apiErrorOf(e);
+      const refusal = pageRefusal(e);
       if (refusal === undefined) throw e;
       return page(req, reply, 'error.eta', { title: 'Not saved', message: refusal.message }, refusal.statusCode);
     }

@@ -3,7 +3,7 @@ import { createOwnToken, listOwnTokens, revokeOwnToken } from '../services/ident
 import { listAuthorizedApps, revokeAppAccess } from '../services/identity/oauth.ts';
 import { membersForAdmin } from '../services/identity/users.ts';
 import type { UserRow } from '../services/platform/context.ts';
-import { apiErrorOf } from '../services/platform/errors.ts';
+import { pageRefusal } from './refusal.ts';
 import { page, webAuthor } from './page.ts';
 
 /** "API access": the user's raw tokens (created, shown once, revoked) and the apps they authorized. */
@@ -30,7 +30,7 @@ export async function tokenPages(web: FastifyInstance): Promise<void> {
       const tok = await createOwnToken(store, webAuthor(req.webUser), req.webUser.id, typeof name === 'string' ? name : '');
       return page(req, reply, 'api-access.eta', { ...(await show(req.webUser)), created: tok.raw }, 201);
     } catch (e) {
-      const refusal = apiErrorOf(e);
+      const refusal = pageRefusal(e);
       if (refusal === undefined) throw e;
       return page(req, reply, 'api-access.eta', { ...(await show(req.webUser)), error: refusal.message }, refusal.statusCode);
     }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { apiErrorOf } from '../services/platform/errors.ts';
+import { pageRefusal } from './refusal.ts';
 import { readUpdateForm, submitUpdateForm, type UpdateFormView } from '../services/collaboration/updateRequests.ts';
 import { page } from './page.ts';
 
@@ -23,7 +23,7 @@ export async function updateRequestPages(web: FastifyInstance): Promise<void> {
       const form = await submitUpdateForm(store, token, (req.body ?? {}) as Record<string, unknown>);
       return show(req, reply, token, form, { done: true });
     } catch (e) {
-      const refusal = apiErrorOf(e);
+      const refusal = pageRefusal(e);
       if (refusal === undefined || refusal.errorCode === 1006) throw e;
       // a value the column refuses: the form again with the reason
       return show(req, reply, token, await readUpdateForm(store.db, token), { error: refusal.message }, refusal.statusCode);

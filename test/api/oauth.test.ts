@@ -440,7 +440,10 @@ describe('POST and DELETE /2.0/token', () => {
     assertError(await client(t.base, one.access_token).get('/users/me'), 401, 1002);
     // its refresh token went with it
     const r = await tokenForm({ grant_type: 'refresh_token', client_id: app.clientId, refresh_token: one.refresh_token, client_secret: app.clientSecret });
-    assert.equal(r.body.errorCode, 1071);
+    assert.equal(r.status, 400, JSON.stringify(r.body));
+    assert.equal(r.body.errorCode, 1132);
+    assert.equal(r.body.message, 'Token was previously revoked.');
+    assert.equal(r.body.error, 'invalid_grant');
 
     const a = await tokensFor(users.bob, 'READ_SHEETS');
     const b = await tokensFor(users.bob, 'READ_SHEETS');
@@ -451,7 +454,7 @@ describe('POST and DELETE /2.0/token', () => {
     assert.equal(res.status, 200, res.text);
     assertError(await client(t.base, a.access_token).get('/users/me'), 401, 1002);
     assertError(await client(t.base, b.access_token).get('/users/me'), 401, 1002);
-    assert.equal((await tokenForm({ grant_type: 'refresh_token', client_id: app.clientId, refresh_token: b.refresh_token, client_secret: app.clientSecret })).body.errorCode, 1071);
+    assert.equal((await tokenForm({ grant_type: 'refresh_token', client_id: app.clientId, refresh_token: b.refresh_token, client_secret: app.clientSecret })).body.errorCode, 1132);
     // another user's tokens for the app are untouched
     assert.equal((await client(t.base, aliceTok.access_token).get('/users/me')).status, 200);
 
@@ -539,7 +542,7 @@ describe('pages: apps and API access', () => {
     const withdraw = await b.post(`/settings/api/apps/${appId}/revoke`, { _csrf: inputValue(listed.text, '_csrf') });
     assert.equal(withdraw.status, 303);
     assertError(await client(t.base, tok.access_token).get('/users/me'), 401, 1002);
-    assert.equal((await tokenForm({ grant_type: 'refresh_token', client_id: app.clientId, refresh_token: tok.refresh_token, client_secret: app.clientSecret })).body.errorCode, 1071);
+    assert.equal((await tokenForm({ grant_type: 'refresh_token', client_id: app.clientId, refresh_token: tok.refresh_token, client_secret: app.clientSecret })).body.errorCode, 1132);
     assert.ok(!(await b.get('/settings/api')).text.includes('Report Robot'));
   });
 

@@ -309,7 +309,7 @@ describe('sheet summary', () => {
     assert.equal(old.objectValue, 'a, b');
   });
 
-  test('hyperlinks: a URL, or a sheet the caller can see (1114 otherwise), whose name is the value', async () => {
+  test('hyperlinks: a URL, or a sheet the caller can see (1204 otherwise), whose name is the value', async () => {
     const sh = await budgetSheet('links');
     const other = await budgetSheet('links target');
     const add = await s0.api.post(`/sheets/${sh.id}/summary/fields`, [
@@ -322,7 +322,7 @@ describe('sheet summary', () => {
     assert.equal(add.body.result[1].hyperlink.sheetId, other.id);
     assert.match(add.body.result[1].hyperlink.url, /\/sheets\//);
     assert.equal(add.body.result[1].objectValue, 'Budget links target');
-    assertError(await s0.api.post(`/sheets/${sh.id}/summary/fields`, [{ title: 'Nowhere', hyperlink: { sheetId: 424242 } }]), 404, 1114);
+    assertError(await s0.api.post(`/sheets/${sh.id}/summary/fields`, [{ title: 'Nowhere', hyperlink: { sheetId: 424242 } }]), 404, 1204);
   });
 
   test('formats: include=format shows them', async () => {

@@ -86,7 +86,7 @@ describe('webhook operations', () => {
     assertError(await api.post('/webhooks', hookBody(s.id, { scope: 'workspace' })), 400, 1031);
     assertError(await api.post('/webhooks', hookBody(s.id, { scopeObjectId: 'x' })), 400, 1031);
     assertError(await api.post('/webhooks', hookBody(s.id, { enabled: true })), 400, 1032);
-    assertError(await api.post('/webhooks', hookBody(s.id, { subscope: { columnIds: [123] } })), 400, 1036);
+    assertError(await api.post('/webhooks', hookBody(s.id, { subscope: { columnIds: [123] } })), 404, 1293);
     assertError(await api.post('/webhooks', hookBody(s.id, { subscope: { columnIds: [] } })), 400, 1031);
     assertError(await api.post('/webhooks', hookBody(123456789012345)), 404, 1151);
     for (const attr of ['name', 'callbackUrl', 'events', 'version', 'scope', 'scopeObjectId']) {

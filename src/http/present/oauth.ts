@@ -10,6 +10,7 @@ const OAUTH_TYPES: Record<number, string> = {
   1071: 'invalid_grant',
   1072: 'invalid_grant',
   1073: 'invalid_grant',
+  1132: 'invalid_grant',
   1236: 'invalid_client',
   1237: 'invalid_request',
   1238: 'invalid_client',

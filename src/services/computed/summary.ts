@@ -374,14 +374,22 @@ function writeContent(ctx: WriteContext, f: SummaryField, b: Obj, o: SummaryWrit
     if (h.url !== undefined && h.url !== null && typeof h.url !== 'string') throw apiError(1202);
     if (h.sheetId !== undefined && h.sheetId === ctx.model.sheetId) throw apiError(1203);
   }
-  const parsed = parseCellWrite(fieldColumn(f.def), input, f.cell, {
-    numericDates: o.numericDates,
-    level: o.level,
-    isSheetAdmin: isAdmin,
-    sheetId: ctx.model.sheetId,
-    // a sheet hyperlink names a sheet the caller can see (1114); its name is the value
-    hyperlinkTarget: targets.context.hyperlinkTarget,
-  });
+  let parsed: ReturnType<typeof parseCellWrite>;
+  try {
+    parsed = parseCellWrite(fieldColumn(f.def), input, f.cell, {
+      numericDates: o.numericDates,
+      level: o.level,
+      isSheetAdmin: isAdmin,
+      sheetId: ctx.model.sheetId,
+      // a sheet hyperlink names a sheet the caller can see; its name is the value
+      hyperlinkTarget: targets.context.hyperlinkTarget,
+    });
+  } catch (e) {
+    // a target the caller cannot see: a cell answers 1114, a summary field the catalogue's
+    // code of its own family, 404/1204 "invalid sheet, report or dashboard Id"
+    if (apiErrorOf(e)?.errorCode === 1114) throw apiError(1204);
+    throw e;
+  }
   const cell = parsed.cell ?? {};
   if (cell.fx !== undefined && cell.fx !== f.cell.fx) {
     cell.fx = toIdentityForm(cell.fx, sheetSchema(ctx.model.columns, ctx.model.tree.displayOrder()));

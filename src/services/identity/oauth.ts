@@ -260,7 +260,8 @@ export async function issueToken(store: Store, p: TokenParams): Promise<IssuedTo
     }
     const oldHash = hashToken(grantText);
     const grant = await findGrantByRefresh(tx, oldHash);
-    if (!grant || grant.app_id !== app.id || grant.revoked_at !== null) throw apiError(1071);
+    if (!grant || grant.app_id !== app.id) throw apiError(1071);
+    if (grant.revoked_at !== null) throw apiError(1132);
     const issued = await newPair(tx, app, grant.user_id, grant.scopes, now, { id: grant.id, oldRefreshHash: oldHash });
     await revokeTokens(tx, [grant.access_token_id], now);
     return issued;

@@ -93,7 +93,10 @@ function version(v: unknown): number {
   return 1;
 }
 
-/** subscope: { columnIds: [...] } of columns of the sheet (ids as numbers or digit strings, as the reference types them). */
+/**
+ * subscope: { columnIds: [...] } of columns of the sheet (ids as numbers or digit strings, as the
+ * reference types them): an id that is not an id 400/1031, a column not in the sheet 404/1293.
+ */
 async function subscope(db: Queryable, sheetId: number, v: unknown): Promise<string | null> {
   if (v === undefined || v === null) return null;
   const o = asObject(v, 'a Subscope object');
@@ -105,7 +108,9 @@ async function subscope(db: Queryable, sheetId: number, v: unknown): Promise<str
   const ids: number[] = [];
   for (const c of o.columnIds as unknown[]) {
     const id = typeof c === 'string' && /^\d{1,16}$/.test(c.trim()) ? Number(c.trim()) : c;
-    if (typeof id !== 'number' || !known.has(id)) throw apiError(1036, describe(c));
+    if (typeof id !== 'number' || !Number.isSafeInteger(id)) throw apiError(1031, describe(c), 'subscope.columnIds');
+    // an id that is not a column of the sheet: the catalogue's code for a subscope (404/1293)
+    if (!known.has(id)) throw apiError(1293);
     if (!ids.includes(id)) ids.push(id);
   }
   return JSON.stringify(ids);
