@@ -85,7 +85,7 @@ describe('raw HTTP', () => {
     const pub = await api.get('/templates/public');
     assert.equal(pub.status, 200);
     // the public templates sheetd ships (test/api/templates.test.ts)
-    assert.equal(pub.body.totalCount, 3);
+    assert.equal(pub.body.totalCount, 4);
   });
 
   test('modifiedSince filters List Sheets', async () => {

@@ -23,13 +23,13 @@ const getSheet = async (id: number, q = '') => {
   return r.body as { name: string; columns: Array<{ id: number; title: string; type: string; options?: string[]; primary?: boolean }>; rows: Array<{ id: number; cells: Array<{ columnId: number; value?: unknown; linkInFromCell?: unknown }>; discussions?: unknown[]; attachments?: unknown[] }>; source?: { id: number; type: string } };
 };
 
-test('List Public Templates: project plan, task list and issue tracker, paged', async () => {
+test('List Public Templates: blank sheet, project plan, task list and issue tracker, paged', async () => {
   const res = await s.api.get('/templates/public');
   assert.equal(res.status, 200);
-  assert.equal(res.body.totalCount, 3);
+  assert.equal(res.body.totalCount, 4);
   assert.equal(res.body.pageNumber, 1);
   const byName = await publicByName();
-  assert.deepEqual(Object.keys(byName).sort(), ['Issue Tracker', 'Project Plan', 'Task List']);
+  assert.deepEqual(Object.keys(byName).sort(), ['Blank Sheet', 'Issue Tracker', 'Project Plan', 'Task List']);
   const plan = byName['Project Plan']!;
   assert.equal(plan.type, 'sheet');
   assert.equal(plan.accessLevel, 'VIEWER');
@@ -37,7 +37,7 @@ test('List Public Templates: project plan, task list and issue tracker, paged', 
   assert.equal(plan.locale, 'en_US');
   assert.ok(plan.description && plan.description.length > 0);
   assert.ok(Number.isSafeInteger(plan.id) && plan.id >= 2 ** 40);
-  const page2 = await s.api.get('/templates/public?pageSize=2&page=2');
+  const page2 = await s.api.get('/templates/public?pageSize=3&page=2');
   assert.equal(page2.body.data.length, 1);
   // the same ids on every server: clients may keep them
   assert.equal(byName['Task List']!.id, 8510718851534753);
@@ -49,8 +49,8 @@ test('Create Sheet from a public template in home, a folder and a workspace; inc
   assert.equal(bare.status, 200, bare.text);
   const sheet = await getSheet(bare.body.result.id, '?include=source');
   assert.equal(sheet.name, 'From plan');
-  assert.deepEqual(sheet.columns.map((c) => c.title), ['Task Name', 'Assigned To', 'Start', 'Finish', 'Status', '% Complete', 'Comments']);
-  assert.equal(sheet.columns.find((c) => c.title === 'Start')!.type, 'DATE');
+  assert.deepEqual(sheet.columns.map((c) => c.title), ['Task Name', 'Assigned To', 'Start', 'Finish', 'Duration', 'Predecessors', 'Status', '% Complete', 'Comments']);
+  assert.equal(sheet.columns.find((c) => c.title === 'Start')!.type, 'ABSTRACT_DATETIME');
   assert.deepEqual(sheet.columns.find((c) => c.title === 'Status')!.options, ['Not Started', 'In Progress', 'Complete', 'On Hold']);
   assert.equal(sheet.rows.length, 0);
   assert.deepEqual(sheet.source, { id: plan!.id, type: 'template' });
@@ -163,4 +163,44 @@ test('smartsheet SDK: sheets.createSheetFromExisting from public and user templa
   const made = await c.sheets.getSheet({ id: inWs.result.id });
   assert.equal(made.rows.length, 1);
   assert.equal(made.rows[0]!.cells[0]!.value, 'one');
+});
+
+test('the standard templates: globalTemplate BLANK_SHEET, TASK_LIST, PROJECT_SHEET; the Blank Sheet has the public id; each serves as fromId in home, a folder and a workspace', async () => {
+  const list = (await s.api.get('/templates/public')).body.data as Array<Tpl & { globalTemplate?: string }>;
+  const byKind = Object.fromEntries(list.filter((t) => t.globalTemplate).map((t) => [t.globalTemplate!, t]));
+  assert.deepEqual(Object.keys(byKind).sort(), ['BLANK_SHEET', 'PROJECT_SHEET', 'TASK_LIST']);
+  assert.equal(byKind.BLANK_SHEET!.id, 7881304550205316);
+  assert.equal(byKind.BLANK_SHEET!.blank, true);
+  assert.equal(byKind.PROJECT_SHEET!.blank, false);
+
+  const folder = (await s.api.post('/home/folders', { name: 'Std folder' })).body.result.id as number;
+  const ws = (await s.api.post('/workspaces', { name: 'Std ws' })).body.result.id as number;
+  for (const [kind, t] of Object.entries(byKind)) {
+    for (const [where, path] of [['home', '/sheets'], ['folder', `/folders/${folder}/sheets`], ['workspace', `/workspaces/${ws}/sheets`]] as const) {
+      const res = await s.api.post(path, { name: `${kind} in ${where}`, fromId: t.id });
+      assert.equal(res.status, 200, `${kind} in ${where}: ${res.text}`);
+      const sheet = await getSheet(res.body.result.id, '?include=source') as Awaited<ReturnType<typeof getSheet>> & { dependenciesEnabled: boolean; projectSettings?: unknown };
+      assert.deepEqual(sheet.source, { id: t.id, type: 'template' });
+      assert.equal(sheet.dependenciesEnabled, kind === 'PROJECT_SHEET', `${kind} dependenciesEnabled`);
+    }
+  }
+  const blank = await getSheet((await s.api.post('/sheets', { name: 'Blank', fromId: 7881304550205316 })).body.result.id);
+  assert.deepEqual(blank.columns.map((c) => [c.title, c.type, c.primary === true]), [['Primary Column', 'TEXT_NUMBER', true], ...[2, 3, 4, 5, 6].map((n) => [`Column${n}`, 'TEXT_NUMBER', false])]);
+  assert.equal(blank.rows.length, 0);
+
+  // the project sheet: start, end, duration and predecessor columns, dependencies enabled, a working week
+  const projRes = await s.api.post('/sheets?include=data', { name: 'Project', fromId: byKind.PROJECT_SHEET!.id });
+  const proj = await getSheet(projRes.body.result.id) as Awaited<ReturnType<typeof getSheet>> & { dependenciesEnabled: boolean; projectSettings?: { workingDays: string[]; lengthOfDay: number } };
+  const types = Object.fromEntries(proj.columns.map((c) => [c.title, c.type]));
+  assert.deepEqual([types.Start, types.Finish, types.Duration, types.Predecessors], ['ABSTRACT_DATETIME', 'ABSTRACT_DATETIME', 'DURATION', 'PREDECESSOR']);
+  assert.equal(proj.dependenciesEnabled, true);
+  assert.deepEqual(proj.projectSettings?.workingDays, ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY']);
+  // its project columns take values; a sheet without dependencies still refuses such columns
+  const col = Object.fromEntries(proj.columns.map((c) => [c.title, c.id]));
+  const put = await s.api.put(`/sheets/${projRes.body.result.id}/rows`, [{ id: proj.rows[1]!.id, cells: [{ columnId: col.Duration, value: '3d' }, { columnId: col.Predecessors, value: '1FS' }] }]);
+  assert.equal(put.status, 200, put.text);
+  const added = await s.api.post(`/sheets/${projRes.body.result.id}/columns`, [{ title: 'Baseline', type: 'ABSTRACT_DATETIME', index: 9 }]);
+  assert.equal(added.status, 200, added.text);
+  const plain = await makeSheet(s.api, 'Not a project', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }]);
+  assertError(await s.api.post(`/sheets/${plain.id}/columns`, [{ title: 'Baseline', type: 'ABSTRACT_DATETIME', index: 1 }]), 400, 1142);
 });

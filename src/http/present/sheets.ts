@@ -49,6 +49,7 @@ export function templateSummary(s: SheetRow, level: AccessLevel, ro: ReadOptions
 export function publicTemplateSummary(t: PublicTemplate, ro: ReadOptions) {
   return {
     id: t.id, name: t.name, description: t.description, type: 'sheet', accessLevel: presentAccessLevel('VIEWER', ro.accessApiLevel),
-    blank: false, locale: t.locale, categories: t.categories, tags: t.tags,
+    blank: t.blank === true, locale: t.locale, categories: t.categories, tags: t.tags,
+    ...(t.globalTemplate !== undefined ? { globalTemplate: t.globalTemplate } : {}),
   };
 }

@@ -58,13 +58,13 @@ export async function sheetContentRoutes(app: FastifyInstance): Promise<void> {
     if (exported === 'text/csv') return reply.type('text/csv; charset=utf-8').header('content-disposition', dispositionOf(`${sheet.name}.csv`)).send(sheetCsv(model, rows, opts));
     if (exported === 'application/pdf') return reply.type(exported).header('content-disposition', dispositionOf(`${sheet.name}.pdf`)).send(await sheetPdf(model, sheet.name, rows, opts, paperSize));
     if (exported !== undefined) return reply.type(exported).header('content-disposition', dispositionOf(`${sheet.name}.xlsx`)).send(await sheetXlsx(model, sheet.name, rows, opts));
-    const { projectSettings } = settingsOf(sheet);
+    const { projectSettings, dependenciesEnabled } = settingsOf(sheet);
     const out: Record<string, unknown> = {
       ...sheetSummary(sheet, level, req.ro, base()),
       totalRowCount: v.totalRowCount,
       effectiveAttachmentOptions: ['FILE', 'LINK'],
       ganttEnabled: false,
-      dependenciesEnabled: false,
+      dependenciesEnabled: dependenciesEnabled === true,
       resourceManagementEnabled: false,
       cellImageUploadEnabled: true,
       userSettings: userSettingsFor(sheet, req.actor.user.id),

@@ -20,7 +20,11 @@ export interface PublicTemplate {
   name: string;
   description: string;
   /** The reference's globalTemplate kinds, for the templates that are one of them. */
-  globalTemplate?: 'PROJECT_SHEET' | 'TASK_LIST';
+  globalTemplate?: 'BLANK_SHEET' | 'PROJECT_SHEET' | 'TASK_LIST';
+  /** The Blank Sheet: columns only, no sample rows. */
+  blank?: boolean;
+  /** A project sheet: dependencies enabled (DURATION, PREDECESSOR and start/end date columns). */
+  dependenciesEnabled?: boolean;
   categories: string[];
   tags: string[];
   locale: 'en_US';
@@ -31,18 +35,41 @@ export interface PublicTemplate {
 
 export const PUBLIC_TEMPLATES: readonly PublicTemplate[] = [
   {
+    // the id the public service publishes for its Blank Sheet, which client code hard-codes
+    id: 7881304550205316,
+    name: 'Blank Sheet',
+    description: 'An empty sheet: a primary column and five more, ready to rename.',
+    globalTemplate: 'BLANK_SHEET',
+    blank: true,
+    categories: ['Blank'],
+    tags: ['blank'],
+    locale: 'en_US',
+    columns: [
+      { title: 'Primary Column', type: 'TEXT_NUMBER', primary: true },
+      { title: 'Column2', type: 'TEXT_NUMBER' },
+      { title: 'Column3', type: 'TEXT_NUMBER' },
+      { title: 'Column4', type: 'TEXT_NUMBER' },
+      { title: 'Column5', type: 'TEXT_NUMBER' },
+      { title: 'Column6', type: 'TEXT_NUMBER' },
+    ],
+    rows: [],
+  },
+  {
     id: 5816286846604928,
     name: 'Project Plan',
-    description: 'Plan a project: tasks with owners, start and finish dates, status and progress.',
+    description: 'Plan a project: tasks with owners, start and end dates, durations, predecessors, status and progress.',
     globalTemplate: 'PROJECT_SHEET',
+    dependenciesEnabled: true,
     categories: ['Project Management'],
     tags: ['project', 'plan', 'schedule'],
     locale: 'en_US',
     columns: [
       { title: 'Task Name', type: 'TEXT_NUMBER', primary: true },
       { title: 'Assigned To', type: 'CONTACT_LIST' },
-      { title: 'Start', type: 'DATE' },
-      { title: 'Finish', type: 'DATE' },
+      { title: 'Start', type: 'ABSTRACT_DATETIME' },
+      { title: 'Finish', type: 'ABSTRACT_DATETIME' },
+      { title: 'Duration', type: 'DURATION' },
+      { title: 'Predecessors', type: 'PREDECESSOR' },
       { title: 'Status', type: 'PICKLIST', options: ['Not Started', 'In Progress', 'Complete', 'On Hold'] },
       { title: '% Complete', type: 'TEXT_NUMBER' },
       { title: 'Comments', type: 'TEXT_NUMBER' },
@@ -100,6 +127,9 @@ export const PUBLIC_TEMPLATES: readonly PublicTemplate[] = [
   },
 ];
 
+/** A project sheet's working week, as the public service's new project sheets have it. */
+export const DEFAULT_PROJECT_SETTINGS = { workingDays: ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY'], nonWorkingDays: [] as string[], lengthOfDay: 8 };
+
 export function publicTemplate(id: number): PublicTemplate | undefined {
   return PUBLIC_TEMPLATES.find((t) => t.id === id);
 }
@@ -111,9 +141,10 @@ export function publicTemplate(id: number): PublicTemplate | undefined {
 export async function createFromPublicTemplateIn(
   db: Queryable, actor: Actor, container: SheetContainer, name: string, t: PublicTemplate, include: ReadonlySet<string>, now = clock.now(),
 ): Promise<SheetRow> {
-  const { sheet, columns } = await createSheetFromColumnsIn(db, actor, container, { name, columns: t.columns }, { level: 2 }, now);
+  const { sheet, columns } = await createSheetFromColumnsIn(db, actor, container, { name, columns: t.columns }, { level: 2, projectSheet: t.dependenciesEnabled === true }, now);
   const source = JSON.stringify({ id: t.id, type: 'template' });
-  await updateSheet(db, sheet.id, { source });
+  const settings = t.dependenciesEnabled ? JSON.stringify({ dependenciesEnabled: true, projectSettings: { ...DEFAULT_PROJECT_SETTINGS } }) : sheet.settings;
+  await updateSheet(db, sheet.id, { source, settings });
   if (include.has('data') || include.has('all')) {
     const byTitle = new Map(columns.map((c) => [c.title, c.id]));
     const ids = newIds(t.rows.length);
@@ -127,5 +158,5 @@ export async function createFromPublicTemplateIn(
     });
     if (records.length > 0) await insertRowRecords(db, records);
   }
-  return { ...sheet, source };
+  return { ...sheet, source, settings };
 }

@@ -26,12 +26,17 @@ function reindex(m: SheetModel, orderedIds: readonly number[]): void {
   m.columnsById = indexColumns(m.columns);
 }
 
+/** Whether the sheet is a project sheet (dependencies enabled): DURATION, PREDECESSOR and ABSTRACT_DATETIME columns allowed. */
+function dependenciesEnabled(sheet: { settings: string }): boolean {
+  return (JSON.parse(sheet.settings) as { dependenciesEnabled?: unknown }).dependenciesEnabled === true;
+}
+
 /** Add Columns (POST /sheets/{id}/columns): one or many at one index. Structure: ADMIN. */
 export async function addColumns(store: Store, actor: Actor, sheetId: number, body: unknown, level: number) {
   const { list, single } = objectList(body, 'a Column object');
   return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
     const m = ctx.model;
-    const valid = validateAddColumns(m.columns, list, { level });
+    const valid = validateAddColumns(m.columns, list, { level, projectSheet: dependenciesEnabled(ctx.sheet) });
     assertCellsPerSheet(m.rows.size, m.columns.length + valid.length);
     const added: ColumnDef[] = valid.map((c) => ({ ...c, id: newId() }));
     for (const c of added) m.columnsById.set(c.id, c);
@@ -50,7 +55,7 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
     const m = ctx.model;
     const old = m.columnsById.get(columnId);
     if (!old) throw apiError(1006);
-    const { column, typeChanged, moved } = validateColumnUpdate(m.columns, columnId, asObject(body, 'a Column object'), { level });
+    const { column, typeChanged, moved } = validateColumnUpdate(m.columns, columnId, asObject(body, 'a Column object'), { level, projectSheet: dependenciesEnabled(ctx.sheet) });
     if (typeChanged) await assertColumnNotInRules(ctx.tx, sheetId, columnId);
     if (typeChanged) {
       const key = String(columnId);

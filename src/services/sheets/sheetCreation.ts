@@ -37,14 +37,14 @@ export async function createSheetFromColumnsIn(
   actor: Actor,
   container: SheetContainer,
   body: unknown,
-  opts: { level: number },
+  opts: { level: number; projectSheet?: boolean },
   now = clock.now(),
 ): Promise<{ sheet: SheetRow; columns: ColumnDef[] }> {
   const b = asObject(body, 'a Sheet object');
   const name = requireName(b);
   if (b.columns === undefined || b.columns === null) throw apiError(1054);
   if (!Array.isArray(b.columns)) throw apiError(1031, String(b.columns), 'columns');
-  const valid = validateNewSheetColumns(b.columns as ColumnInput[], { level: opts.level });
+  const valid = validateNewSheetColumns(b.columns as ColumnInput[], { level: opts.level, projectSheet: opts.projectSheet === true });
   const columns: ColumnDef[] = valid.map((c, i) => ({ ...c, id: newId(), index: i }));
   const sheet: SheetRow = {
     id: newId(),

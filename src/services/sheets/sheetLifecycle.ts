@@ -256,6 +256,8 @@ export async function listVisibleSheets(db: Queryable, actor: Actor, since: numb
 const WEEKDAYS = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
 
 interface SheetSettings {
+  /** A project sheet (one made from the Project Plan template). */
+  dependenciesEnabled?: boolean;
   projectSettings?: { workingDays?: string[]; nonWorkingDays?: string[]; lengthOfDay?: number };
   /** userSettings are per user: { "<userId>": { criticalPathEnabled, displaySummaryTasks } } */
   userSettingsByUser?: Record<string, { criticalPathEnabled?: boolean; displaySummaryTasks?: boolean }>;
