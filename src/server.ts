@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { registerFollowers } from './services/computed/propagation.ts';
-import pino from 'pino';
+import type pino from 'pino';
+import { createLogger } from './logger.ts';
 import type { Config } from './config.ts';
 import { createBlobStore, type BlobStore } from './blobs/index.ts';
 import { moveImageBytesToBlobs } from './services/sheets/images.ts';
@@ -53,7 +54,7 @@ export interface RunningServer {
  * close() stops accepting connections, lets in-flight requests finish, then closes the database.
  */
 export async function startServer(config: Config, opts: { logger?: pino.Logger | false } = {}): Promise<RunningServer> {
-  const logger = opts.logger === undefined ? pino({ level: config.logLevel }) : opts.logger;
+  const logger = opts.logger === undefined ? createLogger(config.logLevel) : opts.logger;
   const loose = looseDataDirMode(config.dataDir);
   if (loose !== null && logger) {
     logger.warn({ dataDir: config.dataDir, mode: loose.toString(8) }, `the data directory ${config.dataDir} is open to its group or others (mode ${loose.toString(8)}); it holds the database and the admin token: chmod 700 it`);

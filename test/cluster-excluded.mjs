@@ -10,6 +10,7 @@ export const clusterExcluded = {
   'test/api/cli.test.ts': 'runs the sheetd CLI on a database of its own',
   'test/api/webhooks-processes.test.ts': 'starts processes of its own (test/cluster covers the cluster)',
   'test/api/invalidation.test.ts': 'starts processes of its own',
+  'test/api/log-secrets.test.ts': 'starts a process of its own and reads its log',
   'test/api/cell-images.test.ts': 'sets a body limit of its own (SHEETD_BODY_LIMIT)',
   'test/api/cell-image-blobs.test.ts': 'sets a body limit and blob stores of its own',
   'test/api/connection-limits.test.ts': 'sets connection limits of its own (SHEETD_MAX_CONNECTIONS)',

@@ -1,4 +1,4 @@
-import pino from 'pino';
+import { createLogger } from '../logger.ts';
 import { loadConfig } from '../config.ts';
 import { createUser } from '../services/identity/users.ts';
 import { createToken } from '../services/identity/tokens.ts';
@@ -128,7 +128,7 @@ async function serve(opts: { testMode?: boolean; seed?: string | undefined } = {
   if (opts.testMode) config.testMode = true;
   if (opts.seed !== undefined) config.testSeedFile = opts.seed;
   if (config.testSeedFile !== undefined && !config.testMode) fail('--seed (SHEETD_TEST_SEED) needs test mode (--test-mode or SHEETD_TEST_MODE=true)');
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config.logLevel);
   const server = await startServer(config, { logger });
   logger.info(`sheetd serving the API at ${server.url}/2.0`);
   if (config.testMode) logger.warn('TEST MODE is on: anyone with the admin token can reset the database (docs/testing.md)');

@@ -42,10 +42,20 @@ function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** A separate `sheetd serve` process (its own memory, its own caches) with the given environment. */
-export async function spawnServer(env: Record<string, string>): Promise<{ base: string; proc: ChildProcess; close(): Promise<void> }> {
+/**
+ * A separate `sheetd serve` process (its own memory, its own caches) with the given environment.
+ * With `keepLog`, what it writes to stdout (its log) is kept: `log()` returns it so far.
+ */
+export async function spawnServer(
+  env: Record<string, string>, opts: { keepLog?: boolean } = {},
+): Promise<{ base: string; proc: ChildProcess; log(): string; close(): Promise<void> }> {
   const port = await freePort();
-  const proc = spawn(process.execPath, [BIN, 'serve'], { env: { ...process.env, SHEETD_LOG_LEVEL: 'silent', ...env, PORT: String(port) }, stdio: 'ignore' });
+  const proc = spawn(process.execPath, [BIN, 'serve'], {
+    env: { ...process.env, SHEETD_LOG_LEVEL: 'silent', ...env, PORT: String(port) },
+    stdio: ['ignore', opts.keepLog ? 'pipe' : 'ignore', 'ignore'],
+  });
+  let logged = '';
+  proc.stdout?.on('data', (c: Buffer) => (logged += c.toString('utf8')));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   while (true) {
@@ -61,6 +71,7 @@ export async function spawnServer(env: Record<string, string>): Promise<{ base: 
   return {
     base: url + '/2.0',
     proc,
+    log: () => logged,
     close: () => new Promise<void>((resolve) => {
       if (proc.exitCode !== null) return resolve();
       proc.on('exit', () => resolve());
