@@ -1,12 +1,57 @@
 import { api, showError } from '../api.ts';
 import { h } from '../dom.ts';
+import { SheetModel } from './model.ts';
+import { SheetActions, SHEET_QUERY } from './actions.ts';
+import { SheetGrid } from './grid.ts';
+import { mountToolbar } from './toolbar.ts';
+import type { Sheet } from './types.ts';
 
-/** The sheet page. */
-export async function mountSheet(root: HTMLElement, sheetId: number, _who: { userId: number; userEmail: string }): Promise<void> {
-  try {
-    const sheet = await api.get<{ name: string }>(`/sheets/${sheetId}`);
-    root.replaceChildren(h('h1', {}, sheet.name));
-  } catch (e) {
-    showError(e);
+/** What the page shares with its parts (the row panel, the share dialog) and with tests. */
+export interface SheetPageContext {
+  sheetId: number;
+  model: SheetModel;
+  actions: SheetActions;
+  grid: SheetGrid;
+  userId: number;
+  userEmail: string;
+}
+
+declare global {
+  interface Window {
+    /** The open sheet page (for the browser tests and the live-collaboration module). */
+    sheetd?: { page?: SheetPageContext };
   }
+}
+
+/** The sheet page: the toolbar and edit bar above the grid. */
+export async function mountSheet(root: HTMLElement, sheetId: number, who: { userId: number; userEmail: string }): Promise<void> {
+  let sheet: Sheet;
+  let palette: string[] = [];
+  try {
+    const [s, info] = await Promise.all([
+      api.get<Sheet>(`/sheets/${sheetId}`, SHEET_QUERY),
+      api.get<{ formats?: { color?: string[] } }>('/serverinfo').catch(() => ({ formats: { color: [] } })),
+    ]);
+    sheet = s;
+    palette = info.formats?.color ?? [];
+  } catch (e) {
+    root.replaceChildren(h('h1', {}, 'Sheet'), h('p', { class: 'error', role: 'alert' }, e instanceof Error ? e.message : 'This sheet cannot be opened.'));
+    showError(e);
+    return;
+  }
+  document.title = `${sheet.name} · sheetd`;
+  const model = new SheetModel(sheet);
+  const actions = new SheetActions(model);
+  const head = h('div', { class: 'sheet-head' });
+  const bar = h('div', { class: 'sheet-bar' });
+  const gridHost = h('div', { class: 'grid-host' });
+  const side = h('div', { class: 'sheet-side', hidden: true });
+  const body = h('div', { class: 'sheet-body' }, gridHost, side);
+  root.replaceChildren(head, bar, body);
+  root.classList.add('sheet-page');
+  const grid = new SheetGrid(gridHost, model, actions, { palette });
+  const ctx: SheetPageContext = { sheetId, model, actions, grid, ...who };
+  window.sheetd = { page: ctx };
+  mountToolbar(head, bar, side, ctx);
+  document.body.dataset.sheetReady = 'true';
 }

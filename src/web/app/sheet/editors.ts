@@ -1,0 +1,220 @@
+import type { EditorBase, EditCell, HyperFunc, VNode } from '@revolist/revogrid';
+import type { Column } from './types.ts';
+import type { SheetModel } from './model.ts';
+import { contactValues, editText, multiValues, type CellInput, inputFromText } from './values.ts';
+import { api } from '../api.ts';
+
+/**
+ * The grid's cell editors, one per kind of column, as RevoGrid editor classes. An editor opens
+ * with the cell's formula or value (or with the key that was typed, which replaces it), and
+ * saves a CellInput (values.ts) that the page sends to Update Rows. Enter and Tab save, Escape
+ * cancels (RevoGrid's keyboard handling).
+ */
+
+export interface EditorEnv {
+  model: SheetModel;
+  /** The key typed to start the edit ('' when opened with Enter, F2 or a double click). */
+  seed: string;
+}
+
+export const editorEnv: EditorEnv = { model: null as unknown as SheetModel, seed: '' };
+
+export function columnOfProp(model: SheetModel, prop: unknown): Column | undefined {
+  const m = /^c(\d+)$/.exec(String(prop));
+  return m ? model.column(Number(m[1])) : undefined;
+}
+
+interface Person { email: string; name: string }
+let people: Promise<Person[]> | null = null;
+
+/** The org's users and the person's contacts, for the contact pickers (loaded once per page). */
+export function loadPeople(): Promise<Person[]> {
+  people ??= (async () => {
+    const out = new Map<string, Person>();
+    const [users, contacts] = await Promise.all([
+      api.get<{ data: Array<{ email: string; name?: string; firstName?: string; lastName?: string }> }>('/users', { includeAll: true }).catch(() => ({ data: [] })),
+      api.get<{ data: Array<{ email: string; name?: string }> }>('/contacts', { includeAll: true }).catch(() => ({ data: [] })),
+    ]);
+    for (const u of users.data) out.set(u.email, { email: u.email, name: u.name || [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email });
+    for (const c of contacts.data) if (!out.has(c.email)) out.set(c.email, { email: c.email, name: c.name || c.email });
+    return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+  })();
+  return people;
+}
+
+let uid = 0;
+
+export class SheetCellEditor implements EditorBase {
+  element: Element | null = null;
+  editCell?: EditCell;
+  private host: HTMLElement | null = null;
+  private built = false;
+  private input: HTMLInputElement | null = null;
+  private checks: HTMLInputElement[] = [];
+  private column: Column | undefined;
+
+  constructor(
+    private readonly schema: { prop: unknown; model: unknown },
+    private readonly save: (value: unknown, preventFocus?: boolean) => void,
+    private readonly close: (focusNext?: boolean) => void,
+  ) {}
+
+  render(h: HyperFunc<VNode>): VNode {
+    return h('div', { class: 'sd-editor', ref: (el: HTMLElement) => (this.host = el) });
+  }
+
+  componentDidRender(): void {
+    if (this.built || !this.host) return;
+    this.built = true;
+    const model = editorEnv.model;
+    const col = (this.column = columnOfProp(model, this.schema.prop));
+    if (!col) return;
+    const rowId = (this.editCell?.model as { id?: number } | undefined)?.id ?? (this.schema.model as { id?: number }).id;
+    const cell = rowId !== undefined ? model.cell(rowId, col.id) : undefined;
+    const seed = editorEnv.seed;
+    editorEnv.seed = '';
+    const start = seed !== '' ? seed : editText(col, cell);
+    const host = this.host;
+    host.addEventListener('keydown', (e) => this.onKeyDown(e));
+    const listId = `sd-opts-${++uid}`;
+
+    if (col.type === 'MULTI_PICKLIST' || col.type === 'MULTI_CONTACT_LIST') {
+      // a list of check boxes (Space toggles, Tab moves, Enter saves) and, for contacts, a field for another address
+      host.classList.add('sd-editor-list');
+      const box = document.createElement('div');
+      box.className = 'sd-multi';
+      box.setAttribute('role', 'group');
+      box.setAttribute('aria-label', col.title);
+      host.append(box);
+      const chosen = new Set(col.type === 'MULTI_PICKLIST' ? multiValues(cell) : contactValues(cell).map((c) => c.email));
+      const addOption = (value: string, label: string) => {
+        const id = `sd-m-${++uid}`;
+        const cb = document.createElement('input');
+        cb.type = 'checkbox';
+        cb.id = id;
+        cb.value = value;
+        cb.checked = chosen.has(value);
+        const lab = document.createElement('label');
+        lab.htmlFor = id;
+        lab.textContent = label;
+        const line = document.createElement('div');
+        line.className = 'sd-multi-line';
+        line.append(cb, lab);
+        box.append(line);
+        this.checks.push(cb);
+      };
+      if (col.type === 'MULTI_PICKLIST') {
+        for (const o of col.options ?? []) addOption(o, o);
+        for (const v of chosen) if (!(col.options ?? []).includes(v)) addOption(v, v);
+        this.checks[0]?.focus();
+      } else {
+        const other = document.createElement('input');
+        other.type = 'email';
+        other.placeholder = 'another email address';
+        other.setAttribute('aria-label', 'Another email address');
+        other.className = 'sd-multi-other';
+        host.append(other);
+        this.input = other;
+        void loadPeople().then((ps) => {
+          const known = new Set(ps.map((p) => p.email));
+          for (const p of ps) addOption(p.email, `${p.name} <${p.email}>`);
+          for (const e of chosen) if (!known.has(e)) addOption(e, e);
+          this.checks[0]?.focus();
+        });
+      }
+      const ok = document.createElement('button');
+      ok.type = 'button';
+      ok.className = 'sd-editor-ok';
+      ok.textContent = 'OK';
+      ok.addEventListener('click', () => this.save(this.getValue()));
+      host.append(ok);
+      return;
+    }
+
+    const input = document.createElement('input');
+    this.input = input;
+    input.className = 'sd-input';
+    input.setAttribute('aria-label', `${col.title}, edit`);
+    if ((col.type === 'DATE' || col.type === 'ABSTRACT_DATETIME') && seed === '' && !start.startsWith('=')) {
+      // the browser's date picker
+      input.type = 'date';
+      input.value = start.slice(0, 10);
+    } else {
+      input.type = 'text';
+      input.value = start;
+    }
+    if (col.type === 'PICKLIST' || col.type === 'CONTACT_LIST') {
+      // a dropdown of the options (or of the people), free text still typed (a strict column refuses it)
+      const list = document.createElement('datalist');
+      list.id = listId;
+      input.setAttribute('list', listId);
+      const fill = (opts: Array<[string, string]>) => {
+        list.replaceChildren(...opts.map(([v, l]) => {
+          const o = document.createElement('option');
+          o.value = v;
+          if (l !== v) o.label = l;
+          return o;
+        }));
+      };
+      if (col.type === 'PICKLIST') fill((col.options ?? []).map((o) => [o, o]));
+      else void loadPeople().then((ps) => fill([...(col.contactOptions ?? []).filter((c) => c.email).map((c) => [c.email!, c.name ?? c.email!] as [string, string]), ...ps.map((p) => [p.email, p.name] as [string, string])]));
+      host.append(list);
+    }
+    host.append(input);
+    setTimeout(() => {
+      input.focus();
+      if (input.type === 'text') input.setSelectionRange(input.value.length, input.value.length);
+      if (input.type === 'date' && seed === '') {
+        try {
+          input.showPicker?.();
+        } catch {
+          // the picker opens only on a user gesture; the field still takes typing
+        }
+      }
+    }, 0);
+  }
+
+  appendPendingInput(value: string): boolean {
+    if (!this.input || this.input.type !== 'text') return false;
+    this.input.value += value;
+    return true;
+  }
+
+  private onKeyDown(e: KeyboardEvent): void {
+    if (e.isComposing) return;
+    if (e.key === 'Enter' || e.key === 'Tab') {
+      // a check box list: Tab moves between the boxes; Enter saves
+      if (this.checks.length > 0 && e.key === 'Tab') return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.save(this.getValue(), e.key === 'Tab');
+      if (e.key === 'Tab') this.close(true);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      this.close(false);
+    }
+  }
+
+  getValue(): CellInput | undefined {
+    const col = this.column;
+    if (!col) return undefined;
+    if (col.type === 'MULTI_PICKLIST') return { objectValue: { objectType: 'MULTI_PICKLIST', values: this.checks.filter((c) => c.checked).map((c) => c.value) } };
+    if (col.type === 'MULTI_CONTACT_LIST') {
+      const emails = this.checks.filter((c) => c.checked).map((c) => c.value);
+      const other = this.input?.value.trim();
+      if (other) emails.push(...other.split(/[,;\s]+/).filter(Boolean));
+      return { objectValue: { objectType: 'MULTI_CONTACT', values: emails.map((email) => ({ objectType: 'CONTACT', email })) } };
+    }
+    const text = this.input?.value ?? '';
+    if (col.type === 'CONTACT_LIST' && text && !text.startsWith('=')) {
+      const m = /<([^>]+)>/.exec(text);
+      return { objectValue: { objectType: 'CONTACT', email: (m ? m[1]! : text).trim() } };
+    }
+    return inputFromText(col, text);
+  }
+
+  beforeDisconnect(): void {
+    this.input?.blur();
+  }
+}

@@ -1,0 +1,496 @@
+import { defineCustomElements } from '@revolist/revogrid/loader';
+import type { ColumnRegular, HyperFunc, VNode, CellTemplateProp } from '@revolist/revogrid';
+import type { SheetModel } from './model.ts';
+import { shownText } from './model.ts';
+import type { Column } from './types.ts';
+import type { SheetActions, CellEdit } from './actions.ts';
+import { SheetCellEditor, editorEnv, columnOfProp } from './editors.ts';
+import { inputFromText, readOnlyReason, symbolOf, type CellInput } from './values.ts';
+import { parseTsv, toTsv } from './tsv.ts';
+import { formatStyle } from './formats.ts';
+
+/**
+ * The sheet's grid: RevoGrid (virtualized DOM cells) configured from the model. Rows are the
+ * model's shown rows; each data column's prop is `c<columnId>` holding the shown text, and the
+ * row object carries `id` (the row id) and `n` (its row number). Cell look (formats, symbols,
+ * check boxes, the hierarchy's indent and toggle) is drawn by cell templates from the model;
+ * edits, pastes and clears are caught before RevoGrid writes them and go to SheetActions.
+ *
+ * ARIA (the WAI-ARIA grid pattern, for the rows rendered): the element is role=treegrid with
+ * aria-rowcount (header row + shown rows) and aria-colcount (row number + columns); header cells
+ * are role=columnheader; rows role=row with aria-rowindex (the header is 1, the first data row
+ * 2) and aria-level; cells role=gridcell with aria-colindex (the row number is 1) and
+ * aria-selected on the focused cell. RevoGrid draws the frozen primary column and the row
+ * numbers in panes of their own, so one sheet row is up to three role=row elements with the
+ * same aria-rowindex, each holding its own cells.
+ */
+
+export interface Focus {
+  rowId: number;
+  columnId: number;
+}
+
+type Src = Record<string, unknown> & { id: number; n: number };
+
+let defined = false;
+
+export class SheetGrid {
+  readonly el: HTMLRevoGridElement;
+  focus: Focus | null = null;
+  private listeners: Array<(f: Focus | null) => void> = [];
+  private palette: string[] = [];
+  private cols: Column[] = [];
+
+  constructor(
+    readonly host: HTMLElement,
+    readonly model: SheetModel,
+    readonly actions: SheetActions,
+    opts: { palette: string[] },
+  ) {
+    if (!defined) {
+      defineCustomElements();
+      defined = true;
+    }
+    this.palette = opts.palette;
+    editorEnv.model = model;
+    const el = document.createElement('revo-grid');
+    this.el = el;
+    el.className = 'sd-grid';
+    el.setAttribute('aria-label', `${model.sheet.name}: sheet`);
+    el.hideAttribution = true;
+    el.accessible = false;
+    el.range = true;
+    el.resize = model.canAdmin;
+    el.readonly = !model.canEdit;
+    el.useClipboard = true;
+    el.theme = 'compact';
+    el.rowSize = 32;
+    el.editors = { sheetd: SheetCellEditor as never };
+    el.rowHeaders = {
+      prop: 'n',
+      name: '',
+      size: 56,
+      cellTemplate: (_h: HyperFunc<VNode>, p: CellTemplateProp) => String((p.model as Src).n),
+      cellProperties: () => ({ role: 'rowheader', 'aria-colindex': 1, class: 'sd-rownum' }),
+      columnProperties: () => ({ role: 'columnheader', 'aria-colindex': 1, 'aria-label': 'Row number' }),
+    } as never;
+    host.append(el);
+    this.wire();
+    this.setColumns();
+    this.setSource();
+    model.onChange((scope, rowIds) => {
+      if (scope === 'structure') {
+        this.setColumns();
+        this.setSource();
+      } else this.updateRows(rowIds ?? []);
+    });
+  }
+
+  onFocus(fn: (f: Focus | null) => void): void {
+    this.listeners.push(fn);
+  }
+
+  /** The grid's columns from the model's (hidden ones left out; the primary frozen at the start). */
+  setColumns(): void {
+    const model = this.model;
+    this.cols = model.columns.filter((c) => !c.hidden);
+    this.cols.sort((a, b) => (a.primary === b.primary ? a.index - b.index : a.primary ? -1 : 1));
+    const cols: ColumnRegular[] = this.cols.map((col, i) => ({
+      prop: `c${col.id}`,
+      name: col.title,
+      size: col.width && col.width > 20 ? col.width : 150,
+      pin: col.primary ? 'colPinStart' : undefined,
+      readonly: !model.canEdit || readOnlyReason(col) !== null,
+      editor: 'sheetd',
+      cellTemplate: (h: HyperFunc<VNode>, p: CellTemplateProp) => this.cellTemplate(h, col, p),
+      cellProperties: (p: CellTemplateProp) => this.cellProps(col, i, p) as never,
+      columnProperties: () => ({
+        role: 'columnheader',
+        'aria-colindex': i + 2,
+        'data-column-id': col.id,
+        title: col.formula ? `${col.title} (column formula ${col.formula})` : `${col.title} (${typeLabel(col)})`,
+        class: { 'sd-colhead': true, 'sd-colformula': !!col.formula },
+      }) as never,
+    }));
+    this.el.columns = cols;
+    this.el.setAttribute('aria-colcount', String(this.cols.length + 1));
+    this.el.setAttribute('role', this.model.parents.size > 0 ? 'treegrid' : 'grid');
+  }
+
+  private sourceRow(id: number): Src {
+    const r = this.model.rows.get(id)!;
+    const o: Src = { id, n: r.rowNumber };
+    for (const col of this.cols) o[`c${col.id}`] = shownText(r.cells.get(col.id));
+    return o;
+  }
+
+  setSource(): void {
+    this.el.source = this.model.visible.map((id) => this.sourceRow(id));
+    this.el.setAttribute('aria-rowcount', String(this.model.visible.length + 1));
+  }
+
+  /** Redraws the given rows (their cells changed). */
+  private updateRows(rowIds: number[]): void {
+    const want = new Set(rowIds);
+    const src = this.el.source as Src[];
+    let changed = false;
+    for (let i = 0; i < src.length; i++) {
+      if (want.has(src[i]!.id)) {
+        src[i] = this.sourceRow(src[i]!.id);
+        changed = true;
+      }
+    }
+    if (changed) this.el.source = [...src];
+  }
+
+  private cellTemplate(h: HyperFunc<VNode>, col: Column, p: CellTemplateProp): VNode | string {
+    const rowId = (p.model as Src).id;
+    const r = this.model.rows.get(rowId);
+    const c = r?.cells.get(col.id);
+    const text = shownText(c);
+    const parts: Array<VNode | string> = [];
+    if (col.primary && r) {
+      const level = this.model.levels.get(rowId) ?? 0;
+      const isParent = this.model.parents.has(rowId);
+      parts.push(h('span', { class: 'sd-indent', style: { width: `${level * 18}px` } }));
+      if (isParent) {
+        parts.push(h('button', { type: 'button', class: 'sd-toggle', tabindex: -1, 'data-toggle-row': rowId, 'aria-label': r.expanded ? 'Collapse' : 'Expand', 'aria-expanded': r.expanded ? 'true' : 'false' }, r.expanded ? '▾' : '▸'));
+      } else parts.push(h('span', { class: 'sd-toggle-space' }));
+    }
+    const sym = symbolOf(col, c);
+    if (col.type === 'CHECKBOX') {
+      const on = c?.value === true;
+      const glyph = sym ? sym[0] : on ? '☑' : '☐';
+      parts.push(h('span', { class: 'sd-check', 'data-check': 'true', style: sym ? { color: sym[1] } : {}, 'aria-hidden': 'true' }, glyph));
+      parts.push(h('span', { class: 'visually-hidden' }, on ? 'checked' : 'not checked'));
+      return h('span', { class: 'sd-cell' }, parts as never);
+    }
+    if (sym) parts.push(h('span', { class: 'sd-symbol', style: { color: sym[1] }, 'aria-hidden': 'true' }, sym[0]));
+    const isError = !!c?.formula && /^#[A-Z ]+/.test(text);
+    parts.push(h('span', { class: { 'sd-text': true, 'sd-error-marker': isError } }, text));
+    if (c?.formula || col.formula) parts.push(h('span', { class: 'sd-fx', 'aria-hidden': 'true', title: c?.formula ?? col.formula }, 'ƒ'));
+    return h('span', { class: 'sd-cell' }, parts as never);
+  }
+
+  private cellProps(col: Column, i: number, p: CellTemplateProp): Record<string, unknown> {
+    const rowId = (p.model as Src).id;
+    const r = this.model.rows.get(rowId);
+    const c = r?.cells.get(col.id);
+    const style = formatStyle(this.palette, [col.format, r?.format, c?.format, c?.conditionalFormat]);
+    const selected = this.focus !== null && this.focus.rowId === rowId && this.focus.columnId === col.id;
+    const ro = !this.model.canEdit || readOnlyReason(col) !== null;
+    return {
+      role: 'gridcell',
+      'aria-colindex': i + 2,
+      'aria-selected': selected ? 'true' : 'false',
+      'aria-readonly': ro ? 'true' : undefined,
+      'data-row-id': rowId,
+      'data-column-id': col.id,
+      tabindex: -1,
+      style,
+      class: { 'sd-focused': selected, 'sd-readonly': ro, 'sd-formula-cell': !!(c?.formula || col.formula) },
+    };
+  }
+
+  /** The column id and row id of a grid position (row index among shown rows, column index in its pane). */
+  private columnAt(prop: unknown): Column | undefined {
+    return columnOfProp(this.model, prop);
+  }
+
+  /** Moves the focus to a cell by ids (scrolls to it). */
+  async focusCell(rowId: number, columnId: number): Promise<void> {
+    const y = this.model.visible.indexOf(rowId);
+    const col = this.model.column(columnId);
+    if (y < 0 || !col) return;
+    const pinned = !!col.primary;
+    const x = pinned ? 0 : this.cols.filter((c) => !c.primary).findIndex((c) => c.id === columnId);
+    await this.el.scrollToRow(y);
+    if (!pinned) await this.el.scrollToColumnProp(`c${columnId}`);
+    await this.el.setCellsFocus({ x, y }, { x, y }, pinned ? 'colPinStart' : 'rgCol', 'rgRow');
+    this.setFocus({ rowId, columnId });
+  }
+
+  private setFocus(f: Focus | null): void {
+    const prev = this.focus;
+    this.focus = f;
+    // aria-selected follows the focus at once (the cells' properties keep it on redraw)
+    if (prev) this.el.querySelectorAll(`[data-row-id="${prev.rowId}"][data-column-id="${prev.columnId}"]`).forEach((n) => {
+      n.setAttribute('aria-selected', 'false');
+      n.classList.remove('sd-focused');
+    });
+    if (f) this.el.querySelectorAll(`[data-row-id="${f.rowId}"][data-column-id="${f.columnId}"]`).forEach((n) => {
+      n.setAttribute('aria-selected', 'true');
+      n.classList.add('sd-focused');
+    });
+    for (const fn of this.listeners) fn(f);
+  }
+
+  /** The focused cell's position in the grid's terms. */
+  private focusPos(): { y: number; colIdx: number } | null {
+    if (!this.focus) return null;
+    const y = this.model.visible.indexOf(this.focus.rowId);
+    const colIdx = this.cols.findIndex((c) => c.id === this.focus!.columnId);
+    return y < 0 || colIdx < 0 ? null : { y, colIdx };
+  }
+
+  private async moveFocus(y: number, colIdx: number): Promise<void> {
+    const rows = this.model.visible;
+    if (rows.length === 0 || this.cols.length === 0) return;
+    y = Math.max(0, Math.min(rows.length - 1, y));
+    colIdx = Math.max(0, Math.min(this.cols.length - 1, colIdx));
+    await this.focusCell(rows[y]!, this.cols[colIdx]!.id);
+  }
+
+  private visibleRowCount(): number {
+    return Math.max(1, Math.floor((this.el.clientHeight - 40) / 32) - 1);
+  }
+
+  private wire(): void {
+    const el = this.el;
+    el.addEventListener('afterfocus', (e: Event) => {
+      const d = (e as CustomEvent<{ model?: Src; column?: { prop?: unknown } }>).detail;
+      const col = this.columnAt(d.column?.prop);
+      if (d.model && col) this.setFocus({ rowId: d.model.id, columnId: col.id });
+    });
+    el.addEventListener('beforerowrender', (e: Event) => {
+      const d = (e as CustomEvent<{ node: { $attrs$?: Record<string, unknown> }; item: { itemIndex: number }; model?: Src }>).detail;
+      const id = d.model?.id;
+      const attrs: Record<string, unknown> = { ...d.node.$attrs$, role: 'row', 'aria-rowindex': d.item.itemIndex + 2 };
+      if (id !== undefined) {
+        attrs['aria-level'] = (this.model.levels.get(id) ?? 0) + 1;
+        attrs['data-row-id'] = id;
+        if (this.model.parents.has(id)) attrs['aria-expanded'] = this.model.rows.get(id)?.expanded ? 'true' : 'false';
+      }
+      d.node.$attrs$ = attrs;
+    });
+    el.addEventListener('aftergridrender', () => this.labelHeaders());
+    el.addEventListener('beforeeditstart', (e: Event) => {
+      const d = (e as CustomEvent<{ val?: unknown; prop?: unknown; model?: Src }>).detail;
+      const col = this.columnAt(d.prop);
+      if (!col || !this.model.canEdit || readOnlyReason(col)) {
+        e.preventDefault();
+        return;
+      }
+      if (col.type === 'CHECKBOX') {
+        e.preventDefault();
+        if (d.model) void this.toggleCheckbox(d.model.id, col);
+        return;
+      }
+      editorEnv.seed = typeof d.val === 'string' ? d.val : '';
+    });
+    el.addEventListener('beforeedit', (e: Event) => {
+      e.preventDefault();
+      const d = (e as CustomEvent<{ val?: unknown; prop?: unknown; model?: Src }>).detail;
+      const col = this.columnAt(d.prop);
+      if (!col || !d.model) return;
+      const input = toInput(col, d.val);
+      if (!input) return;
+      void this.actions.editCells([{ rowId: d.model.id, columnId: col.id, input }]);
+    });
+    el.addEventListener('beforerangeedit', (e: Event) => {
+      // a range cleared (Delete) or filled: one Update Rows call
+      e.preventDefault();
+      const d = (e as CustomEvent<{ data: Record<number, Record<string, unknown>>; models: Record<number, Src | undefined> }>).detail;
+      const edits: CellEdit[] = [];
+      for (const [idx, values] of Object.entries(d.data)) {
+        const rowId = d.models[Number(idx)]?.id ?? (this.el.source as Src[])[Number(idx)]?.id;
+        if (rowId === undefined) continue;
+        for (const [prop, v] of Object.entries(values)) {
+          const col = this.columnAt(prop);
+          if (!col || readOnlyReason(col)) continue;
+          const input = toInput(col, v);
+          if (input) edits.push({ rowId, columnId: col.id, input });
+        }
+      }
+      void this.actions.editCells(edits);
+    });
+    el.addEventListener('beforepasteapply', (e: Event) => {
+      e.preventDefault();
+      const d = (e as CustomEvent<{ dataText?: string; raw?: string }>).detail;
+      void this.paste(d.dataText ?? d.raw ?? '');
+    });
+    el.addEventListener('beforecopyapply', (e: Event) => {
+      const d = (e as CustomEvent<{ event: DataTransfer; data?: unknown[][] }>).detail;
+      if (!d.data) return;
+      e.preventDefault();
+      d.event.setData('text/plain', toTsv(d.data.map((r) => r.map((v) => (v === undefined || v === null ? '' : String(v))))));
+    });
+    el.addEventListener('aftercolumnresize', (e: Event) => {
+      const d = (e as CustomEvent<Record<string, { prop: unknown; size?: number }>>).detail;
+      for (const c of Object.values(d)) {
+        const col = this.columnAt(c.prop);
+        if (col && c.size && this.model.canAdmin) {
+          col.width = Math.round(c.size);
+          void this.actions.updateColumn(col.id, { width: col.width });
+        }
+      }
+    });
+    // check boxes by click, hierarchy toggles
+    el.addEventListener('click', (e) => {
+      const t = e.target as HTMLElement;
+      const toggle = t.closest<HTMLElement>('[data-toggle-row]');
+      if (toggle) {
+        e.stopPropagation();
+        const id = Number(toggle.dataset.toggleRow);
+        void this.actions.setExpanded(id, !this.model.rows.get(id)?.expanded);
+        return;
+      }
+      if (t.closest('[data-check]')) {
+        const cellEl = t.closest<HTMLElement>('[data-row-id][data-column-id]');
+        const col = cellEl ? this.model.column(Number(cellEl.dataset.columnId)) : undefined;
+        if (cellEl && col) void this.toggleCheckbox(Number(cellEl.dataset.rowId), col);
+      }
+    });
+    (el as HTMLElement).addEventListener('keydown', (e: KeyboardEvent) => void this.onKey(e), true);
+  }
+
+  /** RevoGrid's header cells outside any row: the header row gets role=row and aria-rowindex 1. */
+  private labelHeaders(): void {
+    for (const hdr of this.el.querySelectorAll('revogr-header')) {
+      const row = hdr.querySelector('.header-rgRow');
+      if (row && row.getAttribute('role') !== 'row') {
+        row.setAttribute('role', 'row');
+        row.setAttribute('aria-rowindex', '1');
+      }
+    }
+  }
+
+  async toggleCheckbox(rowId: number, col: Column): Promise<void> {
+    if (!this.model.canEdit || readOnlyReason(col)) return;
+    const on = this.model.cell(rowId, col.id)?.value === true;
+    await this.actions.editCells([{ rowId, columnId: col.id, input: { value: !on } }]);
+  }
+
+  /** Keys RevoGrid leaves to us: Home/End, PageUp/PageDown, F2, Space on a check box, undo/redo, row moves. */
+  private async onKey(e: KeyboardEvent): Promise<void> {
+    const target = e.target as HTMLElement;
+    if (target.closest('.sd-editor')) return;
+    const pos = this.focusPos();
+    const ctrl = e.ctrlKey || e.metaKey;
+    if (ctrl && !e.shiftKey && e.key.toLowerCase() === 'z') {
+      e.preventDefault();
+      e.stopPropagation();
+      await this.actions.undo();
+      return;
+    }
+    if (ctrl && (e.key.toLowerCase() === 'y' || (e.shiftKey && e.key.toLowerCase() === 'z'))) {
+      e.preventDefault();
+      e.stopPropagation();
+      await this.actions.redo();
+      return;
+    }
+    if (!pos) return;
+    const rowId = this.focus!.rowId;
+    const col = this.cols[pos.colIdx]!;
+    let to: [number, number] | null = null;
+    switch (e.key) {
+      case 'Home':
+        to = ctrl ? [0, 0] : [pos.y, 0];
+        break;
+      case 'End':
+        to = ctrl ? [this.model.visible.length - 1, this.cols.length - 1] : [pos.y, this.cols.length - 1];
+        break;
+      case 'PageDown':
+        to = [pos.y + this.visibleRowCount(), pos.colIdx];
+        break;
+      case 'PageUp':
+        to = [pos.y - this.visibleRowCount(), pos.colIdx];
+        break;
+      case 'F2':
+        e.preventDefault();
+        e.stopPropagation();
+        if (this.model.canEdit && !readOnlyReason(col) && col.type !== 'CHECKBOX') {
+          editorEnv.seed = '';
+          const pinned = !!col.primary;
+          await this.el.setCellEdit(pos.y, `c${col.id}`, 'rgRow');
+          void pinned;
+        }
+        return;
+      case ' ':
+        if (col.type === 'CHECKBOX') {
+          e.preventDefault();
+          e.stopPropagation();
+          await this.toggleCheckbox(rowId, col);
+        }
+        return;
+      case 'Enter':
+        if (col.type === 'CHECKBOX') {
+          e.preventDefault();
+          e.stopPropagation();
+          await this.toggleCheckbox(rowId, col);
+        }
+        return;
+      case ']':
+      case '[':
+        if (ctrl && this.model.canEdit) {
+          e.preventDefault();
+          e.stopPropagation();
+          if (e.key === ']') await this.actions.indent(rowId);
+          else await this.actions.outdent(rowId);
+          await this.focusCell(rowId, col.id);
+        }
+        return;
+      case 'ArrowUp':
+      case 'ArrowDown':
+        if (e.altKey && e.shiftKey && this.model.canEdit) {
+          e.preventDefault();
+          e.stopPropagation();
+          await this.actions.move(rowId, e.key === 'ArrowUp' ? -1 : 1);
+          await this.focusCell(rowId, col.id);
+        }
+        return;
+      default:
+        return;
+    }
+    if (to) {
+      e.preventDefault();
+      e.stopPropagation();
+      await this.moveFocus(to[0], to[1]);
+    }
+  }
+
+  /** Pastes tab-separated text at the focused cell: one Update Rows call, rows past the end one Add Rows call. */
+  async paste(text: string): Promise<void> {
+    if (!this.model.canEdit) return;
+    const pos = this.focusPos();
+    if (!pos) return;
+    const block = parseTsv(text);
+    const edits: CellEdit[] = [];
+    const newRows: Array<Array<{ columnId: number; input: CellInput }>> = [];
+    let skipped = 0;
+    block.forEach((line, dy) => {
+      const rowId = this.model.visible[pos.y + dy];
+      const fresh: Array<{ columnId: number; input: CellInput }> = [];
+      line.forEach((v, dx) => {
+        const col = this.cols[pos.colIdx + dx];
+        if (!col) return;
+        if (readOnlyReason(col)) {
+          skipped++;
+          return;
+        }
+        const input = inputFromText(col, v);
+        if (rowId !== undefined) edits.push({ rowId, columnId: col.id, input });
+        else if (v !== '') fresh.push({ columnId: col.id, input });
+      });
+      if (rowId === undefined && fresh.length > 0) newRows.push(fresh);
+    });
+    await this.actions.editCells(edits, { newRows });
+    void skipped;
+  }
+}
+
+function toInput(col: Column, v: unknown): CellInput | null {
+  if (v === undefined) return null;
+  if (v !== null && typeof v === 'object') return v as CellInput;
+  return inputFromText(col, v === null ? '' : String(v));
+}
+
+export function typeLabel(col: Column): string {
+  const names: Record<string, string> = {
+    TEXT_NUMBER: 'Text/Number', DATE: 'Date', DATETIME: 'Date and time', ABSTRACT_DATETIME: 'Date', PICKLIST: 'Dropdown',
+    MULTI_PICKLIST: 'Multi-select dropdown', CONTACT_LIST: 'Contact', MULTI_CONTACT_LIST: 'Multiple contacts', CHECKBOX: 'Checkbox',
+    DURATION: 'Duration', PREDECESSOR: 'Predecessors',
+  };
+  if (col.systemColumnType) return `System: ${col.systemColumnType}`;
+  return names[col.type] ?? col.type;
+}

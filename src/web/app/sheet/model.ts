@@ -1,0 +1,263 @@
+import type { Cell, Column, Filter, Row, Sheet } from './types.ts';
+
+/**
+ * The page's one model of the open sheet, built from Get Sheet. Everything the grid shows is
+ * read from it, and every change reaches it through `apply(change)`:
+ *
+ *  - the page's own edits, applied at once (optimistically) and again with the server's answer,
+ *    or reverted with the old cells when the server refuses;
+ *  - later, the change stream: a live-collaboration module turns each event into one of the
+ *    `Change` kinds below (or `{ kind: 'sheet' }` with a fresh Get Sheet) and calls `apply`.
+ *
+ * `apply` never talks to the server. Listeners (`onChange`) hear what changed: `cells` (only
+ * values of known rows: the grid redraws those rows) or `structure` (rows, order, columns: the
+ * grid rebuilds its rows).
+ */
+export type Change =
+  /** A whole new Get Sheet (reload, or the server's answer to a structural change). */
+  | { kind: 'sheet'; sheet: Sheet }
+  /** Rows as the API returns them (Update Rows / Add Rows results, a change event's row): cells merged, place kept unless new. */
+  | { kind: 'rows'; rows: Row[] }
+  /** Some cells of one row, e.g. an optimistic edit or its revert. */
+  | { kind: 'cells'; rowId: number; cells: Cell[] }
+  | { kind: 'deleteRows'; ids: number[] }
+  /** A row's expanded state (expand/collapse). */
+  | { kind: 'expanded'; rowId: number; expanded: boolean }
+  | { kind: 'columns'; columns: Column[] };
+
+export interface RowState {
+  id: number;
+  parentId: number | null;
+  expanded: boolean;
+  rowNumber: number;
+  format?: string;
+  conditionalFormat?: string;
+  locked: boolean;
+  cells: Map<number, Cell>;
+}
+
+export type ChangeScope = 'cells' | 'structure';
+
+/** An ad-hoc filter on one column: the rows whose shown value is one of `values`. */
+export interface ColumnFilter {
+  columnId: number;
+  values: Set<string>;
+}
+
+export class SheetModel {
+  sheet!: Sheet;
+  columns: Column[] = [];
+  rows = new Map<number, RowState>();
+  /** Every row id in sheet order (parents before their children). */
+  order: number[] = [];
+  /** Rows with at least one child. */
+  parents = new Set<number>();
+  /** Per row, how deep it is (0 at the top). */
+  levels = new Map<number, number>();
+  /** Shown rows (collapsed parents' descendants and filtered-out rows left out), in order. */
+  visible: number[] = [];
+  /** The ad-hoc column filter, if any. */
+  columnFilter: ColumnFilter | null = null;
+  /** The sheet filter applied (rows it shows), null for none. */
+  sheetFilter: { filter: Filter; rowIds: Set<number> } | null = null;
+  private listeners: Array<(scope: ChangeScope, rowIds?: number[]) => void> = [];
+
+  constructor(sheet: Sheet) {
+    this.apply({ kind: 'sheet', sheet });
+  }
+
+  onChange(fn: (scope: ChangeScope, rowIds?: number[]) => void): void {
+    this.listeners.push(fn);
+  }
+
+  get canEdit(): boolean {
+    return ['OWNER', 'ADMIN', 'EDITOR', 'EDITOR_SHARE'].includes(this.sheet.accessLevel);
+  }
+
+  get canAdmin(): boolean {
+    return ['OWNER', 'ADMIN'].includes(this.sheet.accessLevel);
+  }
+
+  column(id: number): Column | undefined {
+    return this.columns.find((c) => c.id === id);
+  }
+
+  cell(rowId: number, columnId: number): Cell | undefined {
+    return this.rows.get(rowId)?.cells.get(columnId);
+  }
+
+  /** The one way in for every change: see the module's comment. */
+  apply(change: Change): void {
+    let scope: ChangeScope = 'structure';
+    let touched: number[] | undefined;
+    switch (change.kind) {
+      case 'sheet': {
+        this.sheet = change.sheet;
+        this.columns = [...change.sheet.columns].sort((a, b) => a.index - b.index);
+        this.rows.clear();
+        this.order = [];
+        for (const r of change.sheet.rows) {
+          this.rows.set(r.id, rowState(r));
+          this.order.push(r.id);
+        }
+        if (this.columnFilter && !this.column(this.columnFilter.columnId)) this.columnFilter = null;
+        break;
+      }
+      case 'rows': {
+        let placed = true;
+        for (const r of change.rows) {
+          const old = this.rows.get(r.id);
+          if (!old) {
+            this.rows.set(r.id, rowState(r));
+            placed = false;
+            continue;
+          }
+          for (const c of r.cells ?? []) old.cells.set(c.columnId, c);
+          if (r.parentId !== undefined || r.siblingId !== undefined) {
+            if ((r.parentId ?? null) !== old.parentId) placed = false;
+            old.parentId = r.parentId ?? null;
+          }
+          if (r.expanded !== undefined) old.expanded = r.expanded;
+          if (r.rowNumber !== undefined) old.rowNumber = r.rowNumber;
+          if (r.format !== undefined) old.format = r.format;
+          if (r.conditionalFormat !== undefined) old.conditionalFormat = r.conditionalFormat;
+        }
+        if (placed) {
+          scope = 'cells';
+          touched = change.rows.map((r) => r.id);
+        } else {
+          this.placeRows(change.rows);
+        }
+        break;
+      }
+      case 'cells': {
+        const row = this.rows.get(change.rowId);
+        if (!row) return;
+        for (const c of change.cells) row.cells.set(c.columnId, c);
+        scope = 'cells';
+        touched = [change.rowId];
+        break;
+      }
+      case 'deleteRows': {
+        const gone = new Set(change.ids);
+        // children go with their parent
+        for (const id of this.order) {
+          const p = this.rows.get(id)?.parentId;
+          if (p !== null && p !== undefined && gone.has(p)) gone.add(id);
+        }
+        for (const id of gone) this.rows.delete(id);
+        this.order = this.order.filter((id) => !gone.has(id));
+        break;
+      }
+      case 'expanded': {
+        const row = this.rows.get(change.rowId);
+        if (!row) return;
+        row.expanded = change.expanded;
+        break;
+      }
+      case 'columns': {
+        this.columns = [...change.columns].sort((a, b) => a.index - b.index);
+        this.sheet.columns = this.columns;
+        break;
+      }
+    }
+    if (scope === 'structure') this.restructure();
+    else if (this.columnFilter || this.sheetFilter) {
+      // an edited value may now pass or fail the ad-hoc filter: keep the rows shown until a rebuild
+    }
+    for (const fn of this.listeners) fn(scope, touched);
+  }
+
+  /** Row numbers, levels, parents and the shown rows, after the order or the tree changed. */
+  restructure(): void {
+    this.parents.clear();
+    this.levels.clear();
+    for (const id of this.order) {
+      const r = this.rows.get(id)!;
+      if (r.parentId !== null) this.parents.add(r.parentId);
+      this.levels.set(id, r.parentId !== null ? (this.levels.get(r.parentId) ?? 0) + 1 : 0);
+    }
+    this.order.forEach((id, i) => {
+      this.rows.get(id)!.rowNumber = i + 1;
+    });
+    const hidden = new Set<number>();
+    const out: number[] = [];
+    const cf = this.columnFilter;
+    for (const id of this.order) {
+      const r = this.rows.get(id)!;
+      if (r.parentId !== null && (hidden.has(r.parentId) || !this.rows.get(r.parentId)?.expanded)) {
+        hidden.add(id);
+        continue;
+      }
+      if (this.sheetFilter && !this.sheetFilter.rowIds.has(id)) continue;
+      if (cf && !cf.values.has(shownText(r.cells.get(cf.columnId)))) continue;
+      out.push(id);
+    }
+    this.visible = out;
+  }
+
+  /** Puts new or re-parented rows into the order: after their sibling, or last among their parent's descendants. */
+  private placeRows(rows: Row[]): void {
+    for (const r of rows) {
+      const i = this.order.indexOf(r.id);
+      if (i >= 0) this.order.splice(i, 1);
+    }
+    for (const r of rows) {
+      let at: number;
+      if (r.siblingId !== undefined && this.order.includes(r.siblingId)) {
+        // after the sibling and its descendants
+        at = this.order.indexOf(r.siblingId) + 1;
+        const sibLevel = this.levelOf(r.siblingId);
+        while (at < this.order.length && this.levelOf(this.order[at]!) > sibLevel) at++;
+      } else if (r.parentId !== undefined && r.parentId !== null && this.order.includes(r.parentId)) {
+        at = this.order.indexOf(r.parentId) + 1;
+      } else if (r.rowNumber !== undefined) {
+        at = Math.min(r.rowNumber - 1, this.order.length);
+      } else at = this.order.length;
+      this.order.splice(at, 0, r.id);
+    }
+  }
+
+  private levelOf(id: number): number {
+    let n = 0;
+    let p = this.rows.get(id)?.parentId ?? null;
+    while (p !== null && n < 100) {
+      n++;
+      p = this.rows.get(p)?.parentId ?? null;
+    }
+    return n;
+  }
+
+  /** The distinct shown values of a column (for the ad-hoc filter). */
+  distinctValues(columnId: number, limit = 500): string[] {
+    const seen = new Set<string>();
+    for (const id of this.order) {
+      seen.add(shownText(this.rows.get(id)!.cells.get(columnId)));
+      if (seen.size >= limit) break;
+    }
+    return [...seen].sort((a, b) => a.localeCompare(b));
+  }
+}
+
+function rowState(r: Row): RowState {
+  const cells = new Map<number, Cell>();
+  for (const c of r.cells ?? []) cells.set(c.columnId, c);
+  return {
+    id: r.id,
+    parentId: r.parentId ?? null,
+    expanded: r.expanded ?? true,
+    rowNumber: r.rowNumber ?? 0,
+    format: r.format,
+    conditionalFormat: r.conditionalFormat,
+    locked: !!r.lockedForUser,
+    cells,
+  };
+}
+
+/** What a cell shows: the API's displayValue, else its value as text. */
+export function shownText(c: Cell | undefined): string {
+  if (!c) return '';
+  if (c.displayValue !== undefined && c.displayValue !== null) return String(c.displayValue);
+  if (c.value === undefined || c.value === null) return '';
+  return String(c.value);
+}

@@ -1,0 +1,280 @@
+import { api, showError, showMessage } from '../api.ts';
+import { confirmDialog, dialog, formDialog, h } from '../dom.ts';
+import type { SheetPageContext } from './page.ts';
+import type { Column, Sheet } from './types.ts';
+import { editText, inputFromText, readOnlyReason } from './values.ts';
+import { typeLabel } from './grid.ts';
+import { SHEET_QUERY } from './actions.ts';
+
+const COLUMN_TYPES: Array<[string, string]> = [
+  ['TEXT_NUMBER', 'Text/Number'], ['DATE', 'Date'], ['PICKLIST', 'Dropdown'], ['MULTI_PICKLIST', 'Multi-select dropdown'],
+  ['CONTACT_LIST', 'Contact'], ['MULTI_CONTACT_LIST', 'Multiple contacts'], ['CHECKBOX', 'Checkbox'],
+];
+
+/**
+ * The sheet page's head (name, access, sharing, filters), toolbar (rows, columns, sort) and edit
+ * bar (the focused cell's formula or value). Every action works on the focused cell's row or
+ * column, so all of it is reachable with the keyboard (Tab to the toolbar, Enter on a button).
+ */
+export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElement, ctx: SheetPageContext): void {
+  const { model, actions, grid } = ctx;
+  const title = h('h1', { class: 'sheet-title' }, model.sheet.name);
+  const access = h('span', { class: 'badge', title: 'Your access to this sheet' }, accessLabel(model.sheet.accessLevel));
+  const filterSel = h('select', { id: 'sheet-filter', 'aria-label': 'Sheet filter' });
+  const clearFilter = h('button', { type: 'button', class: 'secondary small', hidden: true }, 'Clear column filter');
+  const tools = h('div', { class: 'sheet-tools' });
+  head.replaceChildren(h('div', { class: 'sheet-name' }, h('a', { href: '/', class: 'back' }, 'Home'), title, access), tools);
+
+  const fillFilters = () => {
+    const current = model.sheetFilter?.filter.id;
+    filterSel.replaceChildren(h('option', { value: '' }, 'No filter'), ...(model.sheet.filters ?? []).map((f) => h('option', { value: String(f.id), selected: f.id === current }, f.name || `Filter ${f.id}`)));
+    filterSel.hidden = (model.sheet.filters ?? []).length === 0;
+  };
+  fillFilters();
+  filterSel.addEventListener('change', () => void applySheetFilter(ctx, filterSel.value ? Number(filterSel.value) : null));
+  clearFilter.addEventListener('click', () => {
+    model.columnFilter = null;
+    model.apply({ kind: 'columns', columns: model.columns });
+  });
+  tools.append(filterSel, clearFilter);
+  // parts other modules add: the share dialog, the row panel
+  const shareSlot = h('span', { class: 'share-slot' });
+  tools.append(shareSlot);
+  void mountOptional(shareSlot, side, ctx);
+
+  // the edit bar
+  const where = h('label', { for: 'edit-bar', class: 'edit-where' }, 'Cell');
+  const editBar = h('input', { id: 'edit-bar', class: 'edit-bar', type: 'text', autocomplete: 'off', disabled: true, placeholder: 'Select a cell' });
+  const rowTools = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Rows and columns' });
+  bar.replaceChildren(rowTools, h('div', { class: 'edit-line' }, h('span', { class: 'fx', 'aria-hidden': 'true' }, 'ƒx'), where, editBar));
+
+  const focused = (): { rowId: number; col: Column } | null => {
+    const f = grid.focus;
+    const col = f ? model.column(f.columnId) : undefined;
+    return f && col ? { rowId: f.rowId, col } : null;
+  };
+  const refreshBar = () => {
+    const f = focused();
+    if (!f) {
+      where.textContent = 'Cell';
+      editBar.value = '';
+      editBar.disabled = true;
+      return;
+    }
+    const r = model.rows.get(f.rowId);
+    where.textContent = `Row ${r?.rowNumber ?? ''}, ${f.col.title}`;
+    const c = model.cell(f.rowId, f.col.id);
+    editBar.value = f.col.formula && !c?.formula ? f.col.formula : editText(f.col, c);
+    const ro = !model.canEdit || readOnlyReason(f.col) !== null;
+    editBar.disabled = false;
+    editBar.readOnly = ro;
+    editBar.title = f.col.formula ? 'A column formula: it sets every cell of the column' : ro ? `Read-only: ${readOnlyReason(f.col) ?? 'you may view this sheet'}` : 'Type a value, or = and a formula; Enter saves';
+  };
+  grid.onFocus(refreshBar);
+  model.onChange(() => {
+    refreshBar();
+    clearFilter.hidden = !model.columnFilter;
+  });
+  editBar.addEventListener('keydown', (e) => {
+    const f = focused();
+    if (!f) return;
+    if (e.key === 'Enter' && !editBar.readOnly) {
+      e.preventDefault();
+      void actions.editCells([{ rowId: f.rowId, columnId: f.col.id, input: inputFromText(f.col, editBar.value) }]).then(() => grid.focusCell(f.rowId, f.col.id));
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      refreshBar();
+      void grid.focusCell(f.rowId, f.col.id);
+    }
+  });
+
+  const btn = (label: string, run: () => unknown, opts: { key?: string; needsEdit?: boolean; needsAdmin?: boolean } = {}) => {
+    const b = h('button', { type: 'button', class: 'tool', title: opts.key ? `${label} (${opts.key})` : label }, label);
+    b.addEventListener('click', () => void run());
+    if ((opts.needsEdit && !model.canEdit) || (opts.needsAdmin && !model.canAdmin)) b.hidden = true;
+    rowTools.append(b);
+    return b;
+  };
+  const onRow = (fn: (rowId: number, col: Column) => Promise<unknown>) => async () => {
+    const f = focused();
+    if (!f) {
+      showMessage('Select a cell of the row first.');
+      return;
+    }
+    await fn(f.rowId, f.col);
+  };
+  btn('Insert above', onRow(async (rowId, col) => {
+    const before = new Set(model.order);
+    if (await actions.insertRow(rowId, true)) await focusNew(ctx, before, col.id);
+  }), { needsEdit: true });
+  btn('Insert below', onRow(async (rowId, col) => {
+    const before = new Set(model.order);
+    if (await actions.insertRow(rowId, false)) await focusNew(ctx, before, col.id);
+  }), { needsEdit: true });
+  btn('Add row at bottom', async () => {
+    const before = new Set(model.order);
+    if (await actions.insertRow(null, false)) await focusNew(ctx, before, model.columns.find((c) => c.primary)?.id ?? model.columns[0]!.id);
+  }, { needsEdit: true });
+  btn('Delete row', onRow(async (rowId) => {
+    const r = model.rows.get(rowId);
+    const kids = model.parents.has(rowId) ? ' and the rows indented under it' : '';
+    if (await confirmDialog('Delete row', `Delete row ${r?.rowNumber ?? ''}${kids}? This cannot be undone here.`)) await actions.deleteRows([rowId]);
+  }), { needsEdit: true });
+  btn('Indent', onRow(async (rowId, col) => {
+    if (await actions.indent(rowId)) await grid.focusCell(rowId, col.id);
+  }), { needsEdit: true, key: 'Ctrl+]' });
+  btn('Outdent', onRow(async (rowId, col) => {
+    if (await actions.outdent(rowId)) await grid.focusCell(rowId, col.id);
+  }), { needsEdit: true, key: 'Ctrl+[' });
+  btn('Move up', onRow(async (rowId, col) => {
+    if (await actions.move(rowId, -1)) await grid.focusCell(rowId, col.id);
+  }), { needsEdit: true, key: 'Alt+Shift+Up' });
+  btn('Move down', onRow(async (rowId, col) => {
+    if (await actions.move(rowId, 1)) await grid.focusCell(rowId, col.id);
+  }), { needsEdit: true, key: 'Alt+Shift+Down' });
+  btn('Expand/collapse', onRow(async (rowId) => {
+    const id = model.parents.has(rowId) ? rowId : model.rows.get(rowId)?.parentId;
+    if (id !== null && id !== undefined) await actions.setExpanded(id, !model.rows.get(id)?.expanded);
+  }));
+  btn('Undo', () => actions.undo(), { needsEdit: true, key: 'Ctrl+Z' });
+  btn('Redo', () => actions.redo(), { needsEdit: true, key: 'Ctrl+Y' });
+  const colBtn = btn('Column…', onRow(async (_rowId, col) => columnMenu(ctx, col, colBtn)));
+  btn('Sort ascending', onRow(async (_r, col) => actions.sort(col.id, true)), { needsEdit: true });
+  btn('Sort descending', onRow(async (_r, col) => actions.sort(col.id, false)), { needsEdit: true });
+  btn('Filter by value…', onRow(async (_r, col) => columnFilterDialog(ctx, col)));
+  // RevoGrid's header click opens the column's menu too
+  grid.el.addEventListener('headerclick', (e: Event) => {
+    const prop = (e as CustomEvent<{ prop?: unknown }>).detail?.prop;
+    const col = model.columns.find((c) => `c${c.id}` === String(prop));
+    if (col) void columnMenu(ctx, col, colBtn);
+  });
+}
+
+async function focusNew(ctx: SheetPageContext, before: Set<number>, columnId: number): Promise<void> {
+  const id = ctx.model.order.find((r) => !before.has(r));
+  if (id !== undefined) await ctx.grid.focusCell(id, columnId);
+}
+
+function accessLabel(a: string): string {
+  return ({ OWNER: 'Owner', ADMIN: 'Admin', EDITOR_SHARE: 'Editor (can share)', EDITOR: 'Editor', COMMENTER: 'Commenter', VIEWER: 'Viewer' } as Record<string, string>)[a] ?? a;
+}
+
+/** Applies a sheet filter: Get Sheet with filterId says which rows it hides. */
+async function applySheetFilter(ctx: SheetPageContext, filterId: number | null): Promise<void> {
+  const { model } = ctx;
+  if (filterId === null) {
+    model.sheetFilter = null;
+    model.apply({ kind: 'columns', columns: model.columns });
+    return;
+  }
+  try {
+    const s = await api.get<Sheet>(`/sheets/${ctx.sheetId}`, { ...SHEET_QUERY, filterId });
+    const filter = (model.sheet.filters ?? []).find((f) => f.id === filterId)!;
+    model.sheetFilter = { filter, rowIds: new Set(s.rows.filter((r) => !(r as { filteredOut?: boolean }).filteredOut).map((r) => r.id)) };
+    model.apply({ kind: 'sheet', sheet: s });
+  } catch (e) {
+    showError(e);
+  }
+}
+
+/** The ad-hoc filter: the rows whose shown value in the column is one of those chosen. */
+async function columnFilterDialog(ctx: SheetPageContext, col: Column): Promise<void> {
+  const values = ctx.model.distinctValues(col.id);
+  const chosen = await dialog<string[]>(`Filter by ${col.title}`, (body, done) => {
+    const form = h('form', { class: 'modal-form' });
+    const list = h('fieldset', { class: 'filter-values' }, h('legend', {}, 'Show rows whose value is'));
+    values.forEach((v, i) => {
+      const id = `fv-${i}`;
+      list.append(h('div', {}, h('input', { type: 'checkbox', id, value: v, checked: ctx.model.columnFilter?.columnId === col.id ? ctx.model.columnFilter.values.has(v) : true }), h('label', { for: id, class: 'inline' }, v === '' ? '(blank)' : v)));
+    });
+    const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
+    cancel.addEventListener('click', () => (form.closest('dialog') as HTMLDialogElement).dispatchEvent(new Event('cancel')));
+    form.append(list, h('div', { class: 'modal-actions' }, h('button', { type: 'submit' }, 'Apply filter'), cancel));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      done([...list.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => i.value));
+    });
+    body.append(form);
+  });
+  if (chosen === null) return;
+  ctx.model.columnFilter = chosen.length === values.length ? null : { columnId: col.id, values: new Set(chosen) };
+  ctx.model.apply({ kind: 'columns', columns: ctx.model.columns });
+}
+
+/** The column's menu: add, rename, type and options, hide/show, move, delete. */
+async function columnMenu(ctx: SheetPageContext, col: Column, opener: HTMLElement): Promise<void> {
+  const { model, actions } = ctx;
+  const items: Array<[string, () => Promise<unknown>, boolean]> = [
+    ['Add column left', () => addColumn(ctx, col.index), model.canAdmin],
+    ['Add column right', () => addColumn(ctx, col.index + 1), model.canAdmin],
+    ['Rename', async () => {
+      const v = await formDialog(`Rename ${col.title}`, [{ name: 'title', label: 'Title', value: col.title }], 'Rename');
+      if (v?.title) await actions.updateColumn(col.id, { title: v.title });
+    }, model.canAdmin],
+    ['Type and options', async () => {
+      const v = await formDialog(`Column ${col.title}`, [
+        { name: 'type', label: 'Type', value: col.type, options: COLUMN_TYPES.map(([t]) => t) },
+        { name: 'options', label: 'Options (dropdowns: separated by commas)', value: (col.options ?? []).join(', ') },
+      ], 'Save');
+      if (!v) return;
+      const options = v.options!.split(',').map((s) => s.trim()).filter(Boolean);
+      await actions.updateColumn(col.id, { type: v.type, ...(options.length ? { options } : {}) });
+    }, model.canAdmin && !col.primary && !col.systemColumnType],
+    ['Move left', () => actions.updateColumn(col.id, { index: Math.max(0, col.index - 1) }), model.canAdmin && col.index > 0],
+    ['Move right', () => actions.updateColumn(col.id, { index: col.index + 1 }), model.canAdmin && col.index < model.columns.length - 1],
+    ['Hide column', () => actions.updateColumn(col.id, { hidden: true }), model.canAdmin && !col.primary],
+    ['Show hidden columns', async () => {
+      for (const c of model.columns.filter((x) => x.hidden)) await actions.updateColumn(c.id, { hidden: false });
+    }, model.canAdmin && model.columns.some((c) => c.hidden)],
+    ['Sort ascending', () => actions.sort(col.id, true), model.canEdit],
+    ['Sort descending', () => actions.sort(col.id, false), model.canEdit],
+    ['Filter by value…', () => columnFilterDialog(ctx, col), true],
+    ['Delete column', async () => {
+      if (await confirmDialog('Delete column', `Delete the column ${col.title} and every value in it?`)) await actions.deleteColumn(col.id);
+    }, model.canAdmin && !col.primary],
+  ];
+  const chosen = await dialog<number>(`${col.title} · ${typeLabel(col)}${col.formula ? ` · column formula ${col.formula}` : ''}`, (body, done) => {
+    const menu = h('div', { class: 'menu', role: 'menu', 'aria-label': `Column ${col.title}` });
+    items.forEach(([label, , allowed], i) => {
+      if (!allowed) return;
+      const b = h('button', { type: 'button', role: 'menuitem', class: 'menu-item' }, label);
+      b.addEventListener('click', () => done(i));
+      menu.append(b);
+    });
+    menu.addEventListener('keydown', (e) => {
+      const all = [...menu.querySelectorAll<HTMLButtonElement>('button')];
+      const i = all.indexOf(document.activeElement as HTMLButtonElement);
+      if (e.key === 'ArrowDown') all[(i + 1) % all.length]?.focus();
+      else if (e.key === 'ArrowUp') all[(i - 1 + all.length) % all.length]?.focus();
+      else return;
+      e.preventDefault();
+    });
+    body.append(menu);
+  });
+  if (chosen === null) {
+    opener.focus();
+    return;
+  }
+  try {
+    await items[chosen]![1]();
+  } catch (e) {
+    showError(e);
+  }
+  const f = ctx.grid.focus;
+  if (f && model.column(f.columnId)) await ctx.grid.focusCell(f.rowId, f.columnId);
+}
+
+async function addColumn(ctx: SheetPageContext, index: number): Promise<void> {
+  const v = await formDialog('Add column', [
+    { name: 'title', label: 'Title' },
+    { name: 'type', label: 'Type', value: 'TEXT_NUMBER', options: COLUMN_TYPES.map(([t]) => t) },
+    { name: 'options', label: 'Options (dropdowns: separated by commas)' },
+  ], 'Add');
+  if (!v?.title) return;
+  await ctx.actions.addColumn(index, v.title, v.type!, v.options!.split(',').map((s) => s.trim()).filter(Boolean));
+}
+
+/** The share dialog and the row panel, mounted when their modules are part of the bundle. */
+async function mountOptional(_shareSlot: HTMLElement, _side: HTMLElement, _ctx: SheetPageContext): Promise<void> {
+  // filled in when src/web/app/share and src/web/app/panels land
+}

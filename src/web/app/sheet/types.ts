@@ -1,0 +1,77 @@
+/** The API's JSON as the sheet page reads it (Get Sheet with include=objectValue,format,filters). */
+
+export interface Contact { email?: string; name?: string; objectType?: string }
+export interface ObjectValue {
+  objectType?: string;
+  value?: unknown;
+  values?: unknown[];
+  email?: string;
+  name?: string;
+  [k: string]: unknown;
+}
+
+export interface Cell {
+  columnId: number;
+  value?: string | number | boolean | null;
+  displayValue?: string;
+  formula?: string;
+  format?: string;
+  conditionalFormat?: string;
+  objectValue?: ObjectValue;
+  hyperlink?: { url?: string };
+  image?: unknown;
+}
+
+export interface Column {
+  id: number;
+  index: number;
+  title: string;
+  type: string;
+  primary?: boolean;
+  options?: string[];
+  symbol?: string;
+  systemColumnType?: string;
+  width?: number;
+  hidden?: boolean;
+  locked?: boolean;
+  lockedForUser?: boolean;
+  formula?: string;
+  format?: string;
+  validation?: boolean;
+  contactOptions?: Contact[];
+  description?: string;
+  autoNumberFormat?: unknown;
+}
+
+export interface Row {
+  id: number;
+  rowNumber?: number;
+  parentId?: number;
+  siblingId?: number;
+  expanded?: boolean;
+  locked?: boolean;
+  lockedForUser?: boolean;
+  format?: string;
+  conditionalFormat?: string;
+  cells?: Cell[];
+  createdAt?: string;
+  modifiedAt?: string;
+}
+
+export interface Filter { id: number; name?: string; filterType?: string; query?: unknown; [k: string]: unknown }
+
+export interface Sheet {
+  id: number;
+  name: string;
+  version?: number;
+  accessLevel: 'OWNER' | 'ADMIN' | 'EDITOR_SHARE' | 'EDITOR' | 'COMMENTER' | 'VIEWER' | string;
+  permalink?: string;
+  columns: Column[];
+  rows: Row[];
+  totalRowCount?: number;
+  dependenciesEnabled?: boolean;
+  projectSettings?: unknown;
+  filters?: Filter[];
+  effectiveAttachmentOptions?: string[];
+  favorite?: boolean;
+}
