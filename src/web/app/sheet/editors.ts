@@ -71,7 +71,9 @@ export class SheetCellEditor implements EditorBase {
     if (!col) return;
     const rowId = (this.editCell?.model as { id?: number } | undefined)?.id ?? (this.schema.model as { id?: number }).id;
     const cell = rowId !== undefined ? model.cell(rowId, col.id) : undefined;
-    const seed = editorEnv.seed;
+    // a typed key opened the editor: RevoGrid gathers the keys typed before it drew (editCell.val)
+    const typed = editorEnv.seed !== '';
+    const seed = typed ? (typeof this.editCell?.val === 'string' && this.editCell.val !== '' ? this.editCell.val : editorEnv.seed) : '';
     editorEnv.seed = '';
     const start = seed !== '' ? seed : editText(col, cell);
     const host = this.host;

@@ -74,6 +74,12 @@ export class SheetGrid {
       cellProperties: () => ({ role: 'rowheader', 'aria-colindex': 1, class: 'sd-rownum' }),
       columnProperties: () => ({ role: 'columnheader', 'aria-colindex': 1, 'aria-label': 'Row number' }),
     } as never;
+    // Tab reaches the grid; its focus goes to the focused cell (the first one at first)
+    el.tabIndex = 0;
+    el.addEventListener('focus', () => {
+      if (this.focus && this.model.visible.includes(this.focus.rowId)) void this.focusCell(this.focus.rowId, this.focus.columnId);
+      else if (this.model.visible.length > 0 && this.cols.length > 0) void this.focusCell(this.model.visible[0]!, this.cols[0]!.id);
+    });
     host.append(el);
     this.wire();
     this.setColumns();
@@ -218,11 +224,21 @@ export class SheetGrid {
       n.setAttribute('aria-selected', 'false');
       n.classList.remove('sd-focused');
     });
-    if (f) this.el.querySelectorAll(`[data-row-id="${f.rowId}"][data-column-id="${f.columnId}"]`).forEach((n) => {
+    if (f) this.markFocused(f, 0);
+    for (const fn of this.listeners) fn(f);
+  }
+
+  /** Marks the focused cell and gives it the keyboard focus (what a screen reader follows); waits a few frames for a row still being drawn. */
+  private markFocused(f: Focus, tries: number): void {
+    if (this.focus !== f) return;
+    const found = this.el.querySelectorAll<HTMLElement>(`[data-row-id="${f.rowId}"][data-column-id="${f.columnId}"]`);
+    found.forEach((n) => {
       n.setAttribute('aria-selected', 'true');
       n.classList.add('sd-focused');
+      const a = document.activeElement;
+      if (!a?.closest('.sd-editor, dialog') && a?.id !== 'edit-bar') n.focus({ preventScroll: true });
     });
-    for (const fn of this.listeners) fn(f);
+    if (found.length === 0 && tries < 30) requestAnimationFrame(() => this.markFocused(f, tries + 1));
   }
 
   /** The focused cell's position in the grid's terms. */

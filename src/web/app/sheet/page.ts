@@ -50,8 +50,20 @@ export async function mountSheet(root: HTMLElement, sheetId: number, who: { user
   root.replaceChildren(head, bar, body);
   root.classList.add('sheet-page');
   const grid = new SheetGrid(gridHost, model, actions, { palette });
+  // RevoGrid hears every key on the document: keys typed elsewhere (edit bar, toolbar, dialogs) stay there
+  document.body.addEventListener('keydown', (e) => {
+    const t = e.target as HTMLElement;
+    if (t !== document.body && !t.closest('revo-grid')) e.stopPropagation();
+  });
   const ctx: SheetPageContext = { sheetId, model, actions, grid, ...who };
   window.sheetd = { page: ctx };
   mountToolbar(head, bar, side, ctx);
+  // opened from a search result: the row, focused
+  const rowId = Number(new URLSearchParams(location.search).get('rowId'));
+  if (rowId && model.rows.has(rowId)) {
+    await new Promise((r) => requestAnimationFrame(() => r(null)));
+    const primary = model.columns.find((c) => c.primary) ?? model.columns[0];
+    if (primary) await grid.focusCell(rowId, primary.id);
+  }
   document.body.dataset.sheetReady = 'true';
 }

@@ -44,7 +44,7 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
 
   // the edit bar
   const where = h('label', { for: 'edit-bar', class: 'edit-where' }, 'Cell');
-  const editBar = h('input', { id: 'edit-bar', class: 'edit-bar', type: 'text', autocomplete: 'off', disabled: true, placeholder: 'Select a cell' });
+  const editBar = h('input', { id: 'edit-bar', class: 'edit-bar', type: 'text', autocomplete: 'off', readonly: true, placeholder: 'Select a cell' });
   const rowTools = h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Rows and columns' });
   bar.replaceChildren(rowTools, h('div', { class: 'edit-line' }, h('span', { class: 'fx', 'aria-hidden': 'true' }, 'ƒx'), where, editBar));
 
@@ -58,7 +58,7 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     if (!f) {
       where.textContent = 'Cell';
       editBar.value = '';
-      editBar.disabled = true;
+      editBar.readOnly = true;
       return;
     }
     const r = model.rows.get(f.rowId);
@@ -66,7 +66,6 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     const c = model.cell(f.rowId, f.col.id);
     editBar.value = f.col.formula && !c?.formula ? f.col.formula : editText(f.col, c);
     const ro = !model.canEdit || readOnlyReason(f.col) !== null;
-    editBar.disabled = false;
     editBar.readOnly = ro;
     editBar.title = f.col.formula ? 'A column formula: it sets every cell of the column' : ro ? `Read-only: ${readOnlyReason(f.col) ?? 'you may view this sheet'}` : 'Type a value, or = and a formula; Enter saves';
   };

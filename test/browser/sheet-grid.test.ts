@@ -1,0 +1,379 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
+import { client, type Client } from '../helpers/http.ts';
+import { makeSheet, makeUser } from '../helpers/sheets.ts';
+import { assertRow, cellAt, givePassword, gridHeaders, gridRows, openSheet, screenshot, settled, signInPage } from '../helpers/webapp.ts';
+
+/**
+ * The sheet page in Chromium, read and driven as a person does: through the grid's ARIA roles
+ * (role=treegrid/grid, row with aria-rowindex, gridcell with aria-colindex), the keyboard and
+ * the mouse; every change is read back through the API. One browser for the file.
+ */
+const skip = CHROMIUM ? false : 'no chromium on this machine';
+let t: TestServer;
+let browser: Browser;
+let api: Client;
+let bob: { id: number; token: string };
+let ctx: BrowserContext;
+let page: Page;
+
+before(async () => {
+  if (!CHROMIUM) return;
+  t = await startTestServer();
+  api = client(t.base, t.adminToken);
+  bob = await makeUser(t, api, 'bob@example.com');
+  await givePassword(t, 'admin@example.com');
+  await givePassword(t, 'bob@example.com');
+  browser = await launchChromium();
+  ctx = await browser.newContext({ viewport: { width: 1400, height: 800 } });
+  page = await ctx.newPage();
+  await signInPage(page, t, 'admin@example.com');
+});
+
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+interface SheetJson { rows: Array<{ id: number; parentId?: number; cells: Array<{ columnId: number; value?: unknown; displayValue?: string; formula?: string; objectValue?: { values?: Array<{ email?: string } | string>; email?: string } }> }> }
+
+async function sheetJson(id: number): Promise<SheetJson> {
+  const r = await api.get(`/sheets/${id}?include=objectValue&level=2`);
+  assert.equal(r.status, 200, r.text);
+  return r.body as SheetJson;
+}
+
+/** Polls the API until `check` holds (the page's write has landed). */
+async function eventually(id: number, check: (s: SheetJson) => boolean, what: string): Promise<SheetJson> {
+  let s: SheetJson | undefined;
+  for (let i = 0; i < 200; i++) {
+    s = await sheetJson(id);
+    if (check(s)) return s;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`${what}: ${JSON.stringify(s)}`);
+}
+
+const cellValue = (s: SheetJson, rowIdx: number, colId: number) => s.rows[rowIdx]?.cells.find((c) => c.columnId === colId);
+
+/** Focuses a cell by clicking it and waits until the grid says it is selected. */
+async function focus(rowIndex: number, colIndex: number): Promise<void> {
+  const cell = cellAt(page, rowIndex, colIndex);
+  await cell.click();
+  await page.locator(`[role="row"][aria-rowindex="${rowIndex}"] [role="gridcell"][aria-colindex="${colIndex}"][aria-selected="true"]`).waitFor();
+}
+
+test('the grid shows the titles and values of a sheet made through the API, as ARIA grid roles', { skip }, async () => {
+  const s = await makeSheet(api, 'Shown', [
+    { title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Due', type: 'DATE' }, { title: 'Done', type: 'CHECKBOX' }, { title: 'Status', type: 'PICKLIST', options: ['Open', 'Closed'] },
+  ]);
+  const add = await api.post(`/sheets/${s.id}/rows`, [
+    { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'Plan' }, { columnId: s.col.Due!.id, value: '2026-12-01' }, { columnId: s.col.Status!.id, value: 'Open' }, { columnId: s.col.Done!.id, value: true }] },
+    { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'Build' }, { columnId: s.col.Status!.id, value: 'Closed' }] },
+  ]);
+  assert.equal(add.status, 200, add.text);
+  await api.post(`/sheets/${s.id}/rows`, [{ parentId: add.body.result[1].id, cells: [{ columnId: s.col.Task!.id, value: 'Child' }] }]);
+  await openSheet(page, t, s.id);
+  const grid = page.locator('revo-grid');
+  assert.equal(await grid.getAttribute('role'), 'treegrid');
+  assert.equal(await grid.getAttribute('aria-rowcount'), '4');
+  assert.equal(await grid.getAttribute('aria-colcount'), '5');
+  assert.deepEqual(await gridHeaders(page), ['Task', 'Due', 'Done', 'Status']);
+  const rows = await gridRows(page);
+  assertRow(rows, 2, ['Plan', '2026-12-01', '☑checked', 'Open']);
+  assertRow(rows, 3, ['▾Build', '', '☐not checked', 'Closed']);
+  assertRow(rows, 4, ['Child']);
+  assert.equal(await page.locator('[role="row"][aria-rowindex="4"]').first().getAttribute('aria-level'), '2');
+  assert.equal(await page.locator('[role="row"][aria-rowindex="3"][aria-expanded="true"]').count() > 0, true);
+  // the row numbers
+  assert.equal((await page.locator('[role="row"][aria-rowindex="2"] [role="rowheader"]').textContent())?.trim(), '1');
+  await focus(2, 2);
+  await screenshot(page, 'grid');
+  // collapse and expand the parent row
+  await page.locator('[role="row"][aria-rowindex="3"] button[aria-label="Collapse"]').click();
+  await page.locator('revo-grid[aria-rowcount="3"]').waitFor();
+  await page.locator('[role="row"][aria-rowindex="3"] button[aria-label="Expand"]').click();
+  await page.locator('revo-grid[aria-rowcount="4"]').waitFor();
+});
+
+test('edit a cell of each column type and read it back through the API; a strict column refuses in words', { skip }, async () => {
+  const s = await makeSheet(api, 'Types', [
+    { title: 'Name', type: 'TEXT_NUMBER', primary: true },
+    { title: 'Num', type: 'TEXT_NUMBER' },
+    { title: 'When', type: 'DATE' },
+    { title: 'Pick', type: 'PICKLIST', options: ['Open', 'Done'], validation: true },
+    { title: 'Tags', type: 'MULTI_PICKLIST', options: ['red', 'blue', 'green'] },
+    { title: 'Owner', type: 'CONTACT_LIST' },
+    { title: 'Team', type: 'MULTI_CONTACT_LIST' },
+    { title: 'Check', type: 'CHECKBOX' },
+    { title: 'Light', type: 'PICKLIST', symbol: 'RYG' },
+    { title: 'Created', type: 'DATETIME', systemColumnType: 'CREATED_DATE' },
+  ]);
+  const c = s.col;
+  await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: c.Name!.id, value: 'row one' }] }]);
+  await openSheet(page, t, s.id);
+
+  // text: type to replace, Enter saves
+  await focus(2, 2);
+  await page.keyboard.type('Renamed');
+  await page.locator('.sd-editor input').waitFor();
+  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === 'Renamed');
+  await page.keyboard.press('Enter');
+  // number
+  await focus(2, 3);
+  await page.keyboard.type('42');
+  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === '42');
+  await page.keyboard.press('Enter');
+  let back = await eventually(s.id, (x) => cellValue(x, 0, c.Name!.id)?.value === 'Renamed' && cellValue(x, 0, c.Num!.id)?.value === 42, 'text and number saved');
+
+  // date: the date picker's field
+  await focus(2, 4);
+  await page.keyboard.press('F2');
+  await page.locator('.sd-editor input[type="date"]').fill('2026-12-24');
+  await page.locator('.sd-editor input[type="date"]').press('Enter');
+  // dropdown: the options in a list; a value outside a strict column's options is refused
+  await focus(2, 5);
+  await page.keyboard.press('Enter');
+  const pick = page.locator('.sd-editor input[list]');
+  assert.deepEqual(await page.locator('.sd-editor datalist option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), ['Open', 'Done']);
+  await pick.fill('Nope');
+  await pick.press('Enter');
+  const alert = page.getByRole('alert');
+  await alert.waitFor();
+  assert.doesNotMatch((await alert.textContent()) ?? '', /Error:|at \w+ \(/, 'no stack trace');
+  assert.ok(((await alert.textContent()) ?? '').length > 10);
+  await settled(page);
+  assert.equal((await cellAt(page, 2, 5).textContent())?.trim(), '', 'the refused value is taken back');
+  await focus(2, 5);
+  await page.keyboard.press('Enter');
+  await page.locator('.sd-editor input[list]').fill('Done');
+  await page.locator('.sd-editor input[list]').press('Enter');
+  // multi-select dropdown: check boxes
+  await focus(2, 6);
+  await page.keyboard.press('Enter');
+  await page.getByLabel('red', { exact: true }).check();
+  await page.getByLabel('green', { exact: true }).check();
+  await page.getByLabel('green', { exact: true }).press('Enter');
+  // contact: the org's people offered
+  await focus(2, 7);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('.sd-editor datalist option').length >= 2);
+  await page.locator('.sd-editor input[list]').fill('bob@example.com');
+  await page.locator('.sd-editor input[list]').press('Enter');
+  // several contacts
+  await focus(2, 8);
+  await page.keyboard.press('Enter');
+  await page.getByLabel(/bob@example\.com/).check();
+  await page.getByLabel(/admin@example\.com/).check();
+  await page.getByLabel(/admin@example\.com/).press('Enter');
+  // check box: a click, then Space
+  await focus(2, 9);
+  await cellAt(page, 2, 9).locator('[data-check]').click();
+  await eventually(s.id, (x) => cellValue(x, 0, c.Check!.id)?.value === true, 'checked by click');
+  await focus(2, 9);
+  await page.keyboard.press(' ');
+  // symbol: typed name of the symbol
+  await focus(2, 10);
+  await page.keyboard.type('Green');
+  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === 'Green');
+  await page.keyboard.press('Enter');
+  back = await eventually(s.id, (x) => cellValue(x, 0, c.Light!.id)?.value === 'Green' && cellValue(x, 0, c.Check!.id)?.value === false, 'all saved');
+  const cell = (col: number) => cellValue(back, 0, col)!;
+  assert.equal(cell(c.When!.id).value, '2026-12-24');
+  assert.equal(cell(c.Pick!.id).value, 'Done');
+  assert.deepEqual(cell(c.Tags!.id).objectValue?.values, ['red', 'green']);
+  assert.equal(cell(c.Owner!.id).objectValue?.email, 'bob@example.com');
+  assert.deepEqual((cell(c.Team!.id).objectValue?.values ?? []).map((v) => (v as { email: string }).email).sort(), ['admin@example.com', 'bob@example.com']);
+  // the grid shows the API's displayValue
+  const rows = await gridRows(page);
+  assert.equal(rows.get(2)![9], '●Green');
+  assert.equal(rows.get(2)![4], 'Done');
+  // a system column takes no edit
+  await focus(2, 11);
+  assert.equal(await cellAt(page, 2, 11).getAttribute('aria-readonly'), 'true');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('.sd-editor').count(), 0);
+  await screenshot(page, 'grid-types');
+});
+
+test('a formula typed into a cell is stored as a formula; the cell shows its value, the edit bar the formula', { skip }, async () => {
+  const s = await makeSheet(api, 'Formulas', [{ title: 'Item', type: 'TEXT_NUMBER', primary: true }, { title: 'Qty', type: 'TEXT_NUMBER' }, { title: 'Total', type: 'TEXT_NUMBER' }]);
+  await api.post(`/sheets/${s.id}/rows`, [
+    { toBottom: true, cells: [{ columnId: s.col.Item!.id, value: 'a' }, { columnId: s.col.Qty!.id, value: 3 }] },
+    { toBottom: true, cells: [{ columnId: s.col.Item!.id, value: 'b' }, { columnId: s.col.Qty!.id, value: 4 }] },
+  ]);
+  await openSheet(page, t, s.id);
+  await focus(2, 4);
+  await page.keyboard.type('=SUM(Qty:Qty)');
+  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === '=SUM(Qty:Qty)');
+  await page.keyboard.press('Enter');
+  // the server writes column references in brackets
+  const back = await eventually(s.id, (x) => cellValue(x, 0, s.col.Total!.id)?.formula === '=SUM([Qty]:[Qty])', 'formula stored');
+  assert.equal(cellValue(back, 0, s.col.Total!.id)!.value, 7);
+  await page.waitForFunction(() => document.querySelector('[role="row"][aria-rowindex="2"] [aria-colindex="4"]')?.textContent?.includes('7'));
+  await focus(2, 4);
+  assert.equal(await page.locator('#edit-bar').inputValue(), '=SUM([Qty]:[Qty])');
+  // an error marker
+  await focus(3, 4);
+  await page.keyboard.type('=1/0');
+  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === '=1/0');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /#DIVIDE BY ZERO/.test(document.querySelector('[role="row"][aria-rowindex="3"] [aria-colindex="4"]')?.textContent ?? ''));
+  await screenshot(page, 'grid-formula');
+});
+
+test('rows: insert above and below, indent, move, delete', { skip }, async () => {
+  const s = await makeSheet(api, 'Rows', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }]);
+  await api.post(`/sheets/${s.id}/rows`, ['A', 'B', 'C'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: v }] })));
+  await openSheet(page, t, s.id);
+  const names = async () => (await sheetJson(s.id)).rows.map((r) => String(r.cells[0]?.value ?? ''));
+  await focus(3, 2); // B
+  await page.getByRole('button', { name: 'Insert above' }).click();
+  await page.locator('revo-grid[aria-rowcount="5"]').waitFor();
+  assert.deepEqual(await names(), ['A', '', 'B', 'C']);
+  await page.keyboard.type('New');
+  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === 'New');
+  await page.keyboard.press('Enter');
+  await eventually(s.id, (x) => x.rows[1]?.cells[0]?.value === 'New', 'typed into the new row');
+  await focus(5, 2); // C
+  await page.getByRole('button', { name: 'Insert below' }).click();
+  await page.locator('revo-grid[aria-rowcount="6"]').waitFor();
+  assert.deepEqual(await names(), ['A', 'New', 'B', 'C', '']);
+  // indent B under New
+  await focus(4, 2);
+  await page.getByRole('button', { name: 'Indent' }).click();
+  let back = await eventually(s.id, (x) => x.rows[2]?.parentId === x.rows[1]?.id, 'B indented under New');
+  await page.locator('[role="row"][aria-rowindex="4"][aria-level="2"]').first().waitFor();
+  // move C up (above New, its sibling above)
+  await focus(5, 2);
+  await page.getByRole('button', { name: 'Move up' }).click();
+  back = await eventually(s.id, (x) => x.rows[1]?.cells[0]?.value === 'C', 'C moved up');
+  assert.deepEqual(back.rows.map((r) => String(r.cells[0]?.value ?? '')), ['A', 'C', 'New', 'B', '']);
+  // outdent B
+  await focus(5, 2);
+  await page.getByRole('button', { name: 'Outdent' }).click();
+  await eventually(s.id, (x) => x.rows.every((r) => r.parentId === undefined), 'B outdented');
+  // delete the empty last row, with a confirmation
+  await focus(6, 2);
+  await page.getByRole('button', { name: 'Delete row' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  back = await eventually(s.id, (x) => x.rows.length === 4, 'row deleted');
+  assert.deepEqual(back.rows.map((r) => String(r.cells[0]?.value ?? '')), ['A', 'C', 'New', 'B']);
+  await page.locator('revo-grid[aria-rowcount="5"]').waitFor();
+});
+
+test('paste a 3x3 block of tab-separated text (quoted cells too) as one Update Rows call and one Add Rows call; sort', { skip }, async () => {
+  const s = await makeSheet(api, 'Paste', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }, { title: 'B', type: 'TEXT_NUMBER' }, { title: 'C', type: 'TEXT_NUMBER' }]);
+  await api.post(`/sheets/${s.id}/rows`, [1, 2].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.A!.id, value: `r${v}` }] })));
+  await openSheet(page, t, s.id);
+  const calls: string[] = [];
+  page.on('request', (r) => {
+    if (/\/2\.0\/sheets\/\d+\/rows/.test(r.url()) && r.method() !== 'GET') calls.push(r.method());
+  });
+  await focus(2, 2);
+  // what a spreadsheet program puts on the clipboard: a quoted cell holding a line break and a tab
+  const tsv = 'x1\t"two\nlines"\tz1\nx2\ty2\t"a\tb"\nx3\ty3\tz3\n';
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', text);
+    const target = document.activeElement ?? document.body;
+    target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, tsv);
+  const back = await eventually(s.id, (x) => x.rows.length === 3 && x.rows[2]?.cells.find((c) => c.columnId === s.col.C!.id)?.value === 'z3', 'pasted');
+  const text = (r: number) => [s.col.A!.id, s.col.B!.id, s.col.C!.id].map((id) => String(back.rows[r]!.cells.find((c) => c.columnId === id)?.value ?? ''));
+  assert.deepEqual(text(0), ['x1', 'two\nlines', 'z1']);
+  assert.deepEqual(text(1), ['x2', 'y2', 'a\tb']);
+  assert.deepEqual(text(2), ['x3', 'y3', 'z3']);
+  await settled(page);
+  assert.deepEqual(calls, ['PUT', 'POST'], 'one Update Rows for the two rows there, one Add Rows for the third');
+  // sort descending on A
+  await focus(2, 2);
+  await page.getByRole('button', { name: 'Sort descending' }).click();
+  await eventually(s.id, (x) => x.rows[0]?.cells.find((c) => c.columnId === s.col.A!.id)?.value === 'x3', 'sorted');
+  await page.waitForFunction(() => document.querySelector('[role="row"][aria-rowindex="2"] [aria-colindex="2"]')?.textContent?.trim() === 'x3');
+});
+
+test('keyboard only: Tab into the grid, arrows, Home/End, type to replace, F2, Escape cancels, Delete clears, undo and redo', { skip }, async () => {
+  const s = await makeSheet(api, 'Keys', [{ title: 'K', type: 'TEXT_NUMBER', primary: true }, { title: 'L', type: 'TEXT_NUMBER' }, { title: 'M', type: 'TEXT_NUMBER' }]);
+  await api.post(`/sheets/${s.id}/rows`, [1, 2, 3].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.K!.id, value: `k${v}` }, { columnId: s.col.L!.id, value: `l${v}` }] })));
+  await openSheet(page, t, s.id);
+  // Tab from the edit bar reaches the grid, which focuses its first cell
+  await page.locator('#edit-bar').focus();
+  await page.keyboard.press('Tab');
+  await page.locator('[role="row"][aria-rowindex="2"] [aria-colindex="2"][aria-selected="true"]').waitFor();
+  const selected = async () => page.locator('[role="gridcell"][aria-selected="true"]').first().evaluate((e) => [e.closest('[role="row"]')!.getAttribute('aria-rowindex'), e.getAttribute('aria-colindex')].join(','));
+  const waitSelected = async (want: string) => {
+    for (let i = 0; i < 100 && (await selected().catch(() => '')) !== want; i++) await page.waitForTimeout(50);
+    assert.equal(await selected(), want);
+  };
+  await page.keyboard.press('ArrowRight');
+  await waitSelected('2,3');
+  await page.keyboard.press('ArrowDown');
+  await waitSelected('3,3');
+  await page.keyboard.press('End');
+  await waitSelected('3,4');
+  await page.keyboard.press('Home');
+  await waitSelected('3,2');
+  await page.keyboard.press('Tab');
+  await waitSelected('3,3');
+  // type to replace, Enter saves
+  await page.keyboard.type('typed');
+  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === 'typed');
+  await page.keyboard.press('Enter');
+  await eventually(s.id, (x) => x.rows[1]?.cells.find((c) => c.columnId === s.col.L!.id)?.value === 'typed', 'typed value saved');
+  // Enter saved and moved down; F2 edits the value in place; Escape cancels
+  await waitSelected('4,3');
+  await page.keyboard.press('ArrowUp');
+  await waitSelected('3,3');
+  await page.keyboard.press('F2');
+  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === 'typed');
+  await page.keyboard.type(' more');
+  await page.keyboard.press('Escape');
+  await page.locator('.sd-editor').waitFor({ state: 'detached' });
+  assert.equal((await cellAt(page, 3, 3).textContent())?.trim(), 'typed');
+  // Delete clears
+  await page.keyboard.press('Delete');
+  await eventually(s.id, (x) => x.rows[1]?.cells.find((c) => c.columnId === s.col.L!.id)?.value === undefined, 'cleared');
+  // undo brings it back, redo clears again
+  await page.keyboard.press('Control+z');
+  await eventually(s.id, (x) => x.rows[1]?.cells.find((c) => c.columnId === s.col.L!.id)?.value === 'typed', 'undone');
+  await page.keyboard.press('Control+y');
+  await eventually(s.id, (x) => x.rows[1]?.cells.find((c) => c.columnId === s.col.L!.id)?.value === undefined, 'redone');
+  // PageDown goes to the last row of this small sheet; indent by keyboard (Ctrl+])
+  await page.keyboard.press('PageDown');
+  await waitSelected('4,3');
+  await page.keyboard.press('Control+]');
+  await eventually(s.id, (x) => x.rows[2]?.parentId === x.rows[1]?.id, 'indented by keyboard');
+});
+
+test('a VIEWER sees no editors, and the server refuses their edits anyway', { skip }, async () => {
+  const s = await makeSheet(api, 'Look only', [{ title: 'T', type: 'TEXT_NUMBER', primary: true }]);
+  await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.T!.id, value: 'fixed' }] }]);
+  const share = await api.post(`/sheets/${s.id}/shares`, [{ email: 'bob@example.com', accessLevel: 'VIEWER' }]);
+  assert.equal(share.status, 200, share.text);
+  const viewerCtx = await browser.newContext({ viewport: { width: 1200, height: 700 } });
+  const vp = await viewerCtx.newPage();
+  await signInPage(vp, t, 'bob@example.com');
+  await openSheet(vp, t, s.id);
+  assert.equal(await vp.locator('.badge').textContent(), 'Viewer');
+  assert.equal(await vp.getByRole('button', { name: 'Insert above' }).count(), 0, 'no row tools');
+  await vp.locator('[role="row"][aria-rowindex="2"] [aria-colindex="2"]').click();
+  await vp.keyboard.type('changed');
+  await vp.keyboard.press('Enter');
+  assert.equal(await vp.locator('.sd-editor').count(), 0, 'no editor opens');
+  assert.equal(await vp.locator('[role="gridcell"][aria-colindex="2"]').first().getAttribute('aria-readonly'), 'true');
+  // the page's session cannot write either: the server answers with the catalogue's refusal
+  const status = await vp.evaluate(async ({ id, col }) => {
+    const csrf = document.querySelector<HTMLMetaElement>('meta[name="sheetd-csrf"]')!.content;
+    const rows = await (await fetch(`/2.0/sheets/${id}`, { headers: { 'x-csrf-token': csrf } })).json() as { rows: Array<{ id: number }> };
+    const r = await fetch(`/2.0/sheets/${id}/rows`, { method: 'PUT', headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify([{ id: rows.rows[0]!.id, cells: [{ columnId: col, value: 'x' }] }]) });
+    return [r.status, ((await r.json()) as { errorCode: number }).errorCode];
+  }, { id: s.id, col: s.col.T!.id });
+  assert.deepEqual(status, [403, 1004]);
+  assert.equal((await sheetJson(s.id)).rows[0]!.cells[0]!.value, 'fixed');
+  await viewerCtx.close();
+  void bob;
+});
