@@ -66,6 +66,21 @@ async function focus(rowIndex: number, colIndex: number): Promise<void> {
   await page.locator(`[role="row"][aria-rowindex="${rowIndex}"] [role="gridcell"][aria-colindex="${colIndex}"][aria-selected="true"]`).waitFor();
 }
 
+/** Presses Enter in the open editor (or on `target`), waits for the editor to close and the edit to be answered. */
+async function commit(target?: ReturnType<Page['locator']>): Promise<void> {
+  if (target) await target.press('Enter');
+  else await page.keyboard.press('Enter');
+  await page.locator('.sd-editor').waitFor({ state: 'detached' });
+  await settled(page);
+}
+
+/** Types into the focused cell (type to replace) and saves with Enter. */
+async function typeAndSave(text: string): Promise<void> {
+  await page.keyboard.type(text);
+  await page.waitForFunction((want) => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === want, text);
+  await commit();
+}
+
 test('the grid shows the titles and values of a sheet made through the API, as ARIA grid roles', { skip }, async () => {
   const s = await makeSheet(api, 'Shown', [
     { title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Due', type: 'DATE' }, { title: 'Done', type: 'CHECKBOX' }, { title: 'Status', type: 'PICKLIST', options: ['Open', 'Closed'] },
@@ -118,29 +133,25 @@ test('edit a cell of each column type and read it back through the API; a strict
 
   // text: type to replace, Enter saves
   await focus(2, 2);
-  await page.keyboard.type('Renamed');
-  await page.locator('.sd-editor input').waitFor();
-  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === 'Renamed');
-  await page.keyboard.press('Enter');
+  await typeAndSave('Renamed');
   // number
   await focus(2, 3);
-  await page.keyboard.type('42');
-  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === '42');
-  await page.keyboard.press('Enter');
+  await typeAndSave('42');
   let back = await eventually(s.id, (x) => cellValue(x, 0, c.Name!.id)?.value === 'Renamed' && cellValue(x, 0, c.Num!.id)?.value === 42, 'text and number saved');
 
   // date: the date picker's field
   await focus(2, 4);
   await page.keyboard.press('F2');
   await page.locator('.sd-editor input[type="date"]').fill('2026-12-24');
-  await page.locator('.sd-editor input[type="date"]').press('Enter');
+  await commit(page.locator('.sd-editor input[type="date"]'));
   // dropdown: the options in a list; a value outside a strict column's options is refused
   await focus(2, 5);
   await page.keyboard.press('Enter');
   const pick = page.locator('.sd-editor input[list]');
+  await pick.waitFor();
   assert.deepEqual(await page.locator('.sd-editor datalist option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), ['Open', 'Done']);
   await pick.fill('Nope');
-  await pick.press('Enter');
+  await commit(pick);
   const alert = page.getByRole('alert');
   await alert.waitFor();
   assert.doesNotMatch((await alert.textContent()) ?? '', /Error:|at \w+ \(/, 'no stack trace');
@@ -150,36 +161,35 @@ test('edit a cell of each column type and read it back through the API; a strict
   await focus(2, 5);
   await page.keyboard.press('Enter');
   await page.locator('.sd-editor input[list]').fill('Done');
-  await page.locator('.sd-editor input[list]').press('Enter');
+  await commit(page.locator('.sd-editor input[list]'));
   // multi-select dropdown: check boxes
   await focus(2, 6);
   await page.keyboard.press('Enter');
   await page.getByLabel('red', { exact: true }).check();
   await page.getByLabel('green', { exact: true }).check();
-  await page.getByLabel('green', { exact: true }).press('Enter');
+  await commit(page.getByLabel('green', { exact: true }));
   // contact: the org's people offered
   await focus(2, 7);
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelectorAll('.sd-editor datalist option').length >= 2);
   await page.locator('.sd-editor input[list]').fill('bob@example.com');
-  await page.locator('.sd-editor input[list]').press('Enter');
+  await commit(page.locator('.sd-editor input[list]'));
   // several contacts
   await focus(2, 8);
   await page.keyboard.press('Enter');
   await page.getByLabel(/bob@example\.com/).check();
   await page.getByLabel(/admin@example\.com/).check();
-  await page.getByLabel(/admin@example\.com/).press('Enter');
+  await commit(page.getByLabel(/admin@example\.com/));
   // check box: a click, then Space
   await focus(2, 9);
   await cellAt(page, 2, 9).locator('[data-check]').click();
   await eventually(s.id, (x) => cellValue(x, 0, c.Check!.id)?.value === true, 'checked by click');
   await focus(2, 9);
   await page.keyboard.press(' ');
+  await settled(page);
   // symbol: typed name of the symbol
   await focus(2, 10);
-  await page.keyboard.type('Green');
-  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === 'Green');
-  await page.keyboard.press('Enter');
+  await typeAndSave('Green');
   back = await eventually(s.id, (x) => cellValue(x, 0, c.Light!.id)?.value === 'Green' && cellValue(x, 0, c.Check!.id)?.value === false, 'all saved');
   const cell = (col: number) => cellValue(back, 0, col)!;
   assert.equal(cell(c.When!.id).value, '2026-12-24');
@@ -189,8 +199,8 @@ test('edit a cell of each column type and read it back through the API; a strict
   assert.deepEqual((cell(c.Team!.id).objectValue?.values ?? []).map((v) => (v as { email: string }).email).sort(), ['admin@example.com', 'bob@example.com']);
   // the grid shows the API's displayValue
   const rows = await gridRows(page);
-  assert.equal(rows.get(2)![9], '●Green');
-  assert.equal(rows.get(2)![4], 'Done');
+  assert.equal(rows.get(2)![8], '●Green');
+  assert.equal(rows.get(2)![3], 'Done');
   // a system column takes no edit
   await focus(2, 11);
   assert.equal(await cellAt(page, 2, 11).getAttribute('aria-readonly'), 'true');
@@ -207,9 +217,7 @@ test('a formula typed into a cell is stored as a formula; the cell shows its val
   ]);
   await openSheet(page, t, s.id);
   await focus(2, 4);
-  await page.keyboard.type('=SUM(Qty:Qty)');
-  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === '=SUM(Qty:Qty)');
-  await page.keyboard.press('Enter');
+  await typeAndSave('=SUM(Qty:Qty)');
   // the server writes column references in brackets
   const back = await eventually(s.id, (x) => cellValue(x, 0, s.col.Total!.id)?.formula === '=SUM([Qty]:[Qty])', 'formula stored');
   assert.equal(cellValue(back, 0, s.col.Total!.id)!.value, 7);
@@ -218,9 +226,7 @@ test('a formula typed into a cell is stored as a formula; the cell shows its val
   assert.equal(await page.locator('#edit-bar').inputValue(), '=SUM([Qty]:[Qty])');
   // an error marker
   await focus(3, 4);
-  await page.keyboard.type('=1/0');
-  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === '=1/0');
-  await page.keyboard.press('Enter');
+  await typeAndSave('=1/0');
   await page.waitForFunction(() => /#DIVIDE BY ZERO/.test(document.querySelector('[role="row"][aria-rowindex="3"] [aria-colindex="4"]')?.textContent ?? ''));
   await screenshot(page, 'grid-formula');
 });
@@ -234,9 +240,10 @@ test('rows: insert above and below, indent, move, delete', { skip }, async () =>
   await page.getByRole('button', { name: 'Insert above' }).click();
   await page.locator('revo-grid[aria-rowcount="5"]').waitFor();
   assert.deepEqual(await names(), ['A', '', 'B', 'C']);
-  await page.keyboard.type('New');
-  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === 'New');
-  await page.keyboard.press('Enter');
+  // the new row has the focus
+  await page.locator('[role="row"][aria-rowindex="3"] [aria-colindex="2"][aria-selected="true"]').waitFor();
+  await focus(3, 2);
+  await typeAndSave('New');
   await eventually(s.id, (x) => x.rows[1]?.cells[0]?.value === 'New', 'typed into the new row');
   await focus(5, 2); // C
   await page.getByRole('button', { name: 'Insert below' }).click();
@@ -320,9 +327,7 @@ test('keyboard only: Tab into the grid, arrows, Home/End, type to replace, F2, E
   await page.keyboard.press('Tab');
   await waitSelected('3,3');
   // type to replace, Enter saves
-  await page.keyboard.type('typed');
-  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === 'typed');
-  await page.keyboard.press('Enter');
+  await typeAndSave('typed');
   await eventually(s.id, (x) => x.rows[1]?.cells.find((c) => c.columnId === s.col.L!.id)?.value === 'typed', 'typed value saved');
   // Enter saved and moved down; F2 edits the value in place; Escape cancels
   await waitSelected('4,3');

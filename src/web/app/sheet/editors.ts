@@ -166,13 +166,6 @@ export class SheetCellEditor implements EditorBase {
     setTimeout(() => {
       input.focus();
       if (input.type === 'text') input.setSelectionRange(input.value.length, input.value.length);
-      if (input.type === 'date' && seed === '') {
-        try {
-          input.showPicker?.();
-        } catch {
-          // the picker opens only on a user gesture; the field still takes typing
-        }
-      }
     }, 0);
   }
 

@@ -146,7 +146,11 @@ export class SheetGrid {
         changed = true;
       }
     }
-    if (changed) this.el.source = [...src];
+    if (changed) {
+      this.el.source = [...src];
+      // the redraw may take the keyboard focus off the focused cell: give it back
+      if (this.focus && (document.activeElement === document.body || !document.activeElement)) this.markFocused(this.focus, 0);
+    }
   }
 
   private cellTemplate(h: HyperFunc<VNode>, col: Column, p: CellTemplateProp): VNode | string {
@@ -357,7 +361,11 @@ export class SheetGrid {
         if (cellEl && col) void this.toggleCheckbox(Number(cellEl.dataset.rowId), col);
       }
     });
-    (el as HTMLElement).addEventListener('keydown', (e: KeyboardEvent) => void this.onKey(e), true);
+    // before RevoGrid (which listens on the document): keys on the grid's cells, or on the page when a redraw took the focus away
+    document.addEventListener('keydown', (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement;
+      if (t === document.body || this.el.contains(t)) void this.onKey(e);
+    }, true);
   }
 
   /** RevoGrid's header cells outside any row: the header row gets role=row and aria-rowindex 1. */
