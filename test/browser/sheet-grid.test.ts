@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
@@ -22,7 +22,7 @@ let page: Page;
 
 before(async () => {
   if (!CHROMIUM) return;
-  t = await startTestServer();
+  t = await startSuiteServer();
   api = client(t.base, t.adminToken);
   bob = await makeUser(t, api, 'bob@example.com');
   await givePassword(t, 'admin@example.com');

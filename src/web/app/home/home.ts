@@ -36,7 +36,7 @@ interface Place {
   contents: Contents;
 }
 
-const ICONS: Record<Kind, string> = { sheet: '▦', report: '▤', sight: '◫', folder: '📁', workspace: '🗂' };
+const ICONS: Record<Kind, string> = { sheet: 'S', report: 'R', sight: 'D', folder: 'F', workspace: 'W' };
 const KIND_NAMES: Record<Kind, string> = { sheet: 'Sheet', report: 'Report', sight: 'Dashboard', folder: 'Folder', workspace: 'Workspace' };
 
 function itemsOf(c: Contents): Item[] {

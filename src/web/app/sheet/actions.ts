@@ -15,7 +15,7 @@ interface UndoEntry {
   after: CellEdit[];
 }
 
-export const SHEET_QUERY = { include: 'objectValue,format,filters,columnType', level: 2 };
+export const SHEET_QUERY = { include: 'objectValue,format,filters,columnType', level: 2, accessApiLevel: 1 };
 
 /**
  * What the page does to the sheet through the API. Cell edits are applied to the model at once

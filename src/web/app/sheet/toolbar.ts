@@ -5,6 +5,9 @@ import type { Column, Sheet } from './types.ts';
 import { editText, inputFromText, readOnlyReason } from './values.ts';
 import { typeLabel } from './grid.ts';
 import { SHEET_QUERY } from './actions.ts';
+import { shownText } from './model.ts';
+import { openShareDialog } from '../share/shareDialog.ts';
+import { openRowPanel, type RowPanel } from '../panels/rowPanel.ts';
 
 const COLUMN_TYPES: Array<[string, string]> = [
   ['TEXT_NUMBER', 'Text/Number'], ['DATE', 'Date'], ['PICKLIST', 'Dropdown'], ['MULTI_PICKLIST', 'Multi-select dropdown'],
@@ -40,7 +43,6 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
   // parts other modules add: the share dialog, the row panel
   const shareSlot = h('span', { class: 'share-slot' });
   tools.append(shareSlot);
-  void mountOptional(shareSlot, side, ctx);
 
   // the edit bar
   const where = h('label', { for: 'edit-bar', class: 'edit-where' }, 'Cell');
@@ -147,6 +149,7 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     const col = model.columns.find((c) => `c${c.id}` === String(prop));
     if (col) void columnMenu(ctx, col, colBtn);
   });
+  void mountOptional(shareSlot, side, ctx);
 }
 
 async function focusNew(ctx: SheetPageContext, before: Set<number>, columnId: number): Promise<void> {
@@ -273,7 +276,58 @@ async function addColumn(ctx: SheetPageContext, index: number): Promise<void> {
   await ctx.actions.addColumn(index, v.title, v.type!, v.options!.split(',').map((s) => s.trim()).filter(Boolean));
 }
 
-/** The share dialog and the row panel, mounted when their modules are part of the bundle. */
-async function mountOptional(_shareSlot: HTMLElement, _side: HTMLElement, _ctx: SheetPageContext): Promise<void> {
-  // filled in when src/web/app/share and src/web/app/panels land
+/** The share dialog (a Share button) and the row panel (beside the grid, following the focused row). */
+async function mountOptional(shareSlot: HTMLElement, side: HTMLElement, ctx: SheetPageContext): Promise<void> {
+  const { model, grid } = ctx;
+  const share = h('button', { type: 'button', class: 'share-button' }, 'Share');
+  share.addEventListener('click', () => {
+    const d = openShareDialog(document.body, { objectType: 'sheet', objectId: ctx.sheetId, api, objectName: model.sheet.name, access: model.sheet.accessLevel, onClose: () => share.focus() });
+    void d.closed;
+  });
+  shareSlot.append(share);
+
+  let panel: RowPanel | null = null;
+  let panelRow: number | null = null;
+  const rowLabel = (rowId: number) => {
+    const r = model.rows.get(rowId);
+    const primary = model.columns.find((c) => c.primary);
+    const text = primary ? shownText(r?.cells.get(primary.id)) : '';
+    return `Row ${r?.rowNumber ?? ''}${text ? `: ${text}` : ''}`;
+  };
+  const open = async (rowId: number, columnId: number | null) => {
+    panel?.close();
+    side.hidden = false;
+    panelRow = rowId;
+    panel = await openRowPanel(side, {
+      sheetId: ctx.sheetId, rowId, columnId, access: model.sheet.accessLevel, user: { email: ctx.userEmail }, api, rowLabel: rowLabel(rowId),
+      onClose: () => {
+        panel = null;
+        panelRow = null;
+        side.hidden = true;
+        side.replaceChildren();
+        const f = grid.focus;
+        if (f) void grid.focusCell(f.rowId, f.columnId);
+      },
+    });
+  };
+  const toggle = h('button', { type: 'button', class: 'tool', title: 'Attachments, conversations, cell history and proof of the focused row (Ctrl+Shift+R)' }, 'Row panel');
+  toggle.addEventListener('click', () => {
+    const f = grid.focus;
+    if (panel) panel.close();
+    else if (f) void open(f.rowId, f.columnId);
+    else showMessage('Select a cell of the row first.');
+  });
+  document.querySelector('.toolbar')?.append(toggle);
+  document.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === 'r') {
+      e.preventDefault();
+      toggle.click();
+    }
+  }, true);
+  // the panel follows the focused cell
+  grid.onFocus((f) => {
+    if (!panel || !f) return;
+    if (f.rowId !== panelRow) void open(f.rowId, f.columnId);
+    else void panel.focusCell(f.columnId);
+  });
 }
