@@ -71,7 +71,7 @@ export function cellAt(page: Page, rowIndex: number, colIndex: number) {
 
 /** Waits until the page has no edit on its way to the server. */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() => (window as unknown as { sheetd?: { page?: { actions: { pending: number } } } }).sheetd?.page?.actions.pending === 0, undefined, { timeout: 30_000 });
+  await page.waitForFunction(() => (globalThis as unknown as { sheetd?: { page?: { actions: { pending: number } } } }).sheetd?.page?.actions.pending === 0, undefined, { timeout: 30_000 });
 }
 
 /** With SHEETD_SCREENSHOTS=1, saves a screenshot to docs/screenshots/<name>.png (the user guide's pictures). */
