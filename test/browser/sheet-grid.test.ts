@@ -74,10 +74,20 @@ async function commit(target?: ReturnType<Page['locator']>): Promise<void> {
   await settled(page);
 }
 
+/** Waits until the open editor's field holds `text`. */
+async function editorHas(text: string): Promise<void> {
+  const input = page.locator('.sd-editor input').first();
+  for (let i = 0; i < 300; i++) {
+    if ((await input.inputValue({ timeout: 1000 }).catch(() => null)) === text) return;
+    await page.waitForTimeout(50);
+  }
+  assert.fail(`the editor never held ${text}`);
+}
+
 /** Types into the focused cell (type to replace) and saves with Enter. */
 async function typeAndSave(text: string): Promise<void> {
   await page.keyboard.type(text);
-  await page.waitForFunction((want) => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === want, text);
+  await editorHas(text);
   await commit();
 }
 
@@ -149,7 +159,7 @@ test('edit a cell of each column type and read it back through the API; a strict
   await page.keyboard.press('Enter');
   const pick = page.locator('.sd-editor input[list]');
   await pick.waitFor();
-  assert.deepEqual(await page.locator('.sd-editor datalist option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), ['Open', 'Done']);
+  assert.deepEqual(await page.locator('.sd-editor datalist option').evaluateAll((os) => os.map((o) => o.getAttribute('value'))), ['Open', 'Done']);
   await pick.fill('Nope');
   await commit(pick);
   const alert = page.getByRole('alert');
@@ -171,7 +181,7 @@ test('edit a cell of each column type and read it back through the API; a strict
   // contact: the org's people offered
   await focus(2, 7);
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelectorAll('.sd-editor datalist option').length >= 2);
+  await page.locator('.sd-editor datalist option').nth(1).waitFor({ state: 'attached' });
   await page.locator('.sd-editor input[list]').fill('bob@example.com');
   await commit(page.locator('.sd-editor input[list]'));
   // several contacts
@@ -221,13 +231,13 @@ test('a formula typed into a cell is stored as a formula; the cell shows its val
   // the server writes column references in brackets
   const back = await eventually(s.id, (x) => cellValue(x, 0, s.col.Total!.id)?.formula === '=SUM([Qty]:[Qty])', 'formula stored');
   assert.equal(cellValue(back, 0, s.col.Total!.id)!.value, 7);
-  await page.waitForFunction(() => document.querySelector('[role="row"][aria-rowindex="2"] [aria-colindex="4"]')?.textContent?.includes('7'));
+  await cellAt(page, 2, 4).filter({ hasText: '7' }).waitFor();
   await focus(2, 4);
   assert.equal(await page.locator('#edit-bar').inputValue(), '=SUM([Qty]:[Qty])');
   // an error marker
   await focus(3, 4);
   await typeAndSave('=1/0');
-  await page.waitForFunction(() => /#DIVIDE BY ZERO/.test(document.querySelector('[role="row"][aria-rowindex="3"] [aria-colindex="4"]')?.textContent ?? ''));
+  await cellAt(page, 3, 4).filter({ hasText: '#DIVIDE BY ZERO' }).waitFor();
   await screenshot(page, 'grid-formula');
 });
 
@@ -283,12 +293,12 @@ test('paste a 3x3 block of tab-separated text (quoted cells too) as one Update R
   await focus(2, 2);
   // what a spreadsheet program puts on the clipboard: a quoted cell holding a line break and a tab
   const tsv = 'x1\t"two\nlines"\tz1\nx2\ty2\t"a\tb"\nx3\ty3\tz3\n';
-  await page.evaluate((text) => {
+  // (a string: the page's code runs in the browser, which the server's tsconfig does not type)
+  await page.evaluate(`(() => {
     const dt = new DataTransfer();
-    dt.setData('text/plain', text);
-    const target = document.activeElement ?? document.body;
-    target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-  }, tsv);
+    dt.setData('text/plain', ${JSON.stringify(tsv)});
+    (document.activeElement ?? document.body).dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  })()`);
   const back = await eventually(s.id, (x) => x.rows.length === 3 && x.rows[2]?.cells.find((c) => c.columnId === s.col.C!.id)?.value === 'z3', 'pasted');
   const text = (r: number) => [s.col.A!.id, s.col.B!.id, s.col.C!.id].map((id) => String(back.rows[r]!.cells.find((c) => c.columnId === id)?.value ?? ''));
   assert.deepEqual(text(0), ['x1', 'two\nlines', 'z1']);
@@ -300,7 +310,7 @@ test('paste a 3x3 block of tab-separated text (quoted cells too) as one Update R
   await focus(2, 2);
   await page.getByRole('button', { name: 'Sort descending' }).click();
   await eventually(s.id, (x) => x.rows[0]?.cells.find((c) => c.columnId === s.col.A!.id)?.value === 'x3', 'sorted');
-  await page.waitForFunction(() => document.querySelector('[role="row"][aria-rowindex="2"] [aria-colindex="2"]')?.textContent?.trim() === 'x3');
+  await cellAt(page, 2, 2).filter({ hasText: /^\s*x3\s*$/ }).waitFor();
 });
 
 test('keyboard only: Tab into the grid, arrows, Home/End, type to replace, F2, Escape cancels, Delete clears, undo and redo', { skip }, async () => {
@@ -334,7 +344,7 @@ test('keyboard only: Tab into the grid, arrows, Home/End, type to replace, F2, E
   await page.keyboard.press('ArrowUp');
   await waitSelected('3,3');
   await page.keyboard.press('F2');
-  await page.waitForFunction(() => (document.querySelector('.sd-editor input') as HTMLInputElement | null)?.value === 'typed');
+  await editorHas('typed');
   await page.keyboard.type(' more');
   await page.keyboard.press('Escape');
   await page.locator('.sd-editor').waitFor({ state: 'detached' });
@@ -371,12 +381,12 @@ test('a VIEWER sees no editors, and the server refuses their edits anyway', { sk
   assert.equal(await vp.locator('.sd-editor').count(), 0, 'no editor opens');
   assert.equal(await vp.locator('[role="gridcell"][aria-colindex="2"]').first().getAttribute('aria-readonly'), 'true');
   // the page's session cannot write either: the server answers with the catalogue's refusal
-  const status = await vp.evaluate(async ({ id, col }) => {
-    const csrf = document.querySelector<HTMLMetaElement>('meta[name="sheetd-csrf"]')!.content;
-    const rows = await (await fetch(`/2.0/sheets/${id}`, { headers: { 'x-csrf-token': csrf } })).json() as { rows: Array<{ id: number }> };
-    const r = await fetch(`/2.0/sheets/${id}/rows`, { method: 'PUT', headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify([{ id: rows.rows[0]!.id, cells: [{ columnId: col, value: 'x' }] }]) });
-    return [r.status, ((await r.json()) as { errorCode: number }).errorCode];
-  }, { id: s.id, col: s.col.T!.id });
+  const status = await vp.evaluate(`(async () => {
+    const csrf = document.querySelector('meta[name="sheetd-csrf"]').content;
+    const sheet = await (await fetch('/2.0/sheets/${s.id}', { headers: { 'x-csrf-token': csrf } })).json();
+    const r = await fetch('/2.0/sheets/${s.id}/rows', { method: 'PUT', headers: { 'x-csrf-token': csrf, 'content-type': 'application/json' }, body: JSON.stringify([{ id: sheet.rows[0].id, cells: [{ columnId: ${s.col.T!.id}, value: 'x' }] }]) });
+    return [r.status, (await r.json()).errorCode];
+  })()`);
   assert.deepEqual(status, [403, 1004]);
   assert.equal((await sheetJson(s.id)).rows[0]!.cells[0]!.value, 'fixed');
   await viewerCtx.close();
