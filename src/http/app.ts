@@ -22,6 +22,7 @@ import type { RateLimiter } from './ratelimit.ts';
 import { API_PREFIX, apiPlugin, jsonBodyOnly, knownRoutes, notFound } from './api.ts';
 import { webPlugin } from '../web/index.ts';
 import { installOpenApi } from './openapi/index.ts';
+import { installResponseCheck } from './openapi/conformance.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -66,8 +67,8 @@ export interface AppContext {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
-    /** Every registered method and path (HEAD and OPTIONS left out), in registration order. */
-    routeTable: Array<{ method: string; url: string }>;
+    /** Every registered method and path (HEAD and OPTIONS left out), in registration order, and whether it needs a body. */
+    routeTable: Array<{ method: string; url: string; body?: 'required' }>;
   }
 }
 
@@ -124,7 +125,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of methods) {
       if (m === 'HEAD' || m === 'OPTIONS') continue;
-      routeTable.push({ method: m, url: route.url });
+      const body = (route.config as { body?: 'required' } | undefined)?.body;
+      routeTable.push({ method: m, url: route.url, ...(body ? { body } : {}) });
       try {
         known.on(m as 'GET', route.url, () => undefined);
       } catch {
@@ -133,6 +135,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }
   });
 
+  // the test suite's conformance check (SHEETD_RESPONSE_CHECK, openapi/conformance.ts): it reads
+  // each answer before compression does; unset, nothing is added
+  if (process.env.SHEETD_RESPONSE_CHECK) installResponseCheck(app, process.env.SHEETD_RESPONSE_CHECK);
   await app.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] });
 
   // The root: operational endpoints, and whatever no plugin claims (other API versions, typos).

@@ -4,15 +4,19 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../../config.ts';
 import { SCOPES } from '../../services/access/scopes.ts';
 import { OPERATIONS, QUERY_TYPES } from './operations.ts';
+import { FAVICON_SVG, LOGO_SVG } from './brand.ts';
+import { COMPONENTS, ERROR_REF, operationBodies, type Content } from './bodies.ts';
 
 /**
  * sheetd's own OpenAPI document (GET /2.0/openapi.json) and a browsable reference at /docs.
  *
  * The document describes every route registered under /2.0, as it is registered: the path and
  * its parameters come from the route, the scope from its config, the name and query parameters
- * from the operation table (operations.ts). The table only documents: the routes' input is
- * checked by the services, which answer the catalogued error codes (a JSON-schema validator
- * would answer its own). A test keeps the document and the routes in step.
+ * from the operation table (operations.ts), the request and response bodies from bodies.ts. The
+ * tables only document: the routes' input is checked by the services, which answer the catalogued
+ * error codes (a JSON-schema validator would answer its own), and the answers are serialized as
+ * they are. Tests keep the document and the routes in step (test/api/openapi.test.ts) and check
+ * every JSON answer of the test suite against its operation's schema (conformance.ts).
  */
 
 const API_PREFIX = '/2.0';
@@ -37,16 +41,6 @@ function words(path: string): string {
   return path.split('/').filter((p) => p && !p.startsWith('{')).join(' ');
 }
 
-const ERROR_SCHEMA = {
-  type: 'object',
-  properties: {
-    errorCode: { type: 'integer' },
-    message: { type: 'string' },
-    refId: { type: 'string' },
-    detail: {},
-  },
-};
-
 interface Doc {
   hide?: boolean;
   summary?: string;
@@ -55,7 +49,6 @@ interface Doc {
   params?: object;
   querystring?: object;
   security?: Array<Record<string, string[]>>;
-  response?: object;
 }
 
 function describe(route: RouteOptions, url: string): { schema: Doc; url: string } {
@@ -71,10 +64,6 @@ function describe(route: RouteOptions, url: string): { schema: Doc; url: string 
     tags: [op?.tag ?? (path.startsWith('/sheetd/') ? 'sheetd' : path.split('/')[1] ?? 'misc')],
     operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, '').split('/').map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join('')}`,
     security: cfg.public ? [] : [{ APIToken: [] }, { OAuth2: cfg.scope ? [cfg.scope] : [] }],
-    response: {
-      200: { description: 'Success', type: 'object', additionalProperties: true },
-      default: { ...ERROR_SCHEMA, description: 'Failure: the Error object (spec part B)' },
-    },
   };
   if (params.length > 0) {
     schema.params = {
@@ -114,6 +103,32 @@ function urls(base: string) {
   };
 }
 
+function content(c: Content): Record<string, { schema: object }> {
+  return Object.fromEntries(Object.entries(c).map(([type, schema]) => [type, { schema }]));
+}
+
+type Paths = Record<string, Record<string, unknown> | undefined>;
+
+/** Each operation's request body and responses (bodies.ts), the Error object for failures. */
+function withBodies(paths: Paths): Paths {
+  const out: Paths = {};
+  for (const [path, ops] of Object.entries(paths)) {
+    if (!ops) continue;
+    out[path] = Object.fromEntries(Object.entries(ops).map(([method, op]) => {
+      const bodies = operationBodies(`${method.toUpperCase()} ${path}`);
+      const responses: Record<string, object> = {};
+      for (const [status, c] of Object.entries(bodies?.responses ?? { 200: {} })) {
+        responses[status] = { description: bodies ? 'Success' : 'Success (the body is not described yet)', ...(Object.keys(c).length > 0 ? { content: content(c) } : {}) };
+      }
+      responses.default = { description: 'Failure: the Error object (spec part B)', content: { 'application/json': { schema: ERROR_REF } } };
+      const described: Record<string, unknown> = { ...(op as object), responses };
+      if (bodies?.request) described.requestBody = { required: true, content: content(bodies.request) };
+      return [method, described];
+    }));
+  }
+  return out;
+}
+
 /** Registers the document's collector on the root, before any route, and the /docs pages. */
 export async function installOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
@@ -129,12 +144,23 @@ export async function installOpenApi(app: FastifyInstance, config: Config): Prom
     // the routes validate nothing through these schemas (see above): describe them only here
     transform: ({ route, url }) => describe(route, url),
     // the public URL is known only once the server listens (when SHEETD_PUBLIC_URL is unset)
-    transformObject: (d) => ({ ...('openapiObject' in d ? d.openapiObject : {}), ...urls(config.publicUrl) }),
+    transformObject: (d) => {
+      const doc = 'openapiObject' in d ? d.openapiObject : {};
+      // the component schemas join here, past @fastify/swagger's own processing of schemas
+      const u = urls(config.publicUrl);
+      return { ...doc, paths: withBodies((doc.paths ?? {}) as Paths), ...u, components: { schemas: COMPONENTS, ...u.components } };
+    },
   });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'none', deepLinking: true },
     staticCSP: true,
+    // sheetd's name, not the framework's: the page title, the top bar's logo and the favicon
+    logo: { type: 'image/svg+xml', content: LOGO_SVG, href: '/docs', target: '_self' },
+    theme: {
+      title: 'sheetd API reference',
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: FAVICON_SVG }],
+    },
   });
 }
 
