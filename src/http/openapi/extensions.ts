@@ -167,4 +167,26 @@ export const SHEETD_OPERATIONS: Record<string, Bodies> = {
  * reports them, so that a route added without its bodies is seen; an entry that has bodies, or
  * names no route, fails that test.
  */
-export const UNDESCRIBED: Record<string, string> = {};
+export const UNDESCRIBED: Record<string, string> = {
+  'GET /users/{userId}/plans': 'added while the bodies were being described (issue 31): not described yet',
+  'POST /users/{userId}/plans/{planId}/upgrade': 'added while the bodies were being described (issue 31): not described yet',
+  'POST /users/{userId}/plans/{planId}/downgrade': 'added while the bodies were being described (issue 31): not described yet',
+  'DELETE /users/{userId}/plans/{planId}': 'added while the bodies were being described (issue 31): not described yet',
+  'POST /reports': 'added while the bodies were being described (issue 31): not described yet',
+  'DELETE /reports/{reportId}': 'added while the bodies were being described (issue 31): not described yet',
+  'GET /reports/{reportId}/path': 'added while the bodies were being described (issue 31): not described yet',
+  'GET /reports/{reportId}/definition': 'added while the bodies were being described (issue 31): not described yet',
+  'PUT /reports/{reportId}/definition': 'added while the bodies were being described (issue 31): not described yet',
+  'GET /reports/{reportId}/scope': 'added while the bodies were being described (issue 31): not described yet',
+  'POST /reports/{reportId}/scope': 'added while the bodies were being described (issue 31): not described yet',
+  'DELETE /reports/{reportId}/scope': 'added while the bodies were being described (issue 31): not described yet',
+  'GET /reports/{reportId}/columns': 'added while the bodies were being described (issue 31): not described yet',
+  'POST /reports/{reportId}/columns': 'added while the bodies were being described (issue 31): not described yet',
+  'GET /reports/{reportId}/columns/{columnVirtualId}': 'added while the bodies were being described (issue 31): not described yet',
+  'PUT /reports/{reportId}/columns/{columnVirtualId}': 'added while the bodies were being described (issue 31): not described yet',
+  'DELETE /reports/{reportId}/columns/{columnVirtualId}': 'added while the bodies were being described (issue 31): not described yet',
+  'GET /sheets/{sheetId}/rows/{rowId}/proofs': 'added while the bodies were being described (issue 31): not described yet',
+  'GET /sheetd/sheets/{sheetId}/changes': 'added while the bodies were being described (issue 31): not described yet',
+  'POST /sheetd/sheets/{sheetId}/presence': 'added while the bodies were being described (issue 31): not described yet',
+  'GET /sheetd/sheets/{sheetId}/presence': 'added while the bodies were being described (issue 31): not described yet',
+};
