@@ -108,6 +108,8 @@ function clientErrorHandler(this: unknown, err: ConnectionError & { reason?: str
       `HTTP/1.1 ${e.statusCode} ${http.STATUS_CODES[e.statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
     );
+    // read (and drop) what the client still sends, so that its close is seen and the socket goes
+    socket.resume();
   };
   const cur = serving.get(socket);
   if (!cur) {

@@ -128,6 +128,24 @@ describe('a request read in full is answered before the error on what follows it
     assert.equal(await got.text(), content);
   });
 
+  test('upload: a chunked upload whose body turns malformed half-way answers 400/1008 and stores nothing', async () => {
+    const sheet = (await api.post('/sheets', JSON.parse(sheetBody(`chunked-${Date.now()}`)))).body.result as { id: number };
+    const c = await rawConnect(t.url);
+    c.write(`POST /2.0/sheets/${sheet.id}/attachments HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.adminToken}\r\nContent-Type: text/plain\r\n` +
+      'Content-Disposition: attachment; filename="half.txt"\r\nTransfer-Encoding: chunked\r\n\r\n' + `400\r\n${'a'.repeat(1024)}\r\n`);
+    // the first chunk is on its way to the blob store when the next one is no chunk
+    await new Promise((r) => setTimeout(r, 200));
+    c.write('zz-not-a-chunk-size\r\n');
+    const responses = parseRawResponses(await c.closed);
+    assert.equal(responses.length, 1, JSON.stringify(responses));
+    assertProtocolError(responses[0]!, 400);
+    // the handler's failure follows the answer: give it a moment before looking
+    await new Promise((r) => setTimeout(r, 300));
+    const list = await api.get(`/sheets/${sheet.id}/attachments`);
+    assert.equal(list.status, 200);
+    assert.deepEqual(list.body.data, []);
+  });
+
   test('upload: a simple upload whose body runs past its Content-Length stores what the length says, and answers 200 for it', async () => {
     const sheet = (await api.post('/sheets', JSON.parse(sheetBody(`simple-${Date.now()}`)))).body.result as { id: number };
     const content = 'declared part';
