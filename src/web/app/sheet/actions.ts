@@ -73,8 +73,7 @@ export class SheetActions {
     try {
       if (byRow.size > 0) {
         const body = [...byRow].map(([id, list]) => ({ id, cells: list.map((e) => cellPayload(e.columnId, e.input)) }));
-        const res = await api.put<{ result: Row[] }>(`/sheets/${this.sheetId}/rows`, body, { include: 'objectValue', level: 2 });
-        model.apply({ kind: 'rows', rows: res.result });
+        model.apply({ kind: 'rows', rows: await this.writeRows(body) });
       }
       if (opts.newRows?.length) {
         const body = opts.newRows.map((cells) => ({ toBottom: true, cells: cells.map((c) => cellPayload(c.columnId, c.input)) }));
@@ -93,6 +92,14 @@ export class SheetActions {
     } finally {
       this.done();
     }
+  }
+
+  /**
+   * Sends cell edits (one Update Rows call) and answers the rows as the server wrote them. The
+   * report page's actions send them to each row's source sheet instead (reports/actions.ts).
+   */
+  protected async writeRows(body: Array<{ id: number; cells: Array<Record<string, unknown>> }>): Promise<Row[]> {
+    return (await api.put<{ result: Row[] }>(`/sheets/${this.sheetId}/rows`, body, { include: 'objectValue', level: 2 })).result;
   }
 
   /** Other cells may follow an edit (formulas): read the sheet again shortly after. */
