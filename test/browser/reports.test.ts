@@ -1,0 +1,93 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, Page } from 'playwright-core';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
+import { client, type Client } from '../helpers/http.ts';
+import { makeSheet, makeUser } from '../helpers/sheets.ts';
+import { cellAt, givePassword, gridHeaders, gridRows, screenshot, settled, signInPage } from '../helpers/webapp.ts';
+
+/**
+ * The report page in Chromium: a report over two sheets (the person's own, and one shared to
+ * them to view only) opens as a grid of its rows, read through the grid's ARIA roles. An edit
+ * of a row of the person's sheet goes to that sheet (read back through the API); a row of the
+ * view-only sheet is not edited. One browser for the file.
+ */
+const skip = CHROMIUM ? false : 'no chromium on this machine';
+let t: TestServer;
+let api: Client;
+let browser: Browser;
+let page: Page;
+let mine: Awaited<ReturnType<typeof makeSheet>>;
+let theirs: Awaited<ReturnType<typeof makeSheet>>;
+let reportId: number;
+
+const COLUMNS = [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Points', type: 'TEXT_NUMBER' }];
+
+async function addRows(a: Client, s: Awaited<ReturnType<typeof makeSheet>>, rows: Array<[string, number]>): Promise<void> {
+  const r = await a.post(`/sheets/${s.id}/rows`, rows.map(([task, points]) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: task }, { columnId: s.col.Points!.id, value: points }] })));
+  assert.equal(r.status, 200, r.text);
+}
+
+before(async () => {
+  if (!CHROMIUM) return;
+  t = await startSuiteServer();
+  api = client(t.base, t.adminToken);
+  const bob = await makeUser(t, api, 'bob@example.com');
+  const bobApi = client(t.base, bob.token);
+  mine = await makeSheet(api, 'Plan A', COLUMNS);
+  await addRows(api, mine, [['Alpha', 3], ['Beta', 5]]);
+  theirs = await makeSheet(bobApi, 'Plan B', COLUMNS);
+  await addRows(bobApi, theirs, [['Gamma', 8]]);
+  assert.equal((await bobApi.post(`/sheets/${theirs.id}/shares`, { email: 'admin@example.com', accessLevel: 'VIEWER' })).status, 200);
+  const rep = await api.post('/sheetd/reports', { name: 'All plans', scope: { sheets: [{ id: mine.id }, { id: theirs.id }] }, columns: [{ sheetNameColumn: true }, { title: 'Task', primary: true }, { title: 'Points', type: 'TEXT_NUMBER' }] });
+  assert.equal(rep.status, 200, rep.text);
+  reportId = rep.body.result.id;
+  await givePassword(t, 'admin@example.com');
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 1200, height: 700 } })).newPage();
+  await signInPage(page, t, 'admin@example.com');
+});
+
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function points(sheetId: number, pointsCol: number): Promise<unknown[]> {
+  const s = await api.get(`/sheets/${sheetId}`);
+  assert.equal(s.status, 200, s.text);
+  return (s.body.rows as Array<{ cells: Array<{ columnId: number; value?: unknown }> }>).map((r) => r.cells.find((c) => c.columnId === pointsCol)?.value);
+}
+
+test('a report opens as a grid of its sources\' rows; an edit goes to the source sheet, a view-only sheet\'s row is left alone', { skip }, async () => {
+  await page.goto(`${t.url}/reports/${reportId}`);
+  await page.locator('body[data-sheet-ready="true"]').waitFor();
+  await page.locator('[role="gridcell"]').first().waitFor();
+  assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'All plans');
+  const headers = await gridHeaders(page);
+  // the primary column is frozen at the start, as on a sheet
+  assert.deepEqual(headers, ['Task', 'Sheet Name', 'Points']);
+  const rows = [...(await gridRows(page)).values()].map((r) => r.join(' | '));
+  // rows come sheet by sheet (sheets by name), each sheet's rows in order
+  assert.deepEqual(rows, ['Alpha | Plan A | 3', 'Beta | Plan A | 5', 'Gamma | Plan B | 8']);
+
+  // an edit of Alpha's points (row 2 of the grid, column 3) lands in Plan A
+  await cellAt(page, 2, 4).click();
+  await page.locator('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="4"][aria-selected="true"]').waitFor();
+  await page.keyboard.type('13');
+  await page.keyboard.press('Enter');
+  await settled(page);
+  assert.deepEqual(await points(mine.id, mine.col.Points!.id), [13, 5]);
+  await page.waitForFunction(() => document.querySelector('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="4"]')?.textContent?.trim() === '13');
+
+  // Gamma's sheet is shared to view only: the cell is not edited, and the page says why
+  await cellAt(page, 4, 4).click();
+  await page.keyboard.type('99');
+  await page.keyboard.press('Enter');
+  await settled(page);
+  await page.getByRole('status').filter({ hasText: 'cannot be edited here: their sheet is shared with you to view only' }).waitFor();
+  assert.deepEqual(await points(theirs.id, theirs.col.Points!.id), [8]);
+  assert.equal((await cellAt(page, 4, 4).innerText()).trim(), '8');
+  await screenshot(page, 'report');
+});
