@@ -79,7 +79,7 @@ test('a report opens as a grid of its sources\' rows; an edit goes to the source
   await page.keyboard.press('Enter');
   await settled(page);
   assert.deepEqual(await points(mine.id, mine.col.Points!.id), [13, 5]);
-  await page.waitForFunction(() => document.querySelector('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="4"]')?.textContent?.trim() === '13');
+  await cellAt(page, 2, 4).filter({ hasText: /^\s*13\s*$/ }).waitFor();
 
   // Gamma's sheet is shared to view only: the cell is not edited, and the page says why
   await cellAt(page, 4, 4).click();

@@ -141,7 +141,7 @@ export async function openRowPanel(host: HTMLElement, o: RowPanelOptions): Promi
 
   function commentForm(label: string, submit: string, initial: string, onSubmit: (text: string) => Promise<unknown>, onCancel?: () => void): HTMLFormElement {
     const id = `c-${Math.random().toString(36).slice(2)}`;
-    const ta = h('textarea', { id, rows: '2', required: true, maxlength: '4000' });
+    const ta = h('textarea', { id, rows: '2', required: true, maxlength: '4000', placeholder: `${label}…` });
     ta.value = initial;
     const form = h('form', { class: 'comment-form' }, h('label', { for: id, class: 'visually-hidden' }, label), ta);
     const actions = h('div', { class: 'panel-actions' }, h('button', { type: 'submit', class: 'small' }, submit));
