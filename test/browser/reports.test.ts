@@ -54,6 +54,15 @@ after(async () => {
   await t?.close();
 });
 
+/** Polls until `check` holds (the page's write has been answered, but a read may race it). */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(what);
+}
+
 async function points(sheetId: number, pointsCol: number): Promise<unknown[]> {
   const s = await api.get(`/sheets/${sheetId}`);
   assert.equal(s.status, 200, s.text);
@@ -76,15 +85,20 @@ test('a report opens as a grid of its sources\' rows; an edit goes to the source
   await cellAt(page, 2, 4).click();
   await page.locator('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="4"][aria-selected="true"]').waitFor();
   await page.keyboard.type('13');
+  await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('.sd-editor input')?.value === '13');
   await page.keyboard.press('Enter');
+  await page.locator('.sd-editor').waitFor({ state: 'detached' });
   await settled(page);
-  assert.deepEqual(await points(mine.id, mine.col.Points!.id), [13, 5]);
+  await eventually(async () => (await points(mine.id, mine.col.Points!.id)).join() === '13,5', 'Plan A has the new points');
   await cellAt(page, 2, 4).filter({ hasText: /^\s*13\s*$/ }).waitFor();
 
   // Gamma's sheet is shared to view only: the cell is not edited, and the page says why
   await cellAt(page, 4, 4).click();
+  await page.locator('[role="row"][aria-rowindex="4"] [role="gridcell"][aria-colindex="4"][aria-selected="true"]').waitFor();
   await page.keyboard.type('99');
+  await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('.sd-editor input')?.value === '99');
   await page.keyboard.press('Enter');
+  await page.locator('.sd-editor').waitFor({ state: 'detached' });
   await settled(page);
   await page.getByRole('status').filter({ hasText: 'cannot be edited here: their sheet is shared with you to view only' }).waitFor();
   assert.deepEqual(await points(theirs.id, theirs.col.Points!.id), [8]);
