@@ -1,0 +1,52 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chartData, reportTable, type SourceTable } from '../../src/web/app/dashboards/chartData.ts';
+
+/**
+ * What a dashboard's CHART widget draws from its source's rows (the pure part shared by the
+ * dashboard page and the published page; the drawing itself is tested in Chromium).
+ */
+const table: SourceTable = {
+  columns: [
+    { id: 1, title: 'Region' },
+    { id: 2, title: 'Q1' },
+    { id: 3, title: 'Q2' },
+    { id: 4, title: 'Notes', hidden: true },
+  ],
+  rows: [
+    { id: 10, cells: [{ columnId: 1, value: 'North' }, { columnId: 2, value: 120 }, { columnId: 3, displayValue: '1,200', value: '1,200' }] },
+    { id: 11, cells: [{ columnId: 1, value: 'South' }, { columnId: 2, value: '45%' }, { columnId: 3, value: 'n/a' }] },
+    { id: 12, cells: [{ columnId: 1, value: 'East' }, { columnId: 2, value: 7 }] },
+  ],
+};
+
+test('columns order: the first column names the categories, each further column is a series; text numbers read, other text is a gap', () => {
+  const d = chartData({ selectionRanges: [{ sourceColumnId1: 1, sourceColumnId2: 3 }], series: [{ title: 'First quarter', seriesType: 'LINE' }] }, table);
+  assert.equal(d.type, 'LINE');
+  assert.equal(d.categoryTitle, 'Region');
+  assert.deepEqual(d.labels, ['North', 'South', 'East']);
+  assert.deepEqual(d.series.map((s) => [s.label, s.values]), [['First quarter', [120, 45, 7]], ['Q2', [1200, null, null]]]);
+});
+
+test('a range of rows, in the sheet\'s order whichever end is named first; legend and axes', () => {
+  const d = chartData({ selectionRanges: [{ sourceColumnId1: 1, sourceColumnId2: 2, sourceRowId1: 12, sourceRowId2: 11 }], legend: { location: 'NONE' }, axes: [{ location: 'BOTTOM', title: 'Where' }, { location: 'LEFT', title: 'How many' }] }, table);
+  assert.deepEqual(d.labels, ['South', 'East']);
+  assert.deepEqual(d.series[0]!.values, [45, 7]);
+  assert.equal(d.type, 'COLUMN');
+  assert.equal(d.legend, 'NONE');
+  assert.deepEqual(d.axisTitles, { x: 'Where', y: 'How many' });
+});
+
+test('rows order: each row is a series named by its first cell, the other columns are the categories', () => {
+  const d = chartData({ includedColumnIds: [1, 2, 3], series: [{ seriesSelectionOrder: 'ROWS', seriesType: 'BAR' }] }, table);
+  assert.equal(d.type, 'BAR');
+  assert.deepEqual(d.labels, ['Q1', 'Q2']);
+  assert.deepEqual(d.series.map((s) => [s.label, s.values]), [['North', [120, 1200]], ['South', [45, null]], ['East', [7, null]]]);
+});
+
+test('without a range or columns: every visible column; a report\'s rows by virtual column', () => {
+  const d = chartData({ series: [{ seriesType: 'PIE' }] }, table);
+  assert.deepEqual(d.series.map((s) => s.label), ['Q1', 'Q2'], 'the hidden column is left out');
+  const r = reportTable({ columns: [{ virtualId: 7, title: 'Task' }, { virtualId: 8, title: 'Points' }], rows: [{ id: 1, cells: [{ virtualColumnId: 7, value: 'A' }, { virtualColumnId: 8, value: 3 }] }] });
+  assert.deepEqual(chartData({}, r).series[0]!.values, [3]);
+});
