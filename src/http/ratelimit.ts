@@ -33,7 +33,10 @@ export const PERIOD_MS = 60_000;
  */
 export function gcra(tat: number, now: number, cost: number, limit: number): { tat: number; waitMs: number } {
   const interval = PERIOD_MS / Math.max(1, limit);
-  const next = Math.max(tat, now) + Math.min(cost, limit) * interval;
+  // a TAT more than a minute ahead cannot have been written at this time: the clock went back
+  // (test mode's clock, a corrected system clock). The token counts as rested.
+  const from = tat > now + PERIOD_MS ? now : Math.max(tat, now);
+  const next = from + Math.min(cost, limit) * interval;
   const waitMs = next - PERIOD_MS - now;
   return waitMs > 0 ? { tat, waitMs } : { tat: next, waitMs: 0 };
 }
@@ -81,7 +84,7 @@ local period = tonumber(ARGV[4])
 if limit < 1 then limit = 1 end
 if cost > limit then cost = limit end
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-if tat < now then tat = now end
+if tat < now or tat > now + period then tat = now end
 local nexttat = tat + cost * (period / limit)
 local wait = nexttat - period - now
 if wait > 0 then return math.ceil(wait) end
