@@ -49,6 +49,15 @@ export async function findOrgMember(db: Queryable, orgId: number, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).where('org_id', '=', orgId).where('status', '!=', REMOVED).executeTakeFirst();
 }
 
+/**
+ * The system admin who owns the organization: its earliest system admin still in it (the one
+ * bootstrap made, while they remain). Undefined when it has none.
+ */
+export async function orgOwnerAdmin(db: Queryable, orgId: number): Promise<{ id: number } | undefined> {
+  return db.selectFrom('users').select('id').where('org_id', '=', orgId).where('admin', '=', 1).where('status', '=', 'ACTIVE')
+    .orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+}
+
 export async function countOrgMembers(db: Queryable, orgId: number, emails?: string[]): Promise<number> {
   let q = db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('org_id', '=', orgId).where('status', '!=', REMOVED);
   if (emails && emails.length > 0) q = q.where('email', 'in', emails);

@@ -155,6 +155,38 @@ const R: Record<string, Recipe> = {
   'POST /sheetd/reports': { expect: ['REPORT', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post('/sheetd/reports', { name: uniq('es report '), scope: { sheets: [{ id: s.id }] }, columns: [{ title: 'Name', type: 'TEXT_NUMBER' }] }); } },
   'PUT /sheetd/reports/:reportId': { expect: ['REPORT', 'RENAME'], run: async (m) => { const r = await reportOf(); await m(); return api.put(`/sheetd/reports/${r}`, { name: uniq('es renamed report ') }); } },
   'DELETE /sheetd/reports/:reportId': { expect: ['REPORT', 'DELETE'], run: async (m) => { const r = await reportOf(); await m(); return api.del(`/sheetd/reports/${r}`); } },
+  'POST /reports': { expect: ['REPORT', 'CREATE'], run: async (m) => { const s = await sheet(); await m(); return api.post('/reports', { name: uniq('es api report '), columns: [{ title: 'Name', type: 'TEXT_NUMBER', index: 0 }], scope: [{ assetType: 'sheet', assetId: s.id }] }); } },
+  'DELETE /reports/:reportId': { expect: ['REPORT', 'DELETE'], run: async (m) => { const r = await reportOf(); await m(); return api.del(`/reports/${r}`); } },
+  'PUT /reports/:reportId/definition': { expect: ['REPORT', 'UPDATE'], run: async (m) => { const r = await reportOf(); await m(); return api.put(`/reports/${r}/definition`, { sortingCriteria: [{ column: { title: 'Name', type: 'TEXT_NUMBER' }, sortingDirection: 'DESCENDING' }] }); } },
+  'POST /reports/:reportId/scope': { expect: ['REPORT', 'UPDATE'], run: async (m) => { const r = await reportOf(); const s = await sheet(); await m(); return api.post(`/reports/${r}/scope`, [{ assetType: 'sheet', assetId: s.id }]); } },
+  'DELETE /reports/:reportId/scope': {
+    expect: ['REPORT', 'UPDATE'],
+    run: async (m) => {
+      const r = await reportOf();
+      const scope = ok(await api.get(`/reports/${r}/scope`)).data as Array<{ assetType: string; assetId: number }>;
+      await m();
+      return api.call('DELETE', `/reports/${r}/scope`, { body: scope });
+    },
+  },
+  'POST /reports/:reportId/columns': { expect: ['REPORT', 'UPDATE'], run: async (m) => { const r = await reportOf(); await m(); return api.post(`/reports/${r}/columns`, [{ title: 'Other', type: 'TEXT_NUMBER', index: 1 }]); } },
+  'PUT /reports/:reportId/columns/:columnVirtualId': {
+    expect: ['REPORT', 'UPDATE'],
+    run: async (m) => {
+      const r = await reportOf();
+      const [c] = ok(await api.get(`/reports/${r}/columns`)).data as Array<{ virtualId: number }>;
+      await m();
+      return api.put(`/reports/${r}/columns/${c!.virtualId}`, { width: 180 });
+    },
+  },
+  'DELETE /reports/:reportId/columns/:columnVirtualId': {
+    expect: ['REPORT', 'UPDATE'],
+    run: async (m) => {
+      const r = await reportOf();
+      const added = ok(await api.post(`/reports/${r}/columns`, [{ title: 'Other', type: 'TEXT_NUMBER', index: 1 }])).result as Array<{ virtualId: number }>;
+      await m();
+      return api.del(`/reports/${r}/columns/${added[0]!.virtualId}`);
+    },
+  },
   'PUT /reports/:reportId/publish': { expect: ['REPORT', 'UPDATE'], run: async (m) => { const r = await reportOf(); await m(); return api.put(`/reports/${r}/publish`, { readOnlyFullEnabled: true }); } },
   // publishing and templates
   'PUT /sheets/:sheetId/publish': { expect: ['SHEET', 'UPDATE'], run: async (m) => { const s = await sheet(); await m(); return api.put(`/sheets/${s.id}/publish`, { readOnlyLiteEnabled: true }); } },
@@ -206,6 +238,20 @@ const R: Record<string, Recipe> = {
   // organization
   'POST /users': { expect: ['USER', 'ADD_TO_ACCOUNT'], run: async (m) => { await m(); return api.post('/users', { email: `${uniq('added')}@example.com`, firstName: 'A', lastName: 'B' }); } },
   'PUT /users/:userId(^\\d+$)': { expect: ['USER', 'UPDATE_USER'], run: async (m) => { const u = await user(); await m(); return api.put(`/users/${u}`, { firstName: 'Changed' }); } },
+  'POST /users/:userId(^\\d+$)/plans/:planId(^\\d+$)/downgrade': {
+    expect: ['USER', 'UPDATE_USER'],
+    run: async (m) => { const u = await user(); const plan = ok(await api.get('/users/me')).account.id as number; await m(); return api.post(`/users/${u}/plans/${plan}/downgrade`, { seatType: 'VIEWER' }); },
+  },
+  'POST /users/:userId(^\\d+$)/plans/:planId(^\\d+$)/upgrade': {
+    expect: ['USER', 'UPDATE_USER'],
+    run: async (m) => {
+      const u = await user();
+      const plan = ok(await api.get('/users/me')).account.id as number;
+      ok(await api.post(`/users/${u}/plans/${plan}/downgrade`, { seatType: 'VIEWER' }));
+      await m();
+      return api.post(`/users/${u}/plans/${plan}/upgrade`, { seatType: 'MEMBER' });
+    },
+  },
   'DELETE /users/:userId(^\\d+$)': { expect: ['USER', 'REMOVE_FROM_ACCOUNT'], run: async (m) => { const u = await user(); await m(); return api.del(`/users/${u}`); } },
   'POST /users/:userId(^\\d+$)/deactivate': { expect: ['USER', 'DEACTIVATE'], run: async (m) => { const u = await user(); await m(); return api.post(`/users/${u}/deactivate`); } },
   'POST /users/:userId(^\\d+$)/reactivate': { expect: ['USER', 'ACTIVATE'], run: async (m) => { const u = await user(); ok(await api.post(`/users/${u}/deactivate`)); await m(); return api.post(`/users/${u}/reactivate`); } },
@@ -244,6 +290,7 @@ const R: Record<string, Recipe> = {
 /** Mutating routes that change nothing a client could be told about. */
 const NO_CHANGE: Record<string, string> = {
   'POST /imageurls': 'hands out temporary URLs for images; nothing is stored that a reader sees',
+  'DELETE /users/:userId(^\\d+$)/plans/:planId(^\\d+$)': 'always 403/1013: a user is on the organization\'s one plan while in it (Remove User takes them out)',
   'POST /sheetd/sheets/:sheetId/presence': 'reports which cell the caller has focused: presence lives in the processes (and Redis), never in the database or the change log',
 };
 

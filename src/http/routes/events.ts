@@ -24,8 +24,10 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
         action: e.action,
         objectId: e.object_id,
         eventTimeStamp: ts(e.event_ts, nd),
-        userId: e.user_id ?? undefined,
-        requestUserId: e.request_user_id ?? undefined,
+        // the same time under the name the Python SDK reads
+        eventTimestamp: ts(e.event_ts, nd),
+        userId: e.user_id ?? r.systemUserId,
+        requestUserId: e.request_user_id ?? e.user_id ?? r.systemUserId,
         accessTokenName: e.access_token_name ?? undefined,
         source: e.source,
         additionalDetails: JSON.parse(e.additional_details) as unknown,

@@ -1,5 +1,6 @@
 import type { Store } from '../../store/db.ts';
 import { lastEventPos, listEvents, sequenceEvents } from '../../store/events.ts';
+import { orgOwnerAdmin } from '../../store/users.ts';
 import { apiError } from '../../errors.ts';
 import type { Actor } from '../platform/context.ts';
 
@@ -41,5 +42,8 @@ export async function readEvents(store: Store, actor: Actor, q: EventQuery) {
   const more = rows.length > q.maxCount;
   const page = more ? rows.slice(0, q.maxCount) : rows;
   const last = page.length > 0 ? page[page.length - 1]!.pos! : afterPos ?? (await lastEventPos(db, actor.org.id));
-  return { events: page, moreAvailable: more, nextStreamPosition: encodePosition(last) };
+  // events without a user (the system's: jobs, automation, signed links) are answered as the
+  // system admin who owns the organization's
+  const systemUserId = page.some((e) => e.user_id === null || e.request_user_id === null) ? (await orgOwnerAdmin(db, actor.org.id))?.id : undefined;
+  return { events: page, moreAvailable: more, nextStreamPosition: encodePosition(last), systemUserId };
 }
