@@ -24,6 +24,10 @@ export function installMetrics(app: FastifyInstance, store: Store): (req: Fastif
   });
   const jobs = new Gauge({ name: 'sheetd_jobs', help: 'Background jobs by state (due: waiting for a worker; scheduled: later or running; dead: gave up)', labelNames: ['state'], registers: [register] });
   const pool = new Gauge({ name: 'sheetd_db_pool_connections', help: 'PostgreSQL pool connections by state (absent on SQLite)', labelNames: ['state'], registers: [register] });
+  const cachedModels = new Gauge({ name: 'sheetd_sheet_cache_models', help: 'Sheet models this process holds in memory', registers: [register] });
+  // counted by the sheet cache; the counter catches up at each scrape
+  const droppedAsOlder = new Counter({ name: 'sheetd_sheet_cache_invalidated_total', help: 'Cached sheet models dropped because another process announced a newer version (Redis)', registers: [register] });
+  let dropped = 0;
 
   app.addHook('onResponse', async (req, reply) => {
     const labels = { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
@@ -35,6 +39,9 @@ export function installMetrics(app: FastifyInstance, store: Store): (req: Fastif
     const g = await operationalGauges(store);
     for (const [state, n] of Object.entries(g.jobs)) jobs.set({ state }, n);
     if (g.pool) for (const [state, n] of Object.entries(g.pool)) pool.set({ state }, n);
+    cachedModels.set(g.sheetCache.models);
+    droppedAsOlder.inc(g.sheetCache.droppedAsOlder - dropped);
+    dropped = g.sheetCache.droppedAsOlder;
     reply.type(register.contentType);
     return register.metrics();
   };

@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { serverForFile } from '../helpers/setup.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 
-// SHEETD_AUTOMATION=off: rules can be kept and read, but none runs.
-const s0 = serverForFile({ SHEETD_JOB_POLL_MS: '30', SHEETD_AUTOMATION: 'off' });
+// SHEETD_AUTOMATION=off: rules can be kept and read, but none runs. Test mode's clock advance
+// runs every job that is due (and those they enqueue) before it answers, so "nothing sent" is
+// read from the outbox once the queue has run dry, not after a wait.
+const s0 = serverForFile({ SHEETD_AUTOMATION: 'off', SHEETD_TEST_MODE: 'true' });
 
 test('with automation off every rule reads AUTOMATION_NOT_ENABLED_FOR_ORG and sends nothing', async () => {
   const s = await makeSheet(s0.api, 'Automation off', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }]);
@@ -18,7 +18,11 @@ test('with automation off every rule reads AUTOMATION_NOT_ENABLED_FOR_ORG and se
   const list = await s0.api.get(`/sheets/${s.id}/automationrules`);
   assert.equal(list.body.data[0].disabledReason, 'AUTOMATION_NOT_ENABLED_FOR_ORG');
   assert.equal((await s0.api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'x' }] }])).status, 200);
-  await new Promise((res) => setTimeout(res, 600));
-  const outbox = path.join(s0.t.dataDir, 'outbox');
-  assert.deepEqual(fs.existsSync(outbox) ? fs.readdirSync(outbox) : [], []);
+  // the write was answered after its commit: whatever it enqueued is in the queue; an hour on
+  // covers the rule's batching and any retry
+  const advanced = await s0.api.post('/sheetd/test/clock/advance', { by: 'PT1H' });
+  assert.equal(advanced.status, 200, JSON.stringify(advanced.body));
+  const outbox = await s0.api.get('/sheetd/test/outbox');
+  assert.equal(outbox.status, 200);
+  assert.deepEqual(outbox.body.data, []);
 });

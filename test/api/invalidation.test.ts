@@ -10,7 +10,15 @@ import { randomString } from '../../src/ids.ts';
 
 const s0 = serverForFile();
 
-test('two sheetd processes with Redis: a write through one is read through the other at once, and announced to it', { skip: !TEST_REDIS_URL && 'SHEETD_TEST_REDIS_URL not set' }, async () => {
+/** The sheet models a process dropped because another one announced a newer version (its /metrics). */
+async function invalidated(base: string): Promise<number> {
+  const text = await (await fetch(new URL('/metrics', base))).text();
+  const line = text.split('\n').find((l) => l.startsWith('sheetd_sheet_cache_invalidated_total '));
+  assert.ok(line, 'sheetd_sheet_cache_invalidated_total in /metrics');
+  return Number(line.split(' ')[1]);
+}
+
+test('two sheetd processes with Redis: a write through one is announced to the other, which drops its older copy, and read there at once', { skip: !TEST_REDIS_URL && 'SHEETD_TEST_REDIS_URL not set' }, async () => {
   const prefix = `sheetd-test-${randomString(8)}:`;
   const env = { SHEETD_DATA_DIR: s0.t.dataDir, REDIS_URL: TEST_REDIS_URL!, SHEETD_REDIS_PREFIX: prefix, ...(s0.t.config.databaseUrl ? { DATABASE_URL: s0.t.config.databaseUrl } : {}) };
   const [pa, pb] = await Promise.all([spawnServer(env), spawnServer(env)]);
@@ -29,16 +37,21 @@ test('two sheetd processes with Redis: a write through one is read through the o
     for (let i = 1; i <= 6; i++) {
       // both processes hold the sheet in memory, then one of them writes
       const [writer, reader] = i % 2 === 1 ? [a, b] : [b, a];
+      const readerBase = i % 2 === 1 ? pb.base : pa.base;
       assert.equal((await reader.get(`/sheets/${s.id}`)).status, 200);
       assert.equal((await writer.get(`/sheets/${s.id}`)).status, 200);
+      const dropped = await invalidated(readerBase);
       const w = await writer.put(`/sheets/${s.id}/rows`, { id: rowId, cells: [{ columnId: N, value: `v${i}` }] });
       assert.equal(w.status, 200, JSON.stringify(w.body));
-      const r = await reader.get(`/sheets/${s.id}`);
-      assert.equal(r.body.version, w.body.version);
-      assert.equal(cellOf(r.body.rows[0], N).value, `v${i}`);
       const deadline = Date.now() + 10_000;
       while (!heard.some((m) => m.endsWith(` ${s.id} ${w.body.version}`)) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
       assert.ok(heard.some((m) => m.endsWith(` ${s.id} ${w.body.version}`)), `no invalidation of version ${w.body.version} in ${JSON.stringify(heard)}`);
+      // the reader's subscriber drops the older model it holds (its version check alone would keep it until the next read)
+      while ((await invalidated(readerBase)) === dropped && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
+      assert.equal(await invalidated(readerBase), dropped + 1, 'the other process dropped its older model');
+      const r = await reader.get(`/sheets/${s.id}`);
+      assert.equal(r.body.version, w.body.version);
+      assert.equal(cellOf(r.body.rows[0], N).value, `v${i}`);
     }
   } finally {
     listener.disconnect();

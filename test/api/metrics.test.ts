@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { enqueue } from '../../src/store/jobs.ts';
+import { claimJobs, enqueue, failJob } from '../../src/store/jobs.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { startSuiteServer, TEST_PG_URL, type TestServer } from '../helpers/server.ts';
 
@@ -46,16 +46,29 @@ test('GET /metrics needs no token and counts requests by route pattern and statu
   assert.match(text, /^sheetd_process_resident_memory_bytes \d+/m);
 });
 
-test('the job queue by state: due, scheduled for later, dead', async () => {
+test('the job queue by state: due, scheduled for later, dead, each counted as it changes', async () => {
+  const counts = (text: string) => ({
+    due: sample(text, 'sheetd_jobs', { state: 'due' }),
+    scheduled: sample(text, 'sheetd_jobs', { state: 'scheduled' }),
+    dead: sample(text, 'sheetd_jobs', { state: 'dead' }),
+  });
+  const was = counts(await scrape());
+  assert.ok(was.due !== undefined && was.scheduled !== undefined && was.dead !== undefined);
+  // types no handler claims: the server's worker leaves these where they are
   const far = Date.now() + 3_600_000;
   await ts.server.store.db.transaction().execute(async (tx) => {
     await enqueue(tx, 'metrics-test-never-handled', {}, { runAt: far });
     await enqueue(tx, 'metrics-test-never-handled', {}, { runAt: far });
+    await enqueue(tx, 'metrics-test-never-handled', {});
+    await enqueue(tx, 'metrics-test-dies', {}, { maxAttempts: 1 });
   });
-  const text = await scrape();
-  assert.equal(sample(text, 'sheetd_jobs', { state: 'scheduled' }), 2);
-  assert.equal(sample(text, 'sheetd_jobs', { state: 'dead' }), 0);
-  assert.equal(typeof sample(text, 'sheetd_jobs', { state: 'due' }), 'number');
+  assert.deepEqual(counts(await scrape()), { due: was.due + 2, scheduled: was.scheduled + 2, dead: was.dead });
+  // a worker of its own claims the last one (scheduled while leased) and it fails for good
+  const [job] = await claimJobs(ts.server.store, { worker: 'metrics-test', types: ['metrics-test-dies'], limit: 1, leaseMs: 60_000, now: Date.now() });
+  assert.ok(job);
+  assert.deepEqual(counts(await scrape()), { due: was.due + 1, scheduled: was.scheduled + 3, dead: was.dead });
+  await failJob(ts.server.store.db, job, { error: 'metrics test', runAt: Date.now(), dead: true, now: Date.now() });
+  assert.deepEqual(counts(await scrape()), { due: was.due + 1, scheduled: was.scheduled + 2, dead: was.dead + 1 });
 });
 
 test('the PostgreSQL pool is reported; SQLite has none', async () => {

@@ -1,12 +1,14 @@
 import { clock } from '../../clock.ts';
 import { ping, type Store } from '../../store/db.ts';
 import { jobCounts } from '../../store/jobs.ts';
+import { sheetCacheStats } from '../sheets/sheetCache.ts';
 
-/** What /metrics reads from the database side at each scrape: the job queue and the connection pool. */
+/** What /metrics reads at each scrape: the job queue, the connection pool, this process's sheet cache. */
 export async function operationalGauges(store: Store) {
   return {
     jobs: await jobCounts(store.db, clock.now()),
     pool: store.poolStats?.() ?? null,
+    sheetCache: sheetCacheStats(),
   };
 }
 

@@ -31,10 +31,21 @@ export function forgetSheet(sheetId: number): void {
   cache.delete(sheetId);
 }
 
+// Older models dropped because another process announced a newer version (for /metrics).
+let droppedAsOlder = 0;
+
 /** Another process committed `version` of the sheet: an older cached model goes now (pubsub/invalidation.ts). */
 export function forgetOlder(sheetId: number, version: number): void {
   const hit = cache.get(sheetId);
-  if (hit && hit.version < version) cache.delete(sheetId);
+  if (hit && hit.version < version) {
+    cache.delete(sheetId);
+    droppedAsOlder++;
+  }
+}
+
+/** What /metrics shows of the cache: models held, and older ones dropped on another process's word. */
+export function sheetCacheStats(): { models: number; droppedAsOlder: number } {
+  return { models: cache.size, droppedAsOlder };
 }
 
 /** The model of a sheet as of `sheet.version` (the row just read from the database). */
