@@ -495,7 +495,8 @@ function cloneData<T>(x: T): T {
  * cell link rules (1032 on new rows, 1110, 1116), hyperlink rules (1111, 1112, 1113, 1114,
  * 1117), level (1239 for plain values into a MULTI_* column at an older level),
  * overrideValidation by non-admins (1212), then the value by column type (1042, 1148,
- * 1131, 1240, 1241, 1277) and column validation (1235 unless overridden).
+ * 1131, 1240, 1241, 1277) and column validation (1235 unless overridden; an image in a
+ * validating column alike).
  */
 export function parseCellWrite(column: ColumnDef, input: CellInput, existing: StoredCell | undefined, ctx: CellWriteContext = {}): ParsedCell {
   if (!isObject(input)) throw new InvalidInput(1008, 'cell must be an object');
@@ -522,6 +523,9 @@ export function parseCellWrite(column: ColumnDef, input: CellInput, existing: St
   let result: ValueResult = { v: cell.v };
 
   if (present(input.image)) {
+    // an image is no value a validating column (strict DATE, PICKLIST, contacts...) accepts:
+    // as for a value that fails validation, it takes overrideValidation=true
+    if (column.validation === true && !override) throw new InvalidInput(1235);
     cell.img = parseImage(input.image, existing, column, ctx);
     delete cell.v;
     delete cell.h;

@@ -194,6 +194,37 @@ describe('add image to cell', () => {
     assert.equal(await versionOf(s.id), v0);
   });
 
+  test('a column that validates its values (PICKLIST, DATE) takes an image only with overrideValidation=true (a sheet admin\'s); without it 400/1235 and nothing changes', async () => {
+    await makeUsers();
+    const s = await makeSheet(s0.api, 'validated', [
+      { title: 'Task', type: 'TEXT_NUMBER', primary: true },
+      { title: 'Status', type: 'PICKLIST', options: ['Open', 'Done'], validation: true },
+      { title: 'Due', type: 'DATE', validation: true },
+      { title: 'Loose', type: 'PICKLIST', options: ['Open', 'Done'] },
+    ]);
+    const add = await s0.api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.Task!.id, value: 't' }, { columnId: s.col.Status!.id, value: 'Open' }, { columnId: s.col.Due!.id, value: '2026-01-05' }] });
+    assert.equal(add.status, 200, add.text);
+    const rowId = add.body.result.id as number;
+    await s0.api.post(`/sheets/${s.id}/shares`, { email: editor.email, accessLevel: 'EDITOR' });
+    for (const col of [s.col.Status!, s.col.Due!]) {
+      const before = await versionOf(s.id);
+      assertError(await upload(cellPath(s.id, rowId, col.id), pngBytes(2, 2)), 400, 1235);
+      assertError(await upload(cellPath(s.id, rowId, col.id), pngBytes(2, 2), { query: 'overrideValidation=false' }), 400, 1235);
+      // overriding validation is a sheet admin's (1212)
+      assertError(await upload(cellPath(s.id, rowId, col.id), pngBytes(2, 2), { query: 'overrideValidation=true', token: editor.token }), 403, 1212);
+      assert.equal(await versionOf(s.id), before);
+      const kept = cellAt(await rowOf(s0.api, s.id, rowId), col.id);
+      assert.equal(kept.image, undefined);
+      assert.ok(kept.value !== undefined);
+      const ok = await upload(cellPath(s.id, rowId, col.id), pngBytes(2, 2), { query: 'overrideValidation=true' });
+      assert.equal(ok.status, 200, ok.text);
+      assert.equal(cellAt(ok.body.result, col.id).image?.width, 2);
+    }
+    // a PICKLIST column that does not validate takes an image as any other
+    const loose = await upload(cellPath(s.id, rowId, s.col.Loose!.id), pngBytes(2, 2), { token: editor.token });
+    assert.equal(loose.status, 200, loose.text);
+  });
+
   test('Update Rows: image.altText changes the alt text of the cell image and keeps the image; 1161 where there is no image', async () => {
     const s = await fixture('alt');
     const up = await upload(cellPath(s.id, s.rowId, s.col.Pic!.id), pngBytes(3, 2), { query: 'altText=first' });
