@@ -10,6 +10,7 @@ import type { StoredValue } from './cells.ts';
 import type { ColumnDef } from './columns.ts';
 import { parseFormula, render, staticSchema, type FormulaResult, type RawCellValue, type SheetSchema } from './formula/index.ts';
 import { valueText } from './display.ts';
+import { walk, type RowRef } from './formula/ast.ts';
 
 /** Row ids are at least 2^40; row numbers never come close (500,000 cells per sheet). */
 const MIN_ROW_ID = 2 ** 40;
@@ -29,6 +30,22 @@ export function sheetSchema(columns: readonly Pick<ColumnDef, 'id' | 'title'>[],
 export function toIdentityForm(text: string, schema: SheetSchema): string {
   const f = parseFormula(text, schema);
   return f.ok ? render(f, IDENTITY_SCHEMA) : text;
+}
+
+/**
+ * Whether a formula names a row by a number that is not absolute (`[B]3`, `B3:B5`, not `B$3`):
+ * such a formula cannot stand for every row of a column formula (1310). `@row`, `$3` and whole
+ * columns can. A formula that does not parse names none.
+ */
+export function hasRelativeRowReference(text: string, schema: SheetSchema): boolean {
+  const f = parseFormula(text, schema);
+  if (!f.ok) return false;
+  const relative = (r: RowRef | null) => r !== null && r.kind !== 'at' && !r.abs;
+  let found = false;
+  walk(f.root, (n) => {
+    if ((n.type === 'cell' && relative(n.row)) || (n.type === 'range' && (relative(n.r1) || relative(n.r2)))) found = true;
+  });
+  return found;
 }
 
 /** Stored identity form -> text with the current titles and row numbers. */

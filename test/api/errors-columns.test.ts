@@ -37,6 +37,21 @@ describe('column definitions', () => {
     await refusedUnchanged(sheetNow, updateColumn(sheet.col.Notes!.id, { type: 'TEXT_NUMBER', systemColumnType: 'AUTO_NUMBER' }), 400, 1077, 'AUTO_NUMBER');
   });
 
+  test('one system column type twice among the new columns is 400/1134', async () => {
+    const by = (title: string) => ({ title, type: 'CONTACT_LIST', systemColumnType: 'CREATED_BY', index: 1 });
+    await refusedUnchanged(sheetNow, () => s.api.post(`/sheets/${sheet.id}/columns`, [by('By one'), by('By two')]), 400, 1134);
+  });
+
+  test('an auto number format longer than 40 characters in all is 400/1088', async () => {
+    const id = sheet.col.Number!.id;
+    const format = { prefix: 'P'.repeat(25), fill: '0000000000', suffix: 'S'.repeat(6) };
+    await refusedUnchanged(sheetNow, updateColumn(id, { type: 'TEXT_NUMBER', systemColumnType: 'AUTO_NUMBER', autoNumberFormat: format }), 400, 1088, format.prefix + format.fill + format.suffix, 41);
+    const add = { title: 'Code', type: 'TEXT_NUMBER', systemColumnType: 'AUTO_NUMBER', autoNumberFormat: { prefix: 'x'.repeat(41) } };
+    const two = await makeSheet(s.api, 'Auto number length', [{ title: 'Key', type: 'TEXT_NUMBER', primary: true }]);
+    const read = async () => (await s.api.get(`/sheets/${two.id}`)).body;
+    await refusedUnchanged(read, () => s.api.post(`/sheets/${two.id}/columns`, { index: 1, ...add }), 400, 1088, 'x'.repeat(41), 41);
+  });
+
   test('a system column type on the primary column is 400/1078', async () => {
     const id = sheet.col.Name!.id;
     await refusedUnchanged(sheetNow, updateColumn(id, { type: 'TEXT_NUMBER', systemColumnType: 'AUTO_NUMBER' }), 400, 1078, 'AUTO_NUMBER', 'primary column', id);
@@ -93,6 +108,25 @@ describe('column definitions', () => {
     assert.equal(plain.status, 200, plain.text);
     assert.equal(plain.body.result.validation, false, 'a type change that does not write validation drops it');
     assert.equal((await s.api.del(`/sheets/${sheet.id}/columns/${id}`)).status, 200);
+  });
+
+  test('a column formula on a system column is 400/1303', async () => {
+    await refusedUnchanged(sheetNow, updateColumn(sheet.col.Number!.id, { formula: '=1 + 1' }), 400, 1303);
+  });
+
+  test('a column formula naming a row by a number that is not absolute is 400/1310', async () => {
+    const id = sheet.col.Notes!.id;
+    for (const formula of ['=Name1', '=[Name]2 + Name@row', '=SUM(Name1:Name@row)', '=COUNT([Name]$1:[Name]3)']) {
+      await refusedUnchanged(sheetNow, updateColumn(id, { formula }), 400, 1310);
+    }
+    // @row, absolute rows and whole columns stand for every row
+    for (const formula of ['=Name@row + "!"', '=SUM([Name]$1:[Name]@row)', '=COUNT(Name:Name)']) {
+      const ok = await s.api.put(`/sheets/${sheet.id}/columns/${id}`, { formula });
+      assert.equal(ok.status, 200, ok.text);
+      assert.equal(typeof ok.body.result.formula, 'string', ok.text);
+    }
+    const cleared = await s.api.put(`/sheets/${sheet.id}/columns/${id}`, { formula: null });
+    assert.equal(cleared.status, 200, cleared.text);
   });
 
   test('deleting the last visible column is 400/1260', async () => {

@@ -12,7 +12,7 @@ import type { Actor } from '../platform/context.ts';
 import { writeSheet } from './sheetWrites.ts';
 import { indexColumns, type SheetModel } from '../../engine/model.ts';
 import { afterWrite } from '../computed/formulas.ts';
-import { sheetSchema, toIdentityForm } from '../../engine/formulaBridge.ts';
+import { hasRelativeRowReference, sheetSchema, toIdentityForm } from '../../engine/formulaBridge.ts';
 import { assertColumnNotInRules, dropColumnFromFilters } from './filters.ts';
 
 /** Re-number column indexes 0..n-1 after an insert, move or delete. */
@@ -37,6 +37,7 @@ export async function addColumns(store: Store, actor: Actor, sheetId: number, bo
   return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
     const m = ctx.model;
     const valid = validateAddColumns(m.columns, list, { level, projectSheet: dependenciesEnabled(ctx.sheet) });
+    for (const c of valid) if (c.formula !== undefined) checkColumnFormula(m, c);
     assertCellsPerSheet(m.rows.size, m.columns.length + valid.length);
     const added: ColumnDef[] = valid.map((c) => ({ ...c, id: newId() }));
     for (const c of added) m.columnsById.set(c.id, c);
@@ -49,6 +50,15 @@ export async function addColumns(store: Store, actor: Actor, sheetId: number, bo
   });
 }
 
+/**
+ * A column formula: not on a system column, whose values the server writes (1303); no row named
+ * by a number that is not absolute, which could not stand for every row (1310: `@row`, `$1`).
+ */
+function checkColumnFormula(m: SheetModel, column: Pick<ColumnDef, 'formula' | 'systemColumnType'>): void {
+  if (column.systemColumnType !== undefined) throw apiError(1303);
+  if (hasRelativeRowReference(column.formula!, sheetSchema(m.columns, m.tree.displayOrder()))) throw apiError(1310);
+}
+
 /** Update Column (PUT /sheets/{id}/columns/{columnId}): existing values convert on type change. */
 export async function updateColumn(store: Store, actor: Actor, sheetId: number, columnId: number, body: unknown, level: number) {
   return writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
@@ -56,6 +66,7 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
     const old = m.columnsById.get(columnId);
     if (!old) throw apiError(1006);
     const { column, typeChanged, moved } = validateColumnUpdate(m.columns, columnId, asObject(body, 'a Column object'), { level, projectSheet: dependenciesEnabled(ctx.sheet) });
+    if (column.formula !== undefined && column.formula !== old.formula) checkColumnFormula(m, column);
     if (typeChanged) await assertColumnNotInRules(ctx.tx, sheetId, columnId);
     if (typeChanged) {
       const key = String(columnId);
