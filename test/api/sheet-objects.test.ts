@@ -98,7 +98,10 @@ describe('raw HTTP', () => {
   });
 
   test('Update Sheet: name, userSettings, projectSettings; bad values change nothing', async () => {
-    const s = (await api.post('/sheets', { name: 'Before', columns: COLS })).body.result;
+    // a project sheet (the Project Plan template: dependencies enabled) has project settings
+    const made = await api.post('/sheets', { name: 'Before', fromId: 5816286846604928 });
+    assert.equal(made.status, 200, made.text);
+    const s = made.body.result;
     const r = await api.put(`/sheets/${s.id}`, { name: 'After', userSettings: { criticalPathEnabled: true }, projectSettings: { workingDays: ['MONDAY', 'TUESDAY'], nonWorkingDays: ['2030-01-01'], lengthOfDay: 6 } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.result.name, 'After');

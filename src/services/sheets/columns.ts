@@ -31,13 +31,25 @@ function dependenciesEnabled(sheet: { settings: string }): boolean {
   return (JSON.parse(sheet.settings) as { dependenciesEnabled?: unknown }).dependenciesEnabled === true;
 }
 
+/** The column types that carry a project sheet's schedule (start/end dates, duration, predecessors). */
+const PROJECT_COLUMN_TYPES: readonly string[] = ['ABSTRACT_DATETIME', 'DURATION', 'PREDECESSOR'];
+
+/**
+ * On a project sheet the schedule's columns stay what they are: no type change (1085), no
+ * deletion (1098), no column formula (1305). The API cannot disable dependencies, as the spec's
+ * messages ask first.
+ */
+function isScheduleColumn(sheet: { settings: string }, column: Pick<ColumnDef, 'type'>): boolean {
+  return dependenciesEnabled(sheet) && PROJECT_COLUMN_TYPES.includes(column.type);
+}
+
 /** Add Columns (POST /sheets/{id}/columns): one or many at one index. Structure: ADMIN. */
 export async function addColumns(store: Store, actor: Actor, sheetId: number, body: unknown, level: number) {
   const { list, single } = objectList(body, 'a Column object');
   return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
     const m = ctx.model;
     const valid = validateAddColumns(m.columns, list, { level, projectSheet: dependenciesEnabled(ctx.sheet) });
-    for (const c of valid) if (c.formula !== undefined) checkColumnFormula(m, c);
+    for (const c of valid) if (c.formula !== undefined) checkColumnFormula(ctx.sheet, m, c);
     assertCellsPerSheet(m.rows.size, m.columns.length + valid.length);
     const added: ColumnDef[] = valid.map((c) => ({ ...c, id: newId() }));
     for (const c of added) m.columnsById.set(c.id, c);
@@ -51,11 +63,13 @@ export async function addColumns(store: Store, actor: Actor, sheetId: number, bo
 }
 
 /**
- * A column formula: not on a system column, whose values the server writes (1303); no row named
+ * A column formula: not on a system column, whose values the server writes (1303), nor on a
+ * project sheet's schedule column (1305); no row named
  * by a number that is not absolute, which could not stand for every row (1310: `@row`, `$1`).
  */
-function checkColumnFormula(m: SheetModel, column: Pick<ColumnDef, 'formula' | 'systemColumnType'>): void {
+function checkColumnFormula(sheet: { settings: string }, m: SheetModel, column: Pick<ColumnDef, 'formula' | 'systemColumnType' | 'type'>): void {
   if (column.systemColumnType !== undefined) throw apiError(1303);
+  if (isScheduleColumn(sheet, column)) throw apiError(1305);
   if (hasRelativeRowReference(column.formula!, sheetSchema(m.columns, m.tree.displayOrder()))) throw apiError(1310);
 }
 
@@ -66,7 +80,8 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
     const old = m.columnsById.get(columnId);
     if (!old) throw apiError(1006);
     const { column, typeChanged, moved } = validateColumnUpdate(m.columns, columnId, asObject(body, 'a Column object'), { level, projectSheet: dependenciesEnabled(ctx.sheet) });
-    if (column.formula !== undefined && column.formula !== old.formula) checkColumnFormula(m, column);
+    if (typeChanged && isScheduleColumn(ctx.sheet, old)) throw apiError(1085);
+    if (column.formula !== undefined && column.formula !== old.formula) checkColumnFormula(ctx.sheet, m, column);
     if (typeChanged) await assertColumnNotInRules(ctx.tx, sheetId, columnId);
     if (typeChanged) {
       const key = String(columnId);
@@ -102,8 +117,10 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
 export async function deleteColumn(store: Store, actor: Actor, sheetId: number, columnId: number) {
   return writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
     const m = ctx.model;
-    if (!m.columnsById.has(columnId)) throw apiError(1006);
+    const column = m.columnsById.get(columnId);
+    if (!column) throw apiError(1006);
     assertColumnDeletable(m.columns, columnId);
+    if (isScheduleColumn(ctx.sheet, column)) throw apiError(1098);
     await assertColumnNotInRules(ctx.tx, sheetId, columnId);
     await dropColumnFromFilters(ctx.tx, sheetId, columnId, ctx.now);
     const key = String(columnId);

@@ -307,8 +307,8 @@ function validUserSettings(v: unknown): { criticalPathEnabled?: boolean; display
 }
 
 /**
- * Update Sheet: name and projectSettings need ADMIN; userSettings (the caller's own view) any
- * access. The sheet's version moves on with a rename or project settings change.
+ * Update Sheet: name and projectSettings need ADMIN (projectSettings a project sheet: 1143);
+ * userSettings (the caller's own view) any access. The sheet's version moves on with a rename or project settings change.
  */
 export function updateSheetObject(store: Store, ...a: AfterDb<typeof updateSheetObjectIn>) {
   return store.db.transaction().execute((tx) => updateSheetObjectIn(tx, ...a));
@@ -323,6 +323,8 @@ async function updateSheetObjectIn(db: Queryable, actor: Actor, sheetId: number,
   const user = b.userSettings === undefined ? undefined : validUserSettings(b.userSettings);
   if ((name !== undefined || project !== undefined) && !atLeast(level, 'ADMIN')) throw apiError(1004);
   const settings = settingsOf(sheet);
+  // project settings are the schedule's: only a project sheet (dependencies enabled) has them
+  if (project !== undefined && settings.dependenciesEnabled !== true) throw apiError(1143, 'projectSettings');
   if (project !== undefined) settings.projectSettings = { ...(settings.projectSettings ?? {}), ...project };
   if (user !== undefined) settings.userSettingsByUser = { ...(settings.userSettingsByUser ?? {}), [String(actor.user.id)]: { ...(settings.userSettingsByUser?.[String(actor.user.id)] ?? {}), ...user } };
   const structural = name !== undefined || project !== undefined;
