@@ -117,7 +117,9 @@ export function openShareDialog(host: HTMLElement, o: ShareDialogOptions): Share
 
   // ---- the shares
   async function loadShares(): Promise<void> {
-    const shares = (await api.get<Page<Share>>(base, { ...q, includeAll: true })).data;
+    // a sheet's or report's shares that come from its workspace are listed too (changed on the workspace)
+    const withWorkspace = o.objectType === 'sheet' || o.objectType === 'report' ? { include: 'workspaceShares' } : {};
+    const shares = (await api.get<Page<Share>>(base, { ...q, ...withWorkspace, includeAll: true })).data;
     const items = shares.map((sh) => {
       const label = sh.type === 'GROUP' ? `${sh.name ?? 'Group'} (group)` : sh.name && sh.email ? `${sh.name} <${sh.email}>` : (sh.email ?? sh.name ?? 'Someone');
       const li = h('li', { class: 'share', 'data-share-id': sh.id }, h('span', { class: 'share-who' }, label));
