@@ -266,6 +266,63 @@ describe('automation rules: create, list, get, update, delete', () => {
   });
 });
 
+describe('automation rules switched off by column changes', () => {
+  test('the column write switches the rules it stops off, with an AUTOMATION_RULE UPDATE event naming the reason; they stay off until enabled again', async () => {
+    const s = await taskSheet('Rules off');
+    const ruleOf = async (id: number) => (await s0.api.get(`/sheets/${s.id}/automationrules/${id}`)).body;
+    const mk = async (name: string, trigger: Record<string, unknown>, action: Record<string, unknown>) => {
+      const r = await createRule(s.id, { name, trigger, action });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      return r.body.result.id as number;
+    };
+    const extra = await s0.api.post(`/sheets/${s.id}/columns`, [{ title: 'Notes', type: 'TEXT_NUMBER', index: 6 }]);
+    const notes = extra.body.result[0].id as number;
+    const byColumn = await mk('On hours', { type: 'COLUMN_CHANGED', columnId: s.col.Hours!.id }, { type: 'NOTIFICATION_ACTION', notifyAllSharedUsers: true });
+    const byContacts = await mk('To owners', { type: 'ROWS_ADDED' }, { type: 'NOTIFICATION_ACTION', recipientColumnIds: [s.col.Owner!.id] });
+    const selected = await mk('Selected', { type: 'ROWS_ADDED' }, { type: 'NOTIFICATION_ACTION', notifyAllSharedUsers: true, includedColumnIds: [notes] });
+    const approval = await mk('Approve', { type: 'ROWS_ADDED' }, { type: 'APPROVAL_REQUEST_ACTION', notifyAllSharedUsers: true, approvalColumnId: s.col.Approval!.id });
+    const untouched = await mk('Untouched', { type: 'ROWS_ADDED' }, { type: 'NOTIFICATION_ACTION', notifyAllSharedUsers: true });
+    const ruleEvents = async () => (await allEvents<{ objectType: string; action: string; objectId: number; additionalDetails: { disabledReason?: string; enabled?: boolean } }>(s0.api))
+      .filter((e) => e.objectType === 'AUTOMATION_RULE' && e.action === 'UPDATE' && e.additionalDetails.disabledReason !== undefined);
+    const reasonEvent = async (id: number) => (await ruleEvents()).filter((e) => e.objectId === id).map((e) => e.additionalDetails.disabledReason);
+
+    assert.equal((await s0.api.del(`/sheets/${s.id}/columns/${s.col.Hours!.id}`)).status, 200);
+    assert.deepEqual(await reasonEvent(byColumn), ['COLUMN_MISSING']);
+    assert.equal((await s0.api.put(`/sheets/${s.id}/columns/${s.col.Owner!.id}`, { type: 'TEXT_NUMBER' })).status, 200);
+    assert.deepEqual(await reasonEvent(byContacts), ['COLUMN_TYPE_INCOMPATIBLE']);
+    assert.equal((await s0.api.put(`/sheets/${s.id}/columns/${s.col.Approval!.id}`, { type: 'TEXT_NUMBER' })).status, 200);
+    assert.deepEqual(await reasonEvent(approval), ['APPROVAL_COLUMN_WRONG_TYPE']);
+    assert.equal((await s0.api.del(`/sheets/${s.id}/columns/${notes}`)).status, 200);
+    assert.deepEqual(await reasonEvent(selected), ['NO_VALID_SELECTED_COLUMNS']);
+    // a rule already off records nothing more when the approval column then goes
+    assert.equal((await s0.api.del(`/sheets/${s.id}/columns/${s.col.Approval!.id}`)).status, 200);
+    assert.deepEqual(await reasonEvent(approval), ['APPROVAL_COLUMN_WRONG_TYPE']);
+    assert.equal((await ruleOf(approval)).disabledReason, 'APPROVAL_COLUMN_MISSING');
+    assert.deepEqual(await reasonEvent(untouched), []);
+    assert.equal((await ruleOf(untouched)).enabled, true);
+
+    // the cause gone (Owner a contact column again), the rule stays off, without a reason, until enabled
+    assert.equal((await s0.api.put(`/sheets/${s.id}/columns/${s.col.Owner!.id}`, { type: 'CONTACT_LIST' })).status, 200);
+    let r = await ruleOf(byContacts);
+    assert.deepEqual([r.enabled, r.disabledReason], [false, undefined]);
+    assert.equal((await s0.api.put(`/sheets/${s.id}/automationrules/${byContacts}`, { enabled: true, action: { type: 'NOTIFICATION_ACTION' } })).status, 200);
+    r = await ruleOf(byContacts);
+    assert.deepEqual([r.enabled, r.disabledReason], [true, undefined]);
+  });
+
+  test('an approval column deleted outright: APPROVAL_COLUMN_MISSING', async () => {
+    const s = await taskSheet('Approval gone');
+    const r = await createRule(s.id, { name: 'Approve', trigger: { type: 'ROWS_ADDED' }, action: { type: 'APPROVAL_REQUEST_ACTION', notifyAllSharedUsers: true, approvalColumnId: s.col.Approval!.id } });
+    const id = r.body.result.id as number;
+    assert.equal((await s0.api.del(`/sheets/${s.id}/columns/${s.col.Approval!.id}`)).status, 200);
+    const events = (await allEvents<{ objectType: string; action: string; objectId: number; additionalDetails: { disabledReason?: string } }>(s0.api)).filter((e) => e.objectType === 'AUTOMATION_RULE' && e.objectId === id && e.action === 'UPDATE');
+    assert.deepEqual(events.map((e) => e.additionalDetails.disabledReason), ['APPROVAL_COLUMN_MISSING']);
+    const got = (await s0.api.get(`/sheets/${s.id}/automationrules/${id}`)).body;
+    assert.deepEqual([got.enabled, got.disabledReason], [false, 'APPROVAL_COLUMN_MISSING']);
+    assert.match(got.disabledReasonText, /deleted/);
+  });
+});
+
 describe('automation rules run', () => {
   test('NOTIFICATION_ACTION IMMEDIATELY: one message per recipient and commit, with the included columns, subject and message; conditions filter rows', async () => {
     const s = await taskSheet('Run notify');

@@ -14,6 +14,7 @@ import { indexColumns, type SheetModel } from '../../engine/model.ts';
 import { afterWrite } from '../computed/formulas.ts';
 import { hasRelativeRowReference, sheetSchema, toIdentityForm } from '../../engine/formulaBridge.ts';
 import { assertColumnNotInRules, dropColumnFromFilters } from './filters.ts';
+import { disableBrokenRules, runnableRules } from '../outbound/ruleBreakage.ts';
 
 /** Re-number column indexes 0..n-1 after an insert, move or delete. */
 function reindex(m: SheetModel, orderedIds: readonly number[]): void {
@@ -83,6 +84,7 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
     if (typeChanged && isScheduleColumn(ctx.sheet, old)) throw apiError(1085);
     if (column.formula !== undefined && column.formula !== old.formula) checkColumnFormula(ctx.sheet, m, column);
     if (typeChanged) await assertColumnNotInRules(ctx.tx, sheetId, columnId);
+    const runnable = typeChanged ? await runnableRules(ctx.tx, sheetId, m.columnsById) : [];
     if (typeChanged) {
       const key = String(columnId);
       for (const row of m.rows.values()) {
@@ -109,6 +111,8 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
     ctx.changes.columns = true;
     afterWrite(ctx, [], { structural: true });
     ctx.events.push({ objectType: 'COLUMN', action: 'UPDATE', objectId: columnId, details: { title: column.title } });
+    // automation rules the new type stops are switched off in this transaction (COLUMN_TYPE_INCOMPATIBLE, APPROVAL_COLUMN_WRONG_TYPE)
+    ctx.events.push(...(await disableBrokenRules(ctx.tx, runnable, m.columnsById, ctx.now, ctx.sheet)));
     return column;
   });
 }
@@ -123,6 +127,7 @@ export async function deleteColumn(store: Store, actor: Actor, sheetId: number, 
     if (isScheduleColumn(ctx.sheet, column)) throw apiError(1098);
     await assertColumnNotInRules(ctx.tx, sheetId, columnId);
     await dropColumnFromFilters(ctx.tx, sheetId, columnId, ctx.now);
+    const runnable = await runnableRules(ctx.tx, sheetId, m.columnsById);
     const key = String(columnId);
     for (const row of m.rows.values()) {
       if (row.cells[key] !== undefined || row.meta[key] !== undefined) {
@@ -138,5 +143,7 @@ export async function deleteColumn(store: Store, actor: Actor, sheetId: number, 
     ctx.changes.columns = true;
     afterWrite(ctx, [], { structural: true });
     ctx.events.push({ objectType: 'COLUMN', action: 'DELETE', objectId: columnId });
+    // automation rules that needed the column are switched off in this transaction (COLUMN_MISSING, APPROVAL_COLUMN_MISSING, NO_VALID_SELECTED_COLUMNS)
+    ctx.events.push(...(await disableBrokenRules(ctx.tx, runnable, m.columnsById, ctx.now, ctx.sheet)));
   });
 }
