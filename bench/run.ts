@@ -15,6 +15,7 @@ const suites: Array<[string, string, string]> = [
   ['search', 'search.ts', 'benchSearch'],
   ['import', 'import.ts', 'benchImport'],
   ['cluster', 'cluster.ts', 'benchCluster'],
+  ['web', 'web.ts', 'benchWeb'],
 ];
 const wanted = process.argv.slice(2);
 

@@ -1,7 +1,7 @@
 import { api, showError } from '../api.ts';
 import { h } from '../dom.ts';
 import { SheetModel } from './model.ts';
-import { SheetActions, SHEET_QUERY } from './actions.ts';
+import { SheetActions, SHEET_QUERY, sheetQuery } from './actions.ts';
 import { SheetGrid } from './grid.ts';
 import { mountToolbar } from './toolbar.ts';
 import type { Sheet } from './types.ts';
@@ -23,13 +23,16 @@ declare global {
   }
 }
 
+const FIRST_ROWS = 100;
+
 /** The sheet page: the toolbar and edit bar above the grid. */
 export async function mountSheet(root: HTMLElement, sheetId: number, who: { userId: number; userEmail: string }): Promise<void> {
   let sheet: Sheet;
   let palette: string[] = [];
   try {
     const [s, info] = await Promise.all([
-      api.get<Sheet>(`/sheets/${sheetId}`, SHEET_QUERY),
+      // the first rows at once (the first cells drawn soon), the rest after
+      api.get<Sheet>(`/sheets/${sheetId}`, { ...SHEET_QUERY, pageSize: FIRST_ROWS, page: 1 }),
       api.get<{ formats?: { color?: string[] } }>('/serverinfo').catch(() => ({ formats: { color: [] } })),
     ]);
     sheet = s;
@@ -58,6 +61,27 @@ export async function mountSheet(root: HTMLElement, sheetId: number, who: { user
   const ctx: SheetPageContext = { sheetId, model, actions, grid, ...who };
   window.sheetd = { page: ctx };
   mountToolbar(head, bar, side, ctx);
+  // a large sheet: the rest of its rows, then the whole sheet in the model (edits made meanwhile kept by the server's answer)
+  const total = sheet.totalRowCount ?? sheet.rows.length;
+  if (total > sheet.rows.length) {
+    const status = h('p', { class: 'note loading-rows', role: 'status' }, `Showing the first ${sheet.rows.length} of ${total} rows; loading the rest…`);
+    head.append(status);
+    try {
+      // after the first cells are drawn (fetching and reading the rest competes with drawing)
+      for (let i = 0; i < 120 && !gridHost.querySelector('[role="gridcell"]'); i++) await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, 50));
+      await actions.settled();
+      const all = await api.get<Sheet>(`/sheets/${sheetId}`, sheetQuery(model.columns));
+      await actions.settled();
+      const f = grid.focus;
+      model.apply({ kind: 'sheet', sheet: all });
+      if (f && model.rows.has(f.rowId)) await grid.focusCell(f.rowId, f.columnId);
+      status.remove();
+    } catch (e) {
+      status.textContent = 'Not every row could be loaded. Reload the page to try again.';
+      showError(e);
+    }
+  }
   // opened from a search result: the row, focused
   const rowId = Number(new URLSearchParams(location.search).get('rowId'));
   if (rowId && model.rows.has(rowId)) {
