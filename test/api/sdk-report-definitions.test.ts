@@ -74,13 +74,12 @@ test('createReport as the SDK sends it: placed in a folder, columns by index, sc
   const folder = await s.api.get(`/folders/${p.folder.id}`);
   assert.deepEqual(folder.body.reports.map((x: { id: number }) => x.id), [r.id]);
 
-  // bad bodies: the catalogued error, and nothing created
-  const before = (await c.reports.listReports({})).data.length;
+  // bad bodies: the catalogued error, and nothing created (the folder holds only the first report)
   await assert.rejects(c.reports.createReport({ body: { name: 'x'.repeat(51), destination: { destinationType: 'folder', destinationId: p.folder.id }, columns: [{ title: 'Task', type: 'TEXT_NUMBER', index: 0 }], scope: [{ assetType: 'sheet' as never, assetId: p.a.id }] } }), failsWith(400, 1041));
   await assert.rejects(c.reports.createReport({ body: { name: 'no scope', destination: { destinationType: 'folder', destinationId: p.folder.id }, columns: [{ title: 'Task', type: 'TEXT_NUMBER', index: 0 }], scope: [] } }), failsWith(400, 1012));
   await assert.rejects(c.reports.createReport({ body: { name: 'bad type', destination: { destinationType: 'folder', destinationId: p.folder.id }, columns: [{ title: 'Task', type: 'TEXT_NUMBER', index: 0 }], scope: [{ assetType: 'report' as never, assetId: p.a.id }] } }), failsWith(400, 1031));
   await assert.rejects(c.reports.createReport({ body: { name: 'unseen', destination: { destinationType: 'folder', destinationId: p.folder.id }, columns: [{ title: 'Task', type: 'TEXT_NUMBER', index: 0 }], scope: [{ assetType: 'sheet' as never, assetId: 123456789 }] } }), failsWith(404, 1006));
-  assert.equal((await c.reports.listReports({})).data.length, before);
+  assert.deepEqual((await s.api.get(`/folders/${p.folder.id}`)).body.reports.map((x: { id: number }) => x.id), [r.id]);
 });
 
 test('getReportDefinition / updateReportDefinition: root-level parts replaced, DATE and CURRENT_USER values as the SDK sends them', async () => {
