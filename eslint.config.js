@@ -3,17 +3,20 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 
-// The direction of src/ (docs/architecture.md "Layers"): http -> services -> store/engine.
-// Each zone forbids `target` to import `from`. jobs, pubsub, blobs and mail sit below services; the
-// engine imports nothing of sheetd outside src/engine; cli and server.ts compose everything and
-// nothing imports them.
+// The direction of src/ (docs/architecture.md "Layers"): http, web -> render -> services ->
+// store/engine. Each zone forbids `target` to import `from`. jobs, pubsub, blobs, mail and
+// callbacks sit below services; the engine imports nothing of sheetd outside src/engine (and only
+// the npm packages named below); cli and server.ts compose everything and nothing imports them.
 const layers = [
-  { target: './src/services', from: ['./src/http', './src/cli', './src/server.ts'], message: 'services never import http (move the helper below http)' },
-  { target: './src/store', from: ['./src/services', './src/http', './src/jobs', './src/pubsub', './src/blobs', './src/mail', './src/cli', './src/server.ts'], message: 'store is the bottom layer: SQL only' },
+  { target: './src/services', from: ['./src/http', './src/web', './src/render', './src/cli', './src/server.ts'], message: 'services never import http, pages or renderers (move the helper below them)' },
+  { target: './src/store', from: ['./src/services', './src/http', './src/web', './src/render', './src/jobs', './src/pubsub', './src/blobs', './src/mail', './src/callbacks', './src/cli', './src/server.ts'], message: 'store is the bottom layer: SQL only' },
   { target: './src/engine', from: './src', except: ['./engine'], message: 'the engine is pure: it imports nothing of sheetd outside src/engine' },
-  { target: ['./src/jobs', './src/pubsub', './src/blobs', './src/mail'], from: ['./src/services', './src/http', './src/cli', './src/server.ts'], message: 'jobs, pubsub, blobs and mail sit below services' },
+  { target: ['./src/jobs', './src/pubsub', './src/blobs', './src/mail'], from: ['./src/services', './src/http', './src/web', './src/render', './src/cli', './src/server.ts'], message: 'jobs, pubsub, blobs and mail sit below services' },
+  { target: './src/callbacks', from: ['./src/services', './src/store', './src/http', './src/web', './src/render', './src/jobs', './src/cli', './src/server.ts'], message: 'callbacks (outgoing webhook requests) sit below services: they know HTTPS and their limits, nothing of the domain' },
+  { target: './src/render', from: ['./src/http', './src/web', './src/cli', './src/server.ts', './src/jobs'], message: 'render (rows shown as cells, CSV, Excel, PDF, mail bodies) is used by http, pages and the CLI, and imports none of them' },
+  { target: './src/web', from: ['./src/http/routes', './src/http/api.ts', './src/store', './src/cli', './src/server.ts'], message: 'pages call services and presenters, never a route module or the store' },
   { target: './src/http', from: ['./src/cli', './src/server.ts'], message: 'http is composed by server.ts, never the reverse' },
-  { target: ['./src/errors.ts', './src/clock.ts', './src/ids.ts', './src/config.ts', './src/logger.ts'], from: ['./src/services', './src/http', './src/store', './src/jobs', './src/cli', './src/server.ts'], message: 'shared leaf modules import no layer' },
+  { target: ['./src/errors.ts', './src/clock.ts', './src/ids.ts', './src/config.ts', './src/paging.ts'], from: ['./src/services', './src/http', './src/web', './src/render', './src/store', './src/jobs', './src/pubsub', './src/cli', './src/server.ts'], message: 'shared leaf modules import no layer' },
 ];
 
 export default tseslint.config(
@@ -48,10 +51,13 @@ export default tseslint.config(
     files: ['src/services/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ regex: '^kysely$', allowTypeImports: true, message: 'services run no SQL: add a function to src/store' }],
+        patterns: [
+          { regex: '^kysely$', allowTypeImports: true, message: 'services run no SQL: add a function to src/store' },
+          { regex: '^(pg|pg-.*|better-sqlite3)$', message: 'services run no SQL and hold no connection: add a function to src/store' },
+        ],
       }],
       'no-restricted-syntax': ['error', {
-        selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom)$/]",
+        selector: "CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|executeQuery)$/]",
         message: 'services run no SQL: call a named function of src/store',
       }],
     },
@@ -70,6 +76,15 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', {
         selector: "CallExpression[callee.property.name=/^(transaction|selectFrom|insertInto|updateTable|deleteFrom)$/]",
         message: 'http runs no SQL and opens no transaction: call a service',
+      }],
+    },
+  },
+  {
+    // The engine is pure TypeScript: of npm, only the packages named here.
+    files: ['src/engine/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ regex: '^(?!\\.|sanitize-html$)', message: 'the engine imports the engine and the npm packages named in eslint.config.js only' }],
       }],
     },
   },

@@ -29,7 +29,7 @@ import { randomString } from './ids.ts';
 import { registerAutomation, runChanges, runDigest, runTimer, AUTOMATION_DIGEST_JOB, AUTOMATION_JOB, type AutomationDeps } from './services/outbound/automationRuns.ts';
 import { AUTOMATION_TIMER_JOB } from './services/outbound/automation.ts';
 import { UPDATE_REQUEST_JOB, runScheduledSend, type UpdateRequestDeps } from './services/collaboration/updateRequests.ts';
-import { rowsMailBody } from './http/present/emails.ts';
+import { rowsMailBody } from './render/mailBodies.ts';
 import { userLookup } from './services/sheets/sheetReads.ts';
 import { catchUpSearchIndex, reportUnreadableRows } from './services/log/searchIndex.ts';
 import { eventsRecorded } from './services/log/events.ts';

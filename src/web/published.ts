@@ -11,9 +11,9 @@ import type { ColumnDef } from '../engine/columns.ts';
 import type { ApiCell } from '../engine/display.ts';
 import { parseFormat, FMT } from '../engine/format.ts';
 import { FORMAT_TABLES } from '../engine/formatTables.ts';
-import { rowCells } from '../http/present/sheetContents.ts';
+import { rowCells } from '../render/rowCells.ts';
 import { reportCells } from '../http/present/reports.ts';
-import { shownText } from '../http/present/csv.ts';
+import { shownText } from '../render/csv.ts';
 import { threadsFor } from '../http/present/threads.ts';
 import { page } from './page.ts';
 

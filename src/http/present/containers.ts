@@ -8,7 +8,7 @@ import type { SheetRow } from '../../store/sheets.ts';
 import type { SightRow } from '../../store/sights.ts';
 import type { ReportRow } from '../../store/reports.ts';
 import { ts } from './dates.ts';
-import { permalink } from './permalinks.ts';
+import { permalink } from '../../render/permalinks.ts';
 import { sheetSource, sheetSummary, templateSummary } from './sheets.ts';
 import { reportSummary } from './reports.ts';
 import { sightSummary } from './sights.ts';

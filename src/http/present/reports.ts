@@ -7,9 +7,9 @@ import type { ReadOptions } from '../../services/platform/context.ts';
 import type { ReportData, ReportDefinitionView, ReportRowRef } from '../../services/assets/reports.ts';
 import type { ReportRow } from '../../store/reports.ts';
 import { ts } from './dates.ts';
-import { permalink } from './permalinks.ts';
-import { rowCells, type RowPresentOptions, type RowThreads } from './sheetContents.ts';
-import type { TableCell } from './xlsx.ts';
+import { permalink } from '../../render/permalinks.ts';
+import { rowCells, type RowPresentOptions, type RowThreads } from '../../render/rowCells.ts';
+import type { TableCell } from '../../render/xlsx.ts';
 
 /** The abbreviated Report of List Reports and of folder, workspace and Home contents. */
 export function reportSummary(config: Config, r: ReportRow, level: AccessLevel, ro: ReadOptions, opts: { favorite?: boolean } = {}) {

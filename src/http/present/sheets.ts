@@ -4,7 +4,7 @@ import { presentAccessLevel, type AccessLevel } from '../../services/access/acce
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { PublicTemplate } from '../../services/places/publicTemplates.ts';
 import { ts } from './dates.ts';
-import { permalink } from './permalinks.ts';
+import { permalink } from '../../render/permalinks.ts';
 
 export function sheetSource(s: SheetRow): { id: number; type: string } | undefined {
   if (s.source === null) return undefined;

@@ -7,11 +7,12 @@ import type { ReportData } from '../../services/assets/reports.ts';
 import { refKey, type SightData, type SightPublishView, type SightView } from '../../services/assets/sights.ts';
 import type { SightRow } from '../../store/sights.ts';
 import { ts } from './dates.ts';
-import { permalink, type PermalinkKind } from './permalinks.ts';
-import { presentModelColumn, rowCells } from './sheetContents.ts';
+import { permalink, type PermalinkKind } from '../../render/permalinks.ts';
+import { presentModelColumn } from './sheetContents.ts';
+import { rowCells } from '../../render/rowCells.ts';
 import { reportCells } from './reports.ts';
 import { presentField } from './summary.ts';
-import { shownText } from './csv.ts';
+import { shownText } from '../../render/csv.ts';
 
 /** Rows a GRIDGANTT widget's HTML shows at most (the report itself has them all). */
 export const WIDGET_REPORT_ROWS = 500;

@@ -6,7 +6,7 @@ import { atLeast } from '../../services/access/access.ts';
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { SummaryField, SummaryRead } from '../../services/computed/summary.ts';
 import { ts } from './dates.ts';
-import { permalink } from './permalinks.ts';
+import { permalink } from '../../render/permalinks.ts';
 
 /**
  * A SummaryField as the API shows it: the definition, the value as `objectValue` (a summary

@@ -4,7 +4,7 @@ import { discussionData, sheetDiscussions, type DiscussionData } from '../../ser
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { AccessLevel } from '../../services/access/access.ts';
 import { peopleOf, presentAttachment, presentDiscussion } from './attachments.ts';
-import type { RowThreads } from './sheetContents.ts';
+import type { RowThreads } from '../../render/rowCells.ts';
 
 /** Discussions as the API shows them (include=comments, attachments). */
 export async function presentDiscussions(db: Queryable, items: DiscussionData[], ro: ReadOptions, level: AccessLevel) {

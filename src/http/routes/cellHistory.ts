@@ -5,7 +5,7 @@ import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { ts } from '../present/dates.ts';
 import { fullName } from '../present/users.ts';
-import { permalink } from '../present/permalinks.ts';
+import { permalink } from '../../render/permalinks.ts';
 
 type P = FastifyRequest<{ Params: { sheetId: string; rowId: string; columnId: string } }>;
 

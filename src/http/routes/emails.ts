@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendRowsByEmail, sendSheetByEmail, type SheetFileRenderer } from '../../services/outbound/emails.ts';
 import { success } from '../present/envelope.ts';
 import { pathId } from '../query.ts';
-import { rowsMailBody } from '../present/emails.ts';
-import { PAPER_SIZES, sheetPdf } from '../present/pdf.ts';
-import { sheetXlsx } from '../present/xlsx.ts';
+import { rowsMailBody } from '../../render/mailBodies.ts';
+import { PAPER_SIZES, sheetPdf } from '../../render/pdf.ts';
+import { sheetXlsx } from '../../render/xlsx.ts';
 import { userLookup } from '../../services/sheets/sheetReads.ts';
 
 type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;

@@ -1,4 +1,4 @@
-import { permalink } from '../present/permalinks.ts';
+import { permalink } from '../../render/permalinks.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasScope, type Scope } from '../../services/access/scopes.ts';
 import type { ShareObjectType } from '../../store/shares.ts';

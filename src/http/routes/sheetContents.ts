@@ -9,11 +9,11 @@ import { success } from '../present/envelope.ts';
 import { parseTimestamp } from '../present/dates.ts';
 import { presentColumns, presentRow, rowsJsonKey, writeRowsJson, sheetSummary } from '../present/sheetContents.ts';
 import { SheetBodies } from '../present/sheetBodies.ts';
-import { sheetCsv } from '../present/csv.ts';
+import { sheetCsv } from '../../render/csv.ts';
 import { acceptsGzip, preferredExport } from '../negotiate.ts';
 import { dispositionOf } from '../download.ts';
-import { XLSX_TYPES, sheetXlsx } from '../present/xlsx.ts';
-import { PAPER_SIZES, sheetPdf } from '../present/pdf.ts';
+import { XLSX_TYPES, sheetXlsx } from '../../render/xlsx.ts';
+import { PAPER_SIZES, sheetPdf } from '../../render/pdf.ts';
 import { presentColumn } from '../../engine/columns.ts';
 import { settingsOf, userSettingsFor } from '../../services/sheets/sheetLifecycle.ts';
 

@@ -8,7 +8,7 @@ import type { RowsMail } from '../../services/outbound/emails.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present/envelope.ts';
-import { rowsMailBody } from '../present/emails.ts';
+import { rowsMailBody } from '../../render/mailBodies.ts';
 import { presentSentUpdateRequest, presentUpdateRequest } from '../present/updateRequests.ts';
 import { userLookup } from '../../services/sheets/sheetReads.ts';
 

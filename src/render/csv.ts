@@ -1,8 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
-import type { ColumnDef } from '../../engine/columns.ts';
-import type { ApiCell } from '../../engine/display.ts';
-import type { RowState, SheetModel } from '../../engine/model.ts';
-import { rowCells, type RowPresentOptions } from './sheetContents.ts';
+import type { ColumnDef } from '../engine/columns.ts';
+import type { ApiCell } from '../engine/display.ts';
+import type { RowState, SheetModel } from '../engine/model.ts';
+import { rowCells, type RowPresentOptions } from './rowCells.ts';
 
 /** What a cell shows as text: its displayValue, else its value; undefined when blank. */
 export function shownText(c: ApiCell | { value?: unknown; displayValue?: string }): string | undefined {

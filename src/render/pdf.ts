@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import type { ColumnDef } from '../../engine/columns.ts';
-import type { RowState, SheetModel } from '../../engine/model.ts';
-import { rowCells, type RowPresentOptions } from './sheetContents.ts';
+import type { ColumnDef } from '../engine/columns.ts';
+import type { RowState, SheetModel } from '../engine/model.ts';
+import { rowCells, type RowPresentOptions } from './rowCells.ts';
 import { shownText } from './csv.ts';
 
 /** Paper sizes of the `paperSize` parameter (portrait width and height in points). */

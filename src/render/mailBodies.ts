@@ -1,5 +1,5 @@
-import type { RowsMail } from '../../services/outbound/emails.ts';
-import { rowCells, type RowPresentOptions } from './sheetContents.ts';
+import type { RowsMail } from '../services/outbound/emails.ts';
+import { rowCells, type RowPresentOptions } from './rowCells.ts';
 import { shownText } from './csv.ts';
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

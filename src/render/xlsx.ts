@@ -1,8 +1,8 @@
 import writeExcelFile, { type Cell, type Row, type SheetData } from 'write-excel-file/node';
-import type { ColumnDef } from '../../engine/columns.ts';
-import type { StoredValue } from '../../engine/cells.ts';
-import type { RowState, SheetModel } from '../../engine/model.ts';
-import { rowCells, type RowPresentOptions } from './sheetContents.ts';
+import type { ColumnDef } from '../engine/columns.ts';
+import type { StoredValue } from '../engine/cells.ts';
+import type { RowState, SheetModel } from '../engine/model.ts';
+import { rowCells, type RowPresentOptions } from './rowCells.ts';
 import { shownText } from './csv.ts';
 
 export const XLSX_TYPES = ['application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'];

@@ -1,4 +1,4 @@
-import type { Config } from '../../config.ts';
+import type { Config } from '../config.ts';
 
 export type PermalinkKind = 'sheets' | 'folders' | 'workspaces' | 'reports' | 'sights' | 'templates';
 
