@@ -22,7 +22,8 @@ export function sqliteJournal(sqlite: Database.Database): void {
   sqlite.pragma('journal_size_limit = 67108864');
 }
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.ts';
+import type { Dialect } from './dialect.ts';
 
 export interface Store {
   db: Kysely<DB>;

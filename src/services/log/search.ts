@@ -19,9 +19,8 @@ import { catchUpSearchIndex, namedSources, rowDocCells } from './searchIndex.ts'
  * Every search first brings the index up to the last committed change.
  */
 
-/** The search filters of `scopes` (the reference's list). */
-export const SEARCH_SCOPES = ['attachments', 'cellData', 'comments', 'folderNames', 'reportNames', 'sheetNames', 'sightNames', 'summaryFields', 'templateNames', 'workspaceNames'] as const;
-export type SearchScope = (typeof SEARCH_SCOPES)[number];
+export { SEARCH_SCOPES, type SearchScope } from './searchScopes.ts';
+import type { SearchScope } from './searchScopes.ts';
 
 /** At most this many results in one answer (totalCount counts them all). */
 export const MAX_SEARCH_RESULTS = 100;

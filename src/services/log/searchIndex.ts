@@ -15,7 +15,7 @@ import { clock } from '../../clock.ts';
 import type { Actor } from '../platform/context.ts';
 import { accessibleWorkspaces, folderAccessLevel } from '../access/containers.ts';
 import { reportAccess, sightAccess } from '../access/assetAccess.ts';
-import type { SearchScope } from './search.ts';
+import type { SearchScope } from './searchScopes.ts';
 
 /**
  * The search index follows the change log. `catchUpSearchIndex` reads the committed events after

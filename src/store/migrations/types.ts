@@ -1,4 +1,4 @@
-import type { Dialect } from '../db.ts';
+import type { Dialect } from '../dialect.ts';
 
 export type { Dialect };
 

@@ -6,7 +6,7 @@
  * (`HAS({Tags}, "x")` instead of `HAS(@cell, "x")`, or `{Range}` itself) is #NESTED CRITERIA.
  */
 import { readsCrossSheet, type Node } from '../ast.ts';
-import type { Call, FnDef, Matcher } from '../evaluator.ts';
+import type { Call, FnDef, Matcher } from '../calls.ts';
 import { checkNumber, compareText, toText } from '../coerce.ts';
 import { err, isError, range, type ErrorValue, type Scalar, type Value } from '../values.ts';
 import { cellsArg } from './helpers.ts';

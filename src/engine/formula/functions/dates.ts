@@ -3,7 +3,7 @@
  * date - date) and time arithmetic (time + minutes, time - time) live in the evaluator's
  * operators. Working days are Monday to Friday. TIME makes a time value (values.ts).
  */
-import type { Call, FnDef } from '../evaluator.ts';
+import type { Call, FnDef } from '../calls.ts';
 import { toNumber } from '../coerce.ts';
 import {
   dateValue, daysFromYmd, err, isDate, isError, isTime, parseIsoDate, parseTimeText, timeOfDate, timeValue, weekdayOfDays, ymdFromDays,

@@ -1,5 +1,5 @@
 /** Small helpers shared by the function library. */
-import type { Call } from '../evaluator.ts';
+import type { Call } from '../calls.ts';
 import { cellsOf, toNumber } from '../coerce.ts';
 import { err, isError, isRange, type ErrorValue, type Scalar } from '../values.ts';
 

@@ -3,7 +3,7 @@
  * level first). Without an argument they work on the cell holding the formula. They do not
  * accept cross-sheet references.
  */
-import type { FnDef } from '../evaluator.ts';
+import type { FnDef } from '../calls.ts';
 import { err, isError, range, type Scalar } from '../values.ts';
 
 export const HIERARCHY: Record<string, FnDef> = {

@@ -1,5 +1,5 @@
 /** The function library: every name in names.ts mapped to its arity and implementation. */
-import type { FnDef } from '../evaluator.ts';
+import type { FnDef } from '../calls.ts';
 import { CRITERIA } from './criteria.ts';
 import { DATES } from './dates.ts';
 import { HIERARCHY } from './hierarchy.ts';

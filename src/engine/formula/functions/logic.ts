@@ -1,5 +1,5 @@
 /** Logic and information functions: IF, AND, OR, NOT, IFERROR, IS*, CONTAINS, HAS. */
-import type { FnDef } from '../evaluator.ts';
+import type { FnDef } from '../calls.ts';
 import { cellsOf, compareText, kindOf, toBoolean, toNumber, toText, truthy, valuesEqual } from '../coerce.ts';
 import { err, isError, isMulti, isRange, type Scalar, type Value } from '../values.ts';
 import { cellsArg } from './helpers.ts';

@@ -3,7 +3,7 @@
  * (row-major), starting at 1. A value that is not found is #NO MATCH; an index outside the
  * range is #INVALID VALUE.
  */
-import type { Call, FnDef } from '../evaluator.ts';
+import type { Call, FnDef } from '../calls.ts';
 import { asRange, compareValues, toScalar, valuesEqual } from '../coerce.ts';
 import { err, isError, type ErrorValue, type Scalar, type Value } from '../values.ts';
 import { cellsArg, intArg } from './helpers.ts';

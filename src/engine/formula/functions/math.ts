@@ -1,5 +1,5 @@
 /** Numeric functions: sums, averages, rounding, statistics. */
-import type { Call, FnDef } from '../evaluator.ts';
+import type { Call, FnDef } from '../calls.ts';
 import { cellsOf, checkNumber, kindOf, toNumber } from '../coerce.ts';
 import { dateValue, err, isDate, isError, isMulti, type ErrorValue, type Scalar, type Value } from '../values.ts';
 import { cellsArg, intArg, numArg, numbersOf, sameSizes } from './helpers.ts';

@@ -1,5 +1,5 @@
 /** Text functions. Positions are 1-based; FIND and SUBSTITUTE are case-sensitive. */
-import type { Call, FnDef } from '../evaluator.ts';
+import type { Call, FnDef } from '../calls.ts';
 import { toNumber, toText } from '../coerce.ts';
 import { err, isError, type ErrorValue, type Scalar, type Value } from '../values.ts';
 import { cellsArg, intArg } from './helpers.ts';
