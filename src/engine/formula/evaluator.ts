@@ -9,7 +9,7 @@ import {
   checkNumber, compareValues, kindOf, MAX_NUMBER, MAX_TEXT, toScalar, toText, valuesEqual,
 } from './coerce.ts';
 import { FUNCTIONS } from './functions/index.ts';
-import type { Call, ColumnRun, EvalContext, FnDef, Matcher } from './calls.ts';
+import type { Call, ColumnRun, EvalContext, Matcher } from './calls.ts';
 export type { Call, ColumnRun, EvalContext, FnDef, FnImpl, Matcher } from './calls.ts';
 import {
   dateValue, err, isError, isRange, neededPrecision, SECONDS_PER_DAY, timeValue,
