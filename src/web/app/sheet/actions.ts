@@ -129,9 +129,14 @@ export class SheetActions {
       return;
     }
     const edits = entry.before.map((b) => ({ rowId: b.rowId, columnId: b.columnId, input: inputOfCell(this.model, b.columnId, b.cell) }));
+    // redo is offered at once (a quick Ctrl+Y need not wait for the server), taken back if refused
+    this.redoStack.push(entry);
     const ok = await this.editCells(edits, { record: false, from: 'undo' });
-    if (ok) this.redoStack.push(entry);
-    else this.undoStack.push(entry);
+    if (!ok) {
+      const i = this.redoStack.indexOf(entry);
+      if (i >= 0) this.redoStack.splice(i, 1);
+      this.undoStack.push(entry);
+    }
   }
 
   async redo(): Promise<void> {

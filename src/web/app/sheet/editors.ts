@@ -13,11 +13,13 @@ import { api } from '../api.ts';
 
 export interface EditorEnv {
   model: SheetModel;
+  /** The open editor, if any: keys that reach the grid while its field has no focus yet are its own. */
+  current: SheetCellEditor | null;
   /** The key typed to start the edit ('' when opened with Enter, F2 or a double click). */
   seed: string;
 }
 
-export const editorEnv: EditorEnv = { model: null as unknown as SheetModel, seed: '' };
+export const editorEnv: EditorEnv = { model: null as unknown as SheetModel, current: null, seed: '' };
 
 export function columnOfProp(model: SheetModel, prop: unknown): Column | undefined {
   const m = /^c(\d+)$/.exec(String(prop));
@@ -66,6 +68,7 @@ export class SheetCellEditor implements EditorBase {
   componentDidRender(): void {
     if (this.built || !this.host) return;
     this.built = true;
+    editorEnv.current = this;
     const model = editorEnv.model;
     const col = (this.column = columnOfProp(model, this.schema.prop));
     if (!col) return;
@@ -163,16 +166,32 @@ export class SheetCellEditor implements EditorBase {
       host.append(list);
     }
     host.append(input);
-    setTimeout(() => {
+    // the field takes the focus once it is in the document (a busy page may draw it a frame late)
+    const focusField = (tries: number) => {
+      if (!input.isConnected && tries < 60) {
+        requestAnimationFrame(() => focusField(tries + 1));
+        return;
+      }
       input.focus();
       if (input.type === 'text') input.setSelectionRange(input.value.length, input.value.length);
-    }, 0);
+      if (document.activeElement !== input && tries < 60) requestAnimationFrame(() => focusField(tries + 1));
+    };
+    setTimeout(() => focusField(0), 0);
+  }
+
+  /** A key that reached the grid instead of the field (it had no focus yet). */
+  keyFromGrid(e: KeyboardEvent): void {
+    if (e.key === 'Enter' || e.key === 'Tab' || e.key === 'Escape') this.onKeyDown(e);
   }
 
   appendPendingInput(value: string): boolean {
     if (!this.input || this.input.type !== 'text') return false;
     this.input.value += value;
     return true;
+  }
+
+  disconnectedCallback(): void {
+    if (editorEnv.current === this) editorEnv.current = null;
   }
 
   private onKeyDown(e: KeyboardEvent): void {

@@ -389,6 +389,11 @@ export class SheetGrid {
   private async onKey(e: KeyboardEvent): Promise<void> {
     const target = e.target as HTMLElement;
     if (target.closest('.sd-editor')) return;
+    const editor = editorEnv.current;
+    if (editor && this.el.querySelector('.sd-editor')) {
+      editor.keyFromGrid(e);
+      return;
+    }
     const pos = this.focusPos();
     const ctrl = e.ctrlKey || e.metaKey;
     if (ctrl && !e.shiftKey && e.key.toLowerCase() === 'z') {
