@@ -16,6 +16,7 @@ const suites: Array<[string, string, string]> = [
   ['import', 'import.ts', 'benchImport'],
   ['cluster', 'cluster.ts', 'benchCluster'],
   ['web', 'web.ts', 'benchWeb'],
+  ['stream', 'stream.ts', 'benchStream'],
 ];
 const wanted = process.argv.slice(2);
 

@@ -10,7 +10,7 @@ import { atLeast, type AccessLevel } from '../access/access.ts';
 import { sheetAccessLevel, sheetFor } from '../access/permissions.ts';
 import { nameOrEmail, type Actor } from '../platform/context.ts';
 import { Batch, changesOf, touchesAccess, touchesOrgAccess, type Change, type EventRow } from './changes.ts';
-import { Presence, type Viewer } from './presence.ts';
+import { MAX_LISTED, Presence, type Viewer, type ViewerList } from './presence.ts';
 
 /**
  * The change streams of this process (GET /2.0/sheetd/sheets/{id}/changes) and the one reader of
@@ -176,9 +176,10 @@ export class LiveHub {
     sink.event('hello', s.seen, { sheetId: s.sheetId, position: s.seen, presenceId: s.id, heartbeatMs: this.settings.heartbeatMs });
     const u = s.actor.user;
     this.presence.join(s.sheetId, { id: s.id, userId: u.id, name: nameOrEmail(u), email: u.email });
-    const sendPresence = (viewers: Viewer[]) => s.enqueue(() => sink.event('presence', null, { sheetId: s.sheetId, viewers }));
+    const sendPresence = (list: ViewerList) => s.enqueue(() => sink.event('presence', null, { sheetId: s.sheetId, ...list }));
     s.unlisten = this.presence.listen(s.sheetId, sendPresence);
-    sendPresence(this.presence.viewers(s.sheetId));
+    const all = this.presence.viewers(s.sheetId);
+    sendPresence({ viewers: all.slice(0, MAX_LISTED), count: all.length });
     s.enqueue(() => this.catchUp(s));
   }
 

@@ -46,7 +46,13 @@ interface Message {
   f?: { id: string; userId: number; rowId: number | null; columnId: number | null };
 }
 
-type Listener = (viewers: Viewer[]) => void;
+export interface ViewerList {
+  viewers: Viewer[];
+  /** Everyone who has the sheet open (viewers lists at most MAX_LISTED). */
+  count: number;
+}
+
+type Listener = (list: ViewerList) => void;
 
 export class Presence {
   readonly origin = randomString(12);
@@ -55,6 +61,7 @@ export class Presence {
   private readonly listeners = new Map<number, Set<Listener>>();
   private readonly shown = new Map<number, string>();
   private readonly pending = new Set<number>();
+  private readonly lastSent = new Map<number, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly bus: PresenceBus, private readonly ttlMs: number, private readonly now: () => number = Date.now) {
@@ -91,6 +98,7 @@ export class Presence {
       if (set.size === 0) {
         this.listeners.delete(sheetId);
         this.shown.delete(sheetId);
+        this.lastSent.delete(sheetId);
       }
     };
   }
@@ -195,22 +203,35 @@ export class Presence {
     }
   }
 
-  /** Tells the sheet's listeners, once per tick, when what they were shown changed. */
+  /**
+   * Tells the sheet's listeners when what they were shown changed: at once, then at most once
+   * a second (everyone learns of everyone: 2,000 people opening a sheet together would
+   * otherwise be 2,000 lists to each of them).
+   */
   private changed(sheetId: number): void {
     if (!this.listeners.has(sheetId) || this.pending.has(sheetId)) return;
     this.pending.add(sheetId);
-    setImmediate(() => {
+    const wait = Math.max(0, (this.lastSent.get(sheetId) ?? -Infinity) + NOTIFY_EVERY_MS - Date.now());
+    const send = () => {
       this.pending.delete(sheetId);
       const set = this.listeners.get(sheetId);
       if (!set) return;
-      const list = this.viewers(sheetId);
+      const all = this.viewers(sheetId);
+      const list = { viewers: all.slice(0, MAX_LISTED), count: all.length };
       const text = JSON.stringify(list);
       if (this.shown.get(sheetId) === text) return;
       this.shown.set(sheetId, text);
+      this.lastSent.set(sheetId, Date.now());
       for (const l of set) l(list);
-    });
+    };
+    if (wait === 0) setImmediate(send);
+    else setTimeout(send, wait).unref();
   }
 }
+
+/** A presence event lists this many people at most (and counts them all). */
+export const MAX_LISTED = 50;
+const NOTIFY_EVERY_MS = 1000;
 
 function viewer(e: Entry): Viewer {
   return { id: e.id, userId: e.userId, name: e.name, email: e.email, rowId: e.rowId, columnId: e.columnId };
