@@ -447,3 +447,23 @@ test('columns: add, rename, hide, delete through the column menu', { skip }, asy
   await page.locator('revo-grid[aria-colcount="2"]').waitFor();
   assert.deepEqual((await titles()).map((c) => c.title), ['Main', 'Other']);
 });
+
+test('cell formats and conditional formats are drawn (bold, italic, colours)', { skip }, async () => {
+  const s = await makeSheet(api, 'Formats', [{ title: 'Name', type: 'TEXT_NUMBER', primary: true }, { title: 'Points', type: 'TEXT_NUMBER' }]);
+  await api.post(`/sheets/${s.id}/rows`, [
+    { toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'bold one', format: ',,1,,,,,,,,,,,,,,' }, { columnId: s.col.Points!.id, value: 9 }] },
+    { toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'plain' }, { columnId: s.col.Points!.id, value: 1 }] },
+  ]);
+  // a conditional format (sheetd's rules): Points over 4 in italic, text colour 23 (#EA352E)
+  const put = await api.put(`/sheetd/sheets/${s.id}/conditionalformats`, { rules: [{ format: ',,,1,,,,,23,,,,,,,,', columnIds: [s.col.Points!.id], query: { criteria: [{ columnId: s.col.Points!.id, operator: 'GREATER_THAN', values: ['4'] }] } }] });
+  assert.equal(put.status, 200, put.text);
+  await openSheet(page, t, s.id);
+  const style = (r: number, c: number) => cellAt(page, r, c).evaluate((e) => {
+    const cs = (globalThis as unknown as { getComputedStyle(x: unknown): { fontWeight: string; fontStyle: string; color: string } }).getComputedStyle(e);
+    return [cs.fontWeight, cs.fontStyle, cs.color].join(' ');
+  });
+  assert.match(await style(2, 2), /^700 normal/);
+  assert.equal(await style(2, 3), '400 italic rgb(234, 53, 46)');
+  assert.match(await style(3, 3), /^400 normal/);
+  await screenshot(page, 'grid-formats');
+});
