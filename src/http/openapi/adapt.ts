@@ -46,7 +46,7 @@ function mendProperties(props: Record<string, Schema>): void {
   if (pt && Array.isArray(pt.enum) && pt.enum.includes('ROW')) pt.enum = ['COMMENT', 'PROOF', 'ROW', 'SHEET'];
   // a user's alternateEmails are an array of AlternateEmail (the reference's prose; its schema has one object)
   const ae = props.alternateEmails;
-  if (ae && ae.type === 'object') props.alternateEmails = { type: 'array', items: ae };
+  if (ae && (ae.type === 'object' || ae.$ref === '#/components/schemas/UserProfile_alternateEmails')) props.alternateEmails = { type: 'array', items: ae };
   // column ids are numbers everywhere, a webhook's subscope.columnIds too
   const cols = props.columnIds;
   if (cols && cols.type === 'array' && (cols.items as Schema | undefined)?.type === 'string') cols.items = { type: 'number' };
@@ -58,8 +58,10 @@ function mendProperties(props: Record<string, Schema>): void {
 export function adaptComponents(components: Record<string, Schema>): Record<string, Schema> {
   const c = structuredClone(components);
   eachProperties(c, mendProperties);
-  const ae = c.UserProfile_alternateEmails;
-  if (ae?.type === 'object') c.UserProfile_alternateEmails = { type: 'array', items: ae };
+  // a profile image's height and width are numbers, as every image's are (the description: strings)
+  const pi = c.User_profileImage!;
+  prop(pi, 'height').type = 'number';
+  prop(pi, 'width').type = 'number';
   c.CellObjectValue = { anyOf: [{ type: ['string', 'number', 'boolean'] }, ref('ObjectValue')] };
   // Event (spec 4.3): objectId is a number, objectType any string (the list of event types is not
   // shown; the reference names only SHEET and WORKSPACE), the time a timestamp (numericDates)

@@ -84,6 +84,20 @@ export const SHEETD_COMPONENTS: Record<string, Schema> = {
   }, { required: ['id', 'state'] }),
   ProofSettings: obj({ enabled: bool, multiImage: bool }, { required: ['enabled', 'multiImage'] }),
   Snapshot: obj({ name: str, createdAt: str }, { required: ['name', 'createdAt'] }),
+  /** the organization's one plan as a user has it (the SDK's UserPlan) */
+  UserPlan: obj({ planId: int, planName: str, seatType: str, isInternal: bool }, { required: ['planId', 'seatType'] }),
+  /** a column of a report's definition (the SDK's report column) */
+  ReportColumnDefinition: obj({
+    virtualId: int, version: int, index: int, title: str, type: str, hidden: bool, width: int, validation: bool,
+    primary: bool, sheetNameColumn: bool, systemColumnType: str,
+  }, { required: ['virtualId', 'title', 'type'] }),
+  /** the parts of a report's definition the public paths read and write */
+  ReportDefinitionParts: obj({
+    filters: { type: 'object' }, groupingCriteria: { type: 'array' }, summarizingCriteria: { type: 'array' }, sortingCriteria: { type: 'array' },
+  }),
+  ReportScopeAsset: obj({ assetType: { type: 'string' }, assetId: int }, { required: ['assetType', 'assetId'] }),
+  /** who has a sheet open, and where (docs/sheets.md, change streams) */
+  Viewer: obj({ id: str, userId: int, name: str, email: str, rowId: { type: ['integer', 'null'] }, columnId: { type: ['integer', 'null'] } }, { required: ['id', 'userId'] }),
   Clock: { type: 'object' },
   Fault: { type: 'object' },
 };
@@ -137,10 +151,49 @@ export const SHEETD_OPERATIONS: Record<string, Bodies> = {
   'GET /attachmentfiles/{token}': { responses: { 200: { '*/*': { type: 'string', format: 'binary' } } } },
   'GET /imageurls/{token}': { responses: { 200: { 'image/*': { type: 'string', format: 'binary' } } } },
   'POST /sheetd/sheets/{sheetId}/automationrules': { request: json(ref('AutomationRule')), responses: ok(result(ref('AutomationRule'))) },
-  'GET /sheetd/approvals/{token}': { responses: { 200: { 'text/html': str } } },
-  'POST /sheetd/approvals/{token}': { request: { 'application/x-www-form-urlencoded': obj({ decision: str }) }, responses: { 200: { 'text/html': str } } },
+  // the page for a browser, the approval request as JSON for other clients
+  'GET /sheetd/approvals/{token}': { responses: { 200: { 'text/html': str, ...json({ type: 'object' }) } } },
+  'POST /sheetd/approvals/{token}': { request: { 'application/x-www-form-urlencoded': obj({ decision: str }), ...json(obj({ decision: str })) }, responses: { 200: { 'text/html': str, ...json({ type: 'object' }) } } },
   'GET /sheetd/sheets/{sheetId}/proofing': { responses: ok(ref('ProofSettings')) },
   'PUT /sheetd/sheets/{sheetId}/proofing': { request: json(obj({ enabled: bool, multiImage: bool })), responses: ok(result(ref('ProofSettings'))) },
+  // the organization's one plan (SDK 5.3: listUserPlans, upgradeUser, downgradeUser, removeUserFromPlan)
+  'GET /users/{userId}/plans': { responses: ok(tokenPage('data', ref('UserPlan'))) },
+  'POST /users/{userId}/plans/{planId}/upgrade': { request: json(obj({ seatType: str })), responses: ok(result()) },
+  'POST /users/{userId}/plans/{planId}/downgrade': { request: json(obj({ seatType: str })), responses: ok(result()) },
+  'DELETE /users/{userId}/plans/{planId}': { responses: ok(result()) },
+  // report definitions through the public paths (SDK 5.3)
+  'POST /reports': {
+    request: json(obj({
+      name: str, destination: location, columns: { type: 'array', items: ref('ReportColumnDefinition') },
+      scope: { type: 'array', items: ref('ReportScopeAsset') }, filters: { type: 'object' },
+      groupingCriteria: { type: 'array' }, summarizingCriteria: { type: 'array' }, sortingCriteria: { type: 'array' },
+    })),
+    responses: ok(result({ allOf: [ref('Report'), obj({ columns: { type: 'array', items: ref('ReportColumnDefinition') } })] })),
+  },
+  'DELETE /reports/{reportId}': { responses: ok(result()) },
+  'GET /reports/{reportId}/path': { responses: ok({ anyOf: [ref('Workspace'), ref('Folder'), ref('Report')] }) },
+  'GET /reports/{reportId}/definition': { responses: ok(ref('ReportDefinitionParts')) },
+  'PUT /reports/{reportId}/definition': { request: json(ref('ReportDefinitionParts')), responses: ok(result()) },
+  'GET /reports/{reportId}/scope': { responses: ok(tokenPage('data', ref('ReportScopeAsset'))) },
+  'POST /reports/{reportId}/scope': { request: json({ type: 'array', items: ref('ReportScopeAsset') }), responses: ok(result()) },
+  'DELETE /reports/{reportId}/scope': { request: json({ type: 'array', items: ref('ReportScopeAsset') }), responses: ok(result()) },
+  'GET /reports/{reportId}/columns': { responses: ok(tokenPage('data', ref('ReportColumnDefinition'))) },
+  'POST /reports/{reportId}/columns': {
+    request: json({ anyOf: [ref('ReportColumnDefinition'), { type: 'array', items: ref('ReportColumnDefinition') }] }),
+    responses: ok(result({ type: 'array', items: ref('ReportColumnDefinition') })),
+  },
+  'GET /reports/{reportId}/columns/{columnVirtualId}': { responses: ok(ref('ReportColumnDefinition')) },
+  'PUT /reports/{reportId}/columns/{columnVirtualId}': { request: json(ref('ReportColumnDefinition')), responses: ok(result(ref('ReportColumnDefinition'))) },
+  'DELETE /reports/{reportId}/columns/{columnVirtualId}': { responses: ok(result()) },
+  // a row's proof (sheetd's addition beside the reference's proofs)
+  'GET /sheets/{sheetId}/rows/{rowId}/proofs': { responses: ok(page(ref('Proof'))) },
+  // change streams and presence (docs/sheets.md)
+  'GET /sheetd/sheets/{sheetId}/changes': { responses: { 200: { 'text/event-stream': str } } },
+  'POST /sheetd/sheets/{sheetId}/presence': {
+    request: json(obj({ presenceId: str, rowId: { type: ['integer', 'null'] }, columnId: { type: ['integer', 'null'] } })),
+    responses: ok(result(obj({ presenceId: str }, { required: ['presenceId'] }))),
+  },
+  'GET /sheetd/sheets/{sheetId}/presence': { responses: ok(obj({ sheetId: int, viewers: { type: 'array', items: ref('Viewer') } }, { required: ['sheetId', 'viewers'] })) },
   // test mode (docs/testing.md)
   'POST /sheetd/test/reset': { responses: ok(result()) },
   'POST /sheetd/test/seed': { request: json({ type: 'object' }), responses: ok(result({ type: 'object' })) },
@@ -167,26 +220,4 @@ export const SHEETD_OPERATIONS: Record<string, Bodies> = {
  * reports them, so that a route added without its bodies is seen; an entry that has bodies, or
  * names no route, fails that test.
  */
-export const UNDESCRIBED: Record<string, string> = {
-  'GET /users/{userId}/plans': 'added while the bodies were being described (issue 31): not described yet',
-  'POST /users/{userId}/plans/{planId}/upgrade': 'added while the bodies were being described (issue 31): not described yet',
-  'POST /users/{userId}/plans/{planId}/downgrade': 'added while the bodies were being described (issue 31): not described yet',
-  'DELETE /users/{userId}/plans/{planId}': 'added while the bodies were being described (issue 31): not described yet',
-  'POST /reports': 'added while the bodies were being described (issue 31): not described yet',
-  'DELETE /reports/{reportId}': 'added while the bodies were being described (issue 31): not described yet',
-  'GET /reports/{reportId}/path': 'added while the bodies were being described (issue 31): not described yet',
-  'GET /reports/{reportId}/definition': 'added while the bodies were being described (issue 31): not described yet',
-  'PUT /reports/{reportId}/definition': 'added while the bodies were being described (issue 31): not described yet',
-  'GET /reports/{reportId}/scope': 'added while the bodies were being described (issue 31): not described yet',
-  'POST /reports/{reportId}/scope': 'added while the bodies were being described (issue 31): not described yet',
-  'DELETE /reports/{reportId}/scope': 'added while the bodies were being described (issue 31): not described yet',
-  'GET /reports/{reportId}/columns': 'added while the bodies were being described (issue 31): not described yet',
-  'POST /reports/{reportId}/columns': 'added while the bodies were being described (issue 31): not described yet',
-  'GET /reports/{reportId}/columns/{columnVirtualId}': 'added while the bodies were being described (issue 31): not described yet',
-  'PUT /reports/{reportId}/columns/{columnVirtualId}': 'added while the bodies were being described (issue 31): not described yet',
-  'DELETE /reports/{reportId}/columns/{columnVirtualId}': 'added while the bodies were being described (issue 31): not described yet',
-  'GET /sheets/{sheetId}/rows/{rowId}/proofs': 'added while the bodies were being described (issue 31): not described yet',
-  'GET /sheetd/sheets/{sheetId}/changes': 'added while the bodies were being described (issue 31): not described yet',
-  'POST /sheetd/sheets/{sheetId}/presence': 'added while the bodies were being described (issue 31): not described yet',
-  'GET /sheetd/sheets/{sheetId}/presence': 'added while the bodies were being described (issue 31): not described yet',
-};
+export const UNDESCRIBED: Record<string, string> = {};
