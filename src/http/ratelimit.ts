@@ -21,6 +21,8 @@ export interface RateDecision {
 
 export interface RateLimiter {
   consume(key: string, cost: number, limit: number, now?: number): Promise<RateDecision>;
+  /** Whether `consume` with these arguments would pass now, recording nothing (sign-in asks before it counts a failure). */
+  check(key: string, cost: number, limit: number, now?: number): Promise<RateDecision>;
   close(): Promise<void>;
 }
 
@@ -62,6 +64,11 @@ export class MemoryRateLimiter implements RateLimiter {
     return { allowed: true, retryAfter: 0 };
   }
 
+  async check(key: string, cost: number, limit: number, now = clock.now()): Promise<RateDecision> {
+    const step = gcra(this.tats.get(key) ?? 0, now, cost, limit);
+    return step.waitMs > 0 ? { allowed: false, retryAfter: retryAfterSeconds(step.waitMs) } : { allowed: true, retryAfter: 0 };
+  }
+
   async close(): Promise<void> {
     this.tats.clear();
   }
@@ -72,8 +79,8 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
-// The same step as gcra() above, atomically in Redis. ARGV: now (ms), cost, limit, period (ms).
-// Returns 0 when the request passed (the new TAT is stored, expiring once the bucket is full
+// The same step as gcra() above, atomically in Redis. ARGV: now (ms), cost, limit, period (ms),
+// record (1: store the new TAT when the request passes; 0: only decide). Returns 0 when the request passed (the new TAT is stored, expiring once the bucket is full
 // again), else the milliseconds to wait, rounded up. The TAT is kept with three decimals: an
 // interval of one minute / limit is seldom a whole number of milliseconds.
 const GCRA_LUA = `
@@ -88,6 +95,7 @@ if tat < now or tat > now + period then tat = now end
 local nexttat = tat + cost * (period / limit)
 local wait = nexttat - period - now
 if wait > 0 then return math.ceil(wait) end
+if tonumber(ARGV[5]) == 0 then return 0 end
 redis.call('SET', KEYS[1], string.format('%.3f', nexttat), 'PX', math.ceil(nexttat - now) + 1000)
 return 0
 `;
@@ -103,8 +111,16 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async consume(key: string, cost: number, limit: number, now = clock.now()): Promise<RateDecision> {
+    return this.step(key, cost, limit, now, 1);
+  }
+
+  async check(key: string, cost: number, limit: number, now = clock.now()): Promise<RateDecision> {
+    return this.step(key, cost, limit, now, 0);
+  }
+
+  private async step(key: string, cost: number, limit: number, now: number, record: 0 | 1): Promise<RateDecision> {
     const run = (this.redis as unknown as { sheetdGcra(k: string, ...a: number[]): Promise<number> }).sheetdGcra;
-    const waitMs = Number(await run.call(this.redis, `${this.prefix}${key}`, now, cost, limit, PERIOD_MS));
+    const waitMs = Number(await run.call(this.redis, `${this.prefix}${key}`, now, cost, limit, PERIOD_MS, record));
     return waitMs > 0 ? { allowed: false, retryAfter: retryAfterSeconds(waitMs) } : { allowed: true, retryAfter: 0 };
   }
 

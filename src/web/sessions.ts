@@ -18,10 +18,10 @@ export async function sessionRoutes(web: FastifyInstance): Promise<void> {
     const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
     const password = typeof body.password === 'string' ? body.password : '';
     const next = safeNext(body.next);
-    // failed attempts count, per account and per client address; once either is used up, even
-    // the right password waits for the next minute
+    // failed attempts count, per account and per client address (a rolling limit a minute);
+    // once either is used up, even the right password waits until a failure would pass again
     const limits: Array<[string, number]> = [[`login:account:${email}`, config.loginRateLimitPerMinute], [`login:address:${req.ip}`, config.loginRateLimitPerAddress]];
-    const room = await Promise.all(limits.map(([key, limit]) => limiter.consume(key, 0, limit - 1, clock.now())));
+    const room = await Promise.all(limits.map(([key, limit]) => limiter.check(key, 1, limit, clock.now())));
     if (room.some((r) => !r.allowed)) {
       reply.header('retry-after', String(Math.max(...room.map((r) => r.retryAfter))));
       return page(req, reply, 'login.eta', { title: 'Sign in', next, email, error: 'Too many failed sign-in attempts. Wait a minute and try again.' }, 429);
