@@ -5,7 +5,7 @@
  * (services/assets/reports.ts). Each change is one transaction with its REPORT event.
  */
 import { lockName, type Queryable, type Store } from '../../store/db.ts';
-import { insertReport, replaceSources, updateReport, type ReportRow } from '../../store/reports.ts';
+import { replaceSources, updateReport, type ReportRow } from '../../store/reports.ts';
 import { apiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { asObject, bodyId, isObject } from '../../engine/input.ts';
@@ -16,12 +16,12 @@ import {
 import type { AccessLevel } from '../access/access.ts';
 import type { Actor } from '../platform/context.ts';
 import { authorOf, recordEvents } from '../log/events.ts';
-import { containerForCreate, parseDestination, placement } from '../access/containers.ts';
+import { parseDestination } from '../access/containers.ts';
 import { requireName } from '../sheets/sheetCreation.ts';
 import { reportAccess } from '../access/assetAccess.ts';
 import { clock } from '../../clock.ts';
 import {
-  MAX_REPORT_SOURCES, definitionOf, parseScope, reportEvent, sourceList, sourcesOf, type ReportDefinitionView, type ReportSources,
+  MAX_REPORT_SOURCES, definitionOf, parseScope, reportEvent, saveNewReport, sourceList, sourcesOf, type ReportDefinitionView, type ReportSources,
 } from './reports.ts';
 
 /** Scope items one call adds or removes at most (the SDK: 100). */
@@ -95,20 +95,7 @@ export async function createReportFromApi(store: Store, actor: Actor, body: unkn
   const definition: ReportDefinition = { columns: parseReportColumns(columns === undefined ? undefined : byIndex(columns), [], newId) };
   if (b.reportDefinition !== undefined && b.reportDefinition !== null) applyDefinitionParts(definition, asObject(b.reportDefinition, 'a ReportDefinition'));
   const assets = parseScopeAssets(b.scope, 'scope', { min: 1 });
-  return store.db.transaction().execute(async (tx) => {
-    const now = clock.now();
-    const container = await containerForCreate(tx, actor, where);
-    const sources = await parseScope(tx, actor, { sheets: assets.sheets.map((id) => ({ id })), workspaces: assets.workspaces.map((id) => ({ id })) });
-    const p = placement(container);
-    const report: ReportRow = {
-      id: newId(), org_id: actor.org.id, owner_id: container.type === 'folder' && container.folder.workspace_id === null ? container.folder.owner_id : actor.user.id,
-      name, folder_id: p.folderId, workspace_id: p.workspaceId, definition: JSON.stringify(definition), created_at: now, modified_at: now,
-    };
-    await insertReport(tx, report);
-    await replaceSources(tx, report.id, sourceList(sources));
-    await recordEvents(tx, authorOf(actor), [reportEvent(report, 'CREATE')], now);
-    return { report, level: 'OWNER' as AccessLevel, definition, sources };
-  });
+  return saveNewReport(store, actor, where, name, definition, { sheets: assets.sheets.map((id) => ({ id })), workspaces: assets.workspaces.map((id) => ({ id })) });
 }
 
 /**

@@ -94,10 +94,19 @@ export async function createReport(store: Store, actor: Actor, body: unknown): P
   const definition: ReportDefinition = { columns: parseReportColumns(b.columns, [], newId) };
   if (b.filters !== undefined && b.filters !== null) definition.filters = parseReportFilter(b.filters);
   if (b.sortingCriteria !== undefined && b.sortingCriteria !== null) definition.sortingCriteria = parseReportSort(b.sortingCriteria);
+  return saveNewReport(store, actor, where, name, definition, b.scope);
+}
+
+/**
+ * The write of both forms of Create Report, in one transaction: may the caller create in
+ * `where`; the sources (`scope` as parseScope reads it); the report, owned by the owner of the
+ * folder it goes into (else the caller); its CREATE event.
+ */
+export async function saveNewReport(store: Store, actor: Actor, where: Parameters<typeof containerForCreate>[2], name: string, definition: ReportDefinition, scope: unknown): Promise<ReportDefinitionView> {
   return store.db.transaction().execute(async (tx) => {
     const now = clock.now();
     const container = await containerForCreate(tx, actor, where);
-    const sources = await parseScope(tx, actor, b.scope);
+    const sources = await parseScope(tx, actor, scope);
     const p = placement(container);
     const report: ReportRow = {
       id: newId(), org_id: actor.org.id, owner_id: container.type === 'folder' && container.folder.workspace_id === null ? container.folder.owner_id : actor.user.id,
