@@ -261,6 +261,11 @@ async function send(method: string, url: string, h: Record<string, string>, b: s
   const hs: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...h };
   if (b === undefined) delete hs['content-type'];
   const res = await fetch(t.base + url, { method, headers: hs, body: method === 'GET' || method === 'HEAD' ? undefined : b });
+  if (res.ok && (res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+    // a change stream that opened stays open (reading it to its end waited for ever): it opened
+    await res.body?.cancel();
+    return { status: res.status, text: '' };
+  }
   return { status: res.status, text: await res.text() };
 }
 
