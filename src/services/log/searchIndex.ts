@@ -248,13 +248,15 @@ interface Plan {
   /** Sheets whose name, discussions, attachments and summary are indexed again. */
   meta: Set<number>;
   rows: Map<number, Set<number>>;
+  /** Rows named by events of sheets indexed whole: what indexRowsInSteps may have read before they changed. */
+  wholeRows: Map<number, Set<number>>;
   gone: Set<number>;
   names: Map<NamedSource, Set<number>>;
   orphans: boolean;
 }
 
 function plan(events: ReadonlyArray<{ object_type: string; action: string; object_id: number; sheet_id: number | null }>): Plan {
-  const p: Plan = { whole: new Set(), meta: new Set(), rows: new Map(), gone: new Set(), names: new Map(), orphans: false };
+  const p: Plan = { whole: new Set(), meta: new Set(), rows: new Map(), wholeRows: new Map(), gone: new Set(), names: new Map(), orphans: false };
   const byEvent = new Map(namedSources().map((s) => [s.eventType, s]));
   for (const e of events) {
     const type = e.object_type;
@@ -284,6 +286,8 @@ function plan(events: ReadonlyArray<{ object_type: string; action: string; objec
   }
   for (const id of p.whole) {
     p.meta.delete(id);
+    const rows = p.rows.get(id);
+    if (rows !== undefined) p.wholeRows.set(id, rows);
     p.rows.delete(id);
   }
   return p;
@@ -304,8 +308,12 @@ async function indexWholeSheet(w: DocWriter, db: Queryable, sheetId: number): Pr
 async function apply(w: DocWriter, db: Queryable, p: Plan, rowsDone: ReadonlySet<number> = new Set()): Promise<void> {
   for (const id of p.gone) await w.removeOfSheet(id);
   for (const id of p.whole) {
-    if (rowsDone.has(id)) await indexSheetMeta(w, db, id);
-    else await indexWholeSheet(w, db, id);
+    if (rowsDone.has(id)) {
+      // the steps wrote the rows the sheet had; rows the batch's events name (deleted ones among them) again
+      await indexSheetMeta(w, db, id);
+      const rows = p.wholeRows.get(id);
+      if (rows !== undefined) await indexRows(w, db, id, [...rows]);
+    } else await indexWholeSheet(w, db, id);
   }
   for (const id of p.meta) await indexSheetMeta(w, db, id);
   for (const [id, rows] of p.rows) await indexRows(w, db, id, [...rows]);
@@ -364,8 +372,9 @@ async function indexRowsInSteps(store: Store, sheetId: number, pos: number): Pro
       const w = new DocWriter(tx, store.dialect);
       const columns = await listColumns(tx, sheetId);
       const step = ids.slice(i, i + ROWS_PER_STEP);
-      if (i === 0) await w.removeOfSheet(sheetId, ['row']);
-      else await w.removeObjects('row', sheetId, step);
+      // only this step's rows: an indexer doing the same steps meanwhile (another process's
+      // search) must not remove what the other wrote (rows deleted since have events of their own)
+      await w.removeObjects('row', sheetId, step);
       for (let j = 0; j < step.length; j += ROW_PAGE) {
         const docs: NewDoc[] = [];
         for (const r of await rowsByIds(tx, sheetId, step.slice(j, j + ROW_PAGE))) rowDocsOrSkip(sheetId, columns, r, docs);
