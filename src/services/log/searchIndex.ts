@@ -414,12 +414,13 @@ async function catchUp(store: Store): Promise<number> {
   let applied = 0;
   while (!(await searchIndexCurrent(store))) {
     // the rows of large sheets indexed whole first, in steps; then the batch in one transaction
-    const ahead = await store.db.transaction().execute(async (tx) => {
-      const pos = await lockIndex(tx, clock.now());
+    // a read, no lock: each step and the batch's transaction check the position again
+    const ahead = await (async () => {
+      const pos = await indexPosition(store.db);
       if (pos === null) return null;
-      const events = await logAfter(tx, pos, EVENT_BATCH);
+      const events = await logAfter(store.db, pos, EVENT_BATCH);
       return events.length === 0 ? null : { pos, upto: Number(events[events.length - 1]!.pos), whole: plan(events).whole };
-    });
+    })();
     const rowsDone = new Set<number>();
     for (const sheetId of ahead?.whole ?? []) if (await indexRowsInSteps(store, sheetId, ahead!.pos)) rowsDone.add(sheetId);
     const n = await store.db.transaction().execute(async (tx) => {
