@@ -41,7 +41,7 @@ export async function mountReport(root: HTMLElement, reportId: number, who: { us
   const gridHost = h('div', { class: 'grid-host' });
   root.replaceChildren(head, note, h('div', { class: 'sheet-body' }, gridHost));
   root.classList.add('sheet-page', 'report-page');
-  const grid = new SheetGrid(gridHost, model, actions, { palette });
+  const grid = new SheetGrid(gridHost, model, actions, { palette, moves: false });
   grid.el.setAttribute('aria-label', `${report.name}: report`);
   // RevoGrid hears every key on the document: keys typed elsewhere (dialogs) stay there
   document.body.addEventListener('keydown', (e) => {

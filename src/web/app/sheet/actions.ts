@@ -222,10 +222,9 @@ export class SheetActions {
     return this.structural(() => api.put(`/sheets/${this.sheetId}/rows`, [{ id: rowId, ...loc }]));
   }
 
-  /** Moves rows to be after (or above) another row (drag and drop). */
-  moveTo(rowId: number, targetId: number, above: boolean): Promise<boolean> {
-    if (rowId === targetId) return Promise.resolve(false);
-    return this.structural(() => api.put(`/sheets/${this.sheetId}/rows`, [{ id: rowId, siblingId: targetId, ...(above ? { above: true } : {}) }]));
+  /** Moves a row to a location of Update Rows (siblingId, parentId with toTop, toTop...): a row dragged and dropped. */
+  moveRow(rowId: number, location: Record<string, unknown>): Promise<boolean> {
+    return this.structural(() => api.put(`/sheets/${this.sheetId}/rows`, [{ id: rowId, ...location }]));
   }
 
   async setExpanded(rowId: number, expanded: boolean): Promise<void> {

@@ -40,18 +40,21 @@ export class SheetGrid {
   private listeners: Array<(f: Focus | null) => void> = [];
   private palette: string[] = [];
   private cols: Column[] = [];
+  /** Rows and columns may be moved here by dragging (a sheet, not a report). */
+  private readonly moves: boolean;
 
   constructor(
     readonly host: HTMLElement,
     readonly model: SheetModel,
     readonly actions: SheetActions,
-    opts: { palette: string[] },
+    opts: { palette: string[]; moves?: boolean },
   ) {
     if (!defined) {
       defineCustomElements();
       defined = true;
     }
     this.palette = opts.palette;
+    this.moves = opts.moves ?? true;
     editorEnv.model = model;
     const el = document.createElement('revo-grid');
     this.el = el;
@@ -62,6 +65,9 @@ export class SheetGrid {
     el.range = true;
     el.resize = model.canAdmin;
     el.readonly = !model.canEdit;
+    // dragging a column's header moves it (saved with Update Column); rows move by their grip
+    el.canMoveColumns = this.moves && model.canAdmin;
+    el.canDrag = this.moves && model.canEdit;
     el.useClipboard = true;
     el.theme = 'compact';
     el.rowSize = 32;
@@ -160,6 +166,7 @@ export class SheetGrid {
     const text = shownText(c);
     const parts: Array<VNode | string> = [];
     if (col.primary && r) {
+      if (this.moves && this.model.canEdit) parts.push(h('span', { class: 'sd-grip', 'data-drag-row': rowId, title: 'Drag to move the row (or Alt+Shift+Up/Down)', 'aria-hidden': 'true' }));
       const level = this.model.levels.get(rowId) ?? 0;
       const isParent = this.model.parents.has(rowId);
       parts.push(h('span', { class: 'sd-indent', style: { width: `${level * 18}px` } }));
@@ -335,6 +342,29 @@ export class SheetGrid {
       e.preventDefault();
       d.event.setData('text/plain', toTsv(d.data.map((r) => r.map((v) => (v === undefined || v === null ? '' : String(v))))));
     });
+    // a row dragged by its grip (RevoGrid's row order editor draws the drop line): saved with Update Rows
+    el.addEventListener('mousedown', (e: MouseEvent) => {
+      const grip = (e.target as HTMLElement).closest?.('[data-drag-row]');
+      if (!grip || e.button !== 0 || !this.model.canEdit) return;
+      grip.dispatchEvent(new CustomEvent('dragstartcell', { bubbles: true, composed: true, cancelable: true, detail: { originalEvent: e } }));
+    }, true);
+    el.addEventListener('roworderchanged', (e: Event) => {
+      e.preventDefault();
+      const d = (e as CustomEvent<{ from: number; to: number }>).detail;
+      void this.dropRow(d.from, d.to);
+    });
+    // a column dragged by its header: saved with Update Column (its index), the grid redrawn from the answer
+    el.addEventListener('beforecolumndragend', (e: Event) => {
+      e.preventDefault();
+      const d = (e as CustomEvent<{ pin?: string; startPosition: { itemIndex: number }; newPosition: { itemIndex: number } }>).detail;
+      const pane = this.cols.filter((c) => !!c.primary === (d.pin === 'colPinStart'));
+      const moved = pane[d.startPosition.itemIndex];
+      const target = pane[Math.min(d.newPosition.itemIndex, pane.length - 1)];
+      if (!moved || !target || moved === target || !this.model.canAdmin) return;
+      void this.actions.updateColumn(moved.id, { index: target.index }).then((ok) => {
+        if (ok && this.focus) void this.focusCell(this.focus.rowId, this.focus.columnId);
+      });
+    });
     el.addEventListener('aftercolumnresize', (e: Event) => {
       const d = (e as CustomEvent<Record<string, { prop: unknown; size?: number }>>).detail;
       for (const c of Object.values(d)) {
@@ -476,6 +506,32 @@ export class SheetGrid {
       e.stopPropagation();
       await this.moveFocus(to[0], to[1]);
     }
+  }
+
+  /**
+   * A row dropped at shown position `to` (RevoGrid's numbering: the row taken out of the shown
+   * rows, then put back at `to`). It goes right after the shown row above the drop: as that row's
+   * first child when the row below the drop is that row's child, else as its next sibling; at the
+   * very top, first in the sheet. A row is never put under itself.
+   */
+  private async dropRow(from: number, to: number): Promise<void> {
+    const shown = [...this.model.visible];
+    const rowId = shown[from];
+    if (rowId === undefined || from === to || !this.model.canEdit) return;
+    shown.splice(from, 1);
+    const prev = to > 0 ? shown[to - 1] : undefined;
+    const next = shown[to];
+    const under = (id: number | undefined): boolean => {
+      for (let p = id === undefined ? null : (this.model.rows.get(id)?.parentId ?? null); p !== null; p = this.model.rows.get(p)?.parentId ?? null) if (p === rowId) return true;
+      return false;
+    };
+    if (under(prev)) return;
+    let loc: Record<string, unknown>;
+    if (prev === undefined) loc = { toTop: true };
+    else if (next !== undefined && this.model.rows.get(next)?.parentId === prev) loc = { parentId: prev, toTop: true };
+    else loc = { siblingId: prev };
+    const colId = this.focus?.columnId ?? this.cols[0]?.id;
+    if (await this.actions.moveRow(rowId, loc) && colId !== undefined) await this.focusCell(rowId, colId);
   }
 
   /** Pastes tab-separated text at the focused cell: one Update Rows call, rows past the end one Add Rows call. */
