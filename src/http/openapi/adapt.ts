@@ -1,4 +1,4 @@
-import type { Bodies, Schema } from './bodies.ts';
+import type { Bodies, Schema } from './schema.ts';
 
 /**
  * Where sheetd's specification (or what sheetd answers beside it) differs from the public service's

@@ -1,6 +1,7 @@
 import reference from './reference.json' with { type: 'json' };
 import { SHEETD_COMPONENTS, SHEETD_OPERATIONS, UNDESCRIBED } from './extensions.ts';
 import { adaptComponents, adaptOperations } from './adapt.ts';
+import type { Bodies, Schema } from './schema.ts';
 
 /**
  * What each operation takes and answers, as JSON schemas (OpenAPI 3.1, i.e. JSON Schema 2020-12):
@@ -17,18 +18,6 @@ import { adaptComponents, adaptOperations } from './adapt.ts';
  * - extensions.ts: sheetd's own operations (/sheetd/...) and those the official SDKs call that the
  *   description does not list; and the operations not described yet, each named with a reason.
  */
-export type Schema = { [k: string]: unknown };
-
-/** media type -> schema */
-export type Content = Record<string, Schema>;
-
-export interface Bodies {
-  /** media type -> schema of the request body, for an operation that takes one */
-  request?: Content;
-  /** status -> media type -> schema; a status with no media type answers no body */
-  responses: Record<string, Content>;
-}
-
 const ref = reference as unknown as { components: Record<string, Schema>; operations: Record<string, Bodies> };
 
 /** components.schemas of the served document (Error is sheetd's: spec part B) */

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ValidateFunction } from 'ajv';
-import { COMPONENTS, operationBodies, UNDESCRIBED, type Schema } from './bodies.ts';
+import { COMPONENTS, operationBodies, UNDESCRIBED } from './bodies.ts';
+import type { Schema } from './schema.ts';
 
 /**
  * The test suite's conformance check: with SHEETD_RESPONSE_CHECK set to a directory, every JSON

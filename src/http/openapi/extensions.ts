@@ -1,4 +1,4 @@
-import type { Bodies, Schema } from './bodies.ts';
+import type { Bodies, Schema } from './schema.ts';
 
 /**
  * The bodies of sheetd's own operations (/sheetd/...: docs/sheets.md and the families' docs) and

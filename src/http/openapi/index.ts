@@ -5,7 +5,8 @@ import type { Config } from '../../config.ts';
 import { SCOPES } from '../../services/access/scopes.ts';
 import { OPERATIONS, QUERY_TYPES } from './operations.ts';
 import { FAVICON_SVG, LOGO_SVG } from './brand.ts';
-import { COMPONENTS, ERROR_REF, operationBodies, type Content } from './bodies.ts';
+import { COMPONENTS, ERROR_REF, operationBodies } from './bodies.ts';
+import type { Content } from './schema.ts';
 
 /**
  * sheetd's own OpenAPI document (GET /2.0/openapi.json) and a browsable reference at /docs.
