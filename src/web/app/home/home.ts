@@ -1,6 +1,11 @@
 import { api, showError, showMessage } from '../api.ts';
 import { confirmDialog, dialog, formDialog, formatTime, h } from '../dom.ts';
 
+/** The copy choices of sheets, folders and workspaces: everything but the shares (Copy's include), or the columns alone. */
+const COPY_ALL = 'Everything: rows, attachments, conversations, filters, forms and rules';
+const COPY_COLUMNS = 'Only the columns (no rows)';
+const COPY_INCLUDE = 'data,attachments,discussions,filters,forms,rules,ruleRecipients,cellLinks';
+
 /**
  * Home: the person's items as GET /2.0/home sees them (sheets, reports, dashboards, folders with
  * their contents, workspaces) and their favorites; a workspace opens in place (GET
@@ -286,12 +291,15 @@ export async function mountHome(root: HTMLElement): Promise<void> {
         const v = await formDialog(`${pick === 'move' ? 'Move' : 'Copy'} ${it.name}`, [
           { name: 'dest', label: 'To', options: dests.map((d) => d.label), value: dests[0]!.label },
           ...(pick === 'copy' ? [{ name: 'newName', label: 'Name of the copy', value: `Copy of ${it.name}` }] : []),
+          ...(pick === 'copy' && it.kind !== 'sight' ? [{ name: 'what', label: 'What to copy', options: [COPY_ALL, COPY_COLUMNS], value: COPY_ALL }] : []),
         ], pick === 'move' ? 'Move' : 'Copy');
         if (!v) return;
         const d = dests.find((x) => x.label === v.dest)!;
         const body: Record<string, unknown> = { destinationType: d.type, destinationId: d.id };
         if (pick === 'copy') body.newName = v.newName;
-        await api.post(`${path(it)}/${pick}`, body);
+        // Copy Sheet (and Folder, Workspace) copies only the columns unless `include` names more
+        const query = pick === 'copy' && v.what === COPY_ALL ? { include: COPY_INCLUDE } : undefined;
+        await api.post(`${path(it)}/${pick}`, body, query);
         showMessage(`${it.name} ${pick === 'move' ? 'moved' : 'copied'} to ${d.label}.`, 'note');
         await load();
       } else if (pick === 'fav') {

@@ -116,10 +116,13 @@ export class SheetGrid {
       editor: 'sheetd',
       cellTemplate: (h: HyperFunc<VNode>, p: CellTemplateProp) => this.cellTemplate(h, col, p),
       cellProperties: (p: CellTemplateProp) => this.cellProps(col, i, p) as never,
+      // a column formula: a mark after the title (drawn by CSS, so the header's text stays its title)
+      columnTemplate: col.formula ? (h: HyperFunc<VNode>) => [col.title, h('span', { class: 'sd-colfx', 'aria-hidden': 'true' })] : undefined,
       columnProperties: () => ({
         role: 'columnheader',
         'aria-colindex': i + 2,
         'data-column-id': col.id,
+        'aria-description': col.formula ? `column formula ${col.formula}` : undefined,
         title: col.formula ? `${col.title} (column formula ${col.formula})` : `${col.title} (${typeLabel(col)})`,
         class: { 'sd-colhead': true, 'sd-colformula': !!col.formula },
       }) as never,

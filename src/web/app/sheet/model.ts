@@ -58,7 +58,7 @@ export class SheetModel {
   visible: number[] = [];
   /** The ad-hoc column filter, if any. */
   columnFilter: ColumnFilter | null = null;
-  /** The sheet filter applied (rows it shows), null for none. */
+  /** The person's applied sheet filter (the rows it shows, as the last Get Sheet said), null for none. */
   sheetFilter: { filter: Filter; rowIds: Set<number> } | null = null;
   private listeners: Array<(scope: ChangeScope, rowIds?: number[]) => void> = [];
 
@@ -101,6 +101,11 @@ export class SheetModel {
           this.order.push(r.id);
         }
         if (this.columnFilter && !this.column(this.columnFilter.columnId)) this.columnFilter = null;
+        // read with the sheet's filters: the person's applied filter, and the rows it hides
+        if (change.sheet.filters !== undefined) {
+          const applied = change.sheet.filters.find((f) => f.applied === true);
+          this.sheetFilter = applied ? { filter: applied, rowIds: new Set(change.sheet.rows.filter((r) => !r.filteredOut).map((r) => r.id)) } : null;
+        }
         break;
       }
       case 'rows': {

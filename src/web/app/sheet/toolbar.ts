@@ -1,10 +1,9 @@
 import { api, showError, showMessage } from '../api.ts';
 import { confirmDialog, dialog, formDialog, h } from '../dom.ts';
 import type { SheetPageContext } from './page.ts';
-import type { Column, Sheet } from './types.ts';
+import type { Column } from './types.ts';
 import { editText, inputFromText, readOnlyReason } from './values.ts';
 import { typeLabel } from './grid.ts';
-import { SHEET_QUERY } from './actions.ts';
 import { shownText } from './model.ts';
 import { openShareDialog } from '../share/shareDialog.ts';
 import { openRowPanel, type RowPanel } from '../panels/rowPanel.ts';
@@ -34,7 +33,7 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     filterSel.hidden = (model.sheet.filters ?? []).length === 0;
   };
   fillFilters();
-  filterSel.addEventListener('change', () => void applySheetFilter(ctx, filterSel.value ? Number(filterSel.value) : null));
+  filterSel.addEventListener('change', () => void applySheetFilter(ctx, filterSel.value ? Number(filterSel.value) : null).then(fillFilters));
   clearFilter.addEventListener('click', () => {
     model.columnFilter = null;
     model.apply({ kind: 'columns', columns: model.columns });
@@ -72,8 +71,9 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     editBar.title = f.col.formula ? 'A column formula: it sets every cell of the column' : ro ? `Read-only: ${readOnlyReason(f.col) ?? 'you may view this sheet'}` : 'Type a value, or = and a formula; Enter saves';
   };
   grid.onFocus(refreshBar);
-  model.onChange(() => {
+  model.onChange((scope) => {
     refreshBar();
+    if (scope === 'structure' && document.activeElement !== filterSel) fillFilters();
     clearFilter.hidden = !model.columnFilter;
   });
   editBar.addEventListener('keydown', (e) => {
@@ -152,31 +152,34 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
   void mountOptional(shareSlot, side, ctx);
 }
 
+/** Focuses the row just inserted; the applied sheet filter would hide a blank new row, but one's own new row stays shown. */
 async function focusNew(ctx: SheetPageContext, before: Set<number>, columnId: number): Promise<void> {
-  const id = ctx.model.order.find((r) => !before.has(r));
-  if (id !== undefined) await ctx.grid.focusCell(id, columnId);
+  const { model } = ctx;
+  const id = model.order.find((r) => !before.has(r));
+  if (id === undefined) return;
+  if (model.sheetFilter && !model.sheetFilter.rowIds.has(id)) {
+    model.sheetFilter.rowIds.add(id);
+    model.apply({ kind: 'columns', columns: model.columns });
+  }
+  await ctx.grid.focusCell(id, columnId);
 }
 
 function accessLabel(a: string): string {
   return ({ OWNER: 'Owner', ADMIN: 'Admin', EDITOR_SHARE: 'Editor (can share)', EDITOR: 'Editor', COMMENTER: 'Commenter', VIEWER: 'Viewer' } as Record<string, string>)[a] ?? a;
 }
 
-/** Applies a sheet filter: Get Sheet with filterId says which rows it hides. */
+/**
+ * Applies a sheet filter, or none: it becomes the person's applied filter (Update Filter with
+ * `applied`, as any program would set it, kept for their next visit), and the sheet read again
+ * with its filters says which rows it hides.
+ */
 async function applySheetFilter(ctx: SheetPageContext, filterId: number | null): Promise<void> {
-  const { model } = ctx;
-  if (filterId === null) {
-    model.sheetFilter = null;
-    model.apply({ kind: 'columns', columns: model.columns });
-    return;
-  }
-  try {
-    const s = await api.get<Sheet>(`/sheets/${ctx.sheetId}`, { ...SHEET_QUERY, filterId });
-    const filter = (model.sheet.filters ?? []).find((f) => f.id === filterId)!;
-    model.sheetFilter = { filter, rowIds: new Set(s.rows.filter((r) => !(r as { filteredOut?: boolean }).filteredOut).map((r) => r.id)) };
-    model.apply({ kind: 'sheet', sheet: s });
-  } catch (e) {
-    showError(e);
-  }
+  const { model, actions } = ctx;
+  const current = model.sheetFilter?.filter.id;
+  if (filterId === (current ?? null)) return;
+  await actions.structural(() => filterId === null
+    ? api.put(`/sheetd/sheets/${ctx.sheetId}/filters/${current}`, { applied: false })
+    : api.put(`/sheetd/sheets/${ctx.sheetId}/filters/${filterId}`, { applied: true }));
 }
 
 /** The ad-hoc filter: the rows whose shown value in the column is one of those chosen. */

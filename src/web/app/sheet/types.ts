@@ -56,9 +56,12 @@ export interface Row {
   cells?: Cell[];
   createdAt?: string;
   modifiedAt?: string;
+  /** Hidden by the filter the read applied (the person's applied filter, or filterId). */
+  filteredOut?: boolean;
 }
 
-export interface Filter { id: number; name?: string; filterType?: string; query?: unknown; [k: string]: unknown }
+/** A saved filter; `applied`: the one the person has applied (Get Sheet with include=filters then marks the rows it hides). */
+export interface Filter { id: number; name?: string; filterType?: string; query?: unknown; applied?: boolean; [k: string]: unknown }
 
 export interface Sheet {
   id: number;

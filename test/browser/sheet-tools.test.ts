@@ -1,0 +1,266 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
+import { client, type Client } from '../helpers/http.ts';
+import { makeSheet } from '../helpers/sheets.ts';
+import { cellAt, givePassword, gridHeaders, gridRows, openSheet, screenshot, settled, signInPage } from '../helpers/webapp.ts';
+
+/**
+ * The sheet page's tools driven as a person does, each result read through the API, the
+ * clipboard or the grid: copy of a range, the sheet's saved filters and the ad-hoc filter on a
+ * column's values, a column's type and options, saved column widths, a column formula.
+ */
+const skip = CHROMIUM ? false : 'no chromium on this machine';
+let t: TestServer;
+let api: Client;
+let browser: Browser;
+let ctx: BrowserContext;
+let page: Page;
+
+before(async () => {
+  if (!CHROMIUM) return;
+  t = await startSuiteServer();
+  api = client(t.base, t.adminToken);
+  await givePassword(t, 'admin@example.com');
+  browser = await launchChromium();
+  ctx = await browser.newContext({ viewport: { width: 1300, height: 750 } });
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
+  page = await ctx.newPage();
+  await signInPage(page, t, 'admin@example.com');
+});
+
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function focus(rowIndex: number, colIndex: number): Promise<void> {
+  await cellAt(page, rowIndex, colIndex).click();
+  await page.locator(`[role="row"][aria-rowindex="${rowIndex}"] [role="gridcell"][aria-colindex="${colIndex}"][aria-selected="true"]`).waitFor();
+}
+
+/** The primary column's shown text of every rendered row, top to bottom. */
+async function shownNames(): Promise<string[]> {
+  return [...(await gridRows(page)).values()].map((r) => r[0]!.replace(/^[▾▸]/, ''));
+}
+
+async function waitNames(want: string[]): Promise<void> {
+  let got: string[] = [];
+  for (let i = 0; i < 100; i++) {
+    got = await shownNames();
+    if (got.join('|') === want.join('|')) return;
+    await page.waitForTimeout(50);
+  }
+  assert.deepEqual(got, want);
+}
+
+test('Ctrl+C copies the selected range as tab-separated text', { skip }, async () => {
+  const s = await makeSheet(api, 'Copy', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }, { title: 'B', type: 'TEXT_NUMBER' }, { title: 'C', type: 'TEXT_NUMBER' }]);
+  await api.post(`/sheets/${s.id}/rows`, [
+    { toBottom: true, cells: [{ columnId: s.col.A!.id, value: 'a1' }, { columnId: s.col.B!.id, value: 'b1' }, { columnId: s.col.C!.id, value: 'c1' }] },
+    { toBottom: true, cells: [{ columnId: s.col.A!.id, value: 'a2' }, { columnId: s.col.B!.id, value: 'with\ttab' }, { columnId: s.col.C!.id, value: 7 }] },
+    { toBottom: true, cells: [{ columnId: s.col.A!.id, value: 'a3' }, { columnId: s.col.B!.id, value: 'b3' }, { columnId: s.col.C!.id, value: 'c3' }] },
+  ]);
+  await openSheet(page, t, s.id);
+  await page.evaluate('navigator.clipboard.writeText("nothing yet")');
+  // B1..C2 (both in the scrolling part of the grid), selected by a click and a shift-click
+  await focus(2, 3);
+  await cellAt(page, 3, 4).click({ modifiers: ['Shift'] });
+  await page.keyboard.press('Control+c');
+  let text = '';
+  for (let i = 0; i < 50 && !text.includes('c1'); i++) {
+    text = String(await page.evaluate('navigator.clipboard.readText()'));
+    if (!text.includes('c1')) await page.waitForTimeout(50);
+  }
+  assert.equal(text, 'b1\tc1\n"with\ttab"\t7');
+});
+
+test('the sheet\'s saved filters: choosing one applies it (for the person, kept for the next visit) and shows only its rows; No filter shows them all', { skip }, async () => {
+  const s = await makeSheet(api, 'Saved filters', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Status', type: 'PICKLIST', options: ['Open', 'Done'] }]);
+  await api.post(`/sheets/${s.id}/rows`, [['One', 'Open'], ['Two', 'Done'], ['Three', 'Open'], ['Four', 'Done']].map(([task, status]) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: task }, { columnId: s.col.Status!.id, value: status }] })));
+  const f = await api.post(`/sheetd/sheets/${s.id}/filters`, { name: 'Open ones', filterType: 'SHARED', query: { operator: 'AND', criteria: [{ columnId: s.col.Status!.id, operator: 'EQUAL', values: ['Open'] }] } });
+  assert.equal(f.status, 200, f.text);
+  const filterId = f.body.result.id as number;
+  /** The rows the API shows through the person's applied filter (Get Sheet with include=filters), and whether that filter is applied. */
+  const apiView = async () => {
+    const r = await api.get(`/sheets/${s.id}?include=filters`);
+    assert.equal(r.status, 200, r.text);
+    return {
+      applied: (r.body.filters as Array<{ id: number; applied: boolean }>).find((x) => x.id === filterId)!.applied,
+      shown: (r.body.rows as Array<{ filteredOut?: boolean; cells: Array<{ columnId: number; value?: unknown }> }>).filter((x) => !x.filteredOut).map((x) => String(x.cells.find((c) => c.columnId === s.col.Task!.id)?.value)),
+    };
+  };
+  assert.deepEqual(await apiView(), { applied: false, shown: ['One', 'Two', 'Three', 'Four'] });
+  await openSheet(page, t, s.id);
+  await waitNames(['One', 'Two', 'Three', 'Four']);
+  const select = page.getByRole('combobox', { name: 'Sheet filter' });
+  assert.deepEqual(await select.locator('option').allInnerTexts(), ['No filter', 'Open ones']);
+  await select.selectOption({ label: 'Open ones' });
+  await page.locator('revo-grid[aria-rowcount="3"]').waitFor();
+  await settled(page);
+  const view = await apiView();
+  assert.deepEqual(view, { applied: true, shown: ['One', 'Three'] });
+  await waitNames(view.shown);
+  // an edit while filtered goes to the row shown
+  await focus(3, 2);
+  await page.keyboard.type('Three!');
+  await page.keyboard.press('Enter');
+  await page.locator('.sd-editor').waitFor({ state: 'detached' });
+  await settled(page);
+  const back = (await api.get(`/sheets/${s.id}`)).body.rows as Array<{ cells: Array<{ columnId: number; value?: unknown }> }>;
+  assert.deepEqual(back.map((r) => r.cells.find((c) => c.columnId === s.col.Task!.id)?.value), ['One', 'Two', 'Three!', 'Four']);
+  // the next visit opens with the filter applied
+  await openSheet(page, t, s.id);
+  await waitNames(['One', 'Three!']);
+  assert.equal(await select.inputValue(), String(filterId));
+  // a row made through the API that the filter shows appears after the page reads the sheet again (a row inserted here)
+  await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'Five' }, { columnId: s.col.Status!.id, value: 'Open' }] }]);
+  await focus(2, 2);
+  await page.getByRole('button', { name: 'Insert below' }).click();
+  await settled(page);
+  // Five is Open, so it shows; the inserted row is blank, which the filter hides, but one's own new row stays shown (and focused)
+  await waitNames(['One', '', 'Three!', 'Five']);
+  await page.locator('[role="row"][aria-rowindex="3"] [aria-colindex="2"][aria-selected="true"]').waitFor();
+  await select.selectOption({ label: 'No filter' });
+  await page.locator('revo-grid[aria-rowcount="7"]').waitFor();
+  await settled(page);
+  assert.equal((await apiView()).applied, false);
+  await waitNames(['One', '', 'Two', 'Three!', 'Four', 'Five']);
+});
+
+test('the ad-hoc filter on a column\'s values hides the rows whose value is unticked, in this page only', { skip }, async () => {
+  const s = await makeSheet(api, 'Ad hoc', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Owner', type: 'TEXT_NUMBER' }]);
+  await api.post(`/sheets/${s.id}/rows`, [['One', 'ann'], ['Two', 'bo'], ['Three', ''], ['Four', 'ann']].map(([task, owner]) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: task }, ...(owner ? [{ columnId: s.col.Owner!.id, value: owner }] : [])] })));
+  await openSheet(page, t, s.id);
+  await focus(2, 3);
+  await page.getByRole('button', { name: 'Filter by value…' }).click();
+  const dlg = page.getByRole('dialog');
+  // every distinct value, ticked
+  assert.deepEqual(await dlg.locator('label').allInnerTexts(), ['(blank)', 'ann', 'bo']);
+  await dlg.getByLabel('ann').uncheck();
+  await dlg.getByRole('button', { name: 'Apply filter' }).click();
+  await page.locator('revo-grid[aria-rowcount="3"]').waitFor();
+  await waitNames(['Two', 'Three']);
+  // the sheet is unchanged: the filter is the page's own
+  assert.equal(((await api.get(`/sheets/${s.id}`)).body.rows as unknown[]).length, 4);
+  // only blanks
+  await focus(2, 3);
+  await page.getByRole('button', { name: 'Filter by value…' }).click();
+  assert.equal(await dlg.getByLabel('ann').isChecked(), false, 'the dialog shows the filter applied');
+  await dlg.getByLabel('bo').uncheck();
+  await dlg.getByRole('button', { name: 'Apply filter' }).click();
+  await page.locator('revo-grid[aria-rowcount="2"]').waitFor();
+  await waitNames(['Three']);
+  await page.getByRole('button', { name: 'Clear column filter' }).click();
+  await page.locator('revo-grid[aria-rowcount="5"]').waitFor();
+  await waitNames(['One', 'Two', 'Three', 'Four']);
+  assert.equal(await page.getByRole('button', { name: 'Clear column filter' }).isVisible(), false);
+});
+
+test('a column\'s type and options changed through its menu', { skip }, async () => {
+  const s = await makeSheet(api, 'Retype', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'State', type: 'TEXT_NUMBER' }]);
+  await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'x' }, { columnId: s.col.State!.id, value: 'Open' }] }]);
+  await openSheet(page, t, s.id);
+  await focus(2, 3);
+  await page.getByRole('button', { name: 'Column…' }).click();
+  await page.getByRole('dialog').getByRole('menuitem', { name: 'Type and options' }).click();
+  const dlg = page.getByRole('dialog');
+  await dlg.getByLabel('Type').selectOption('PICKLIST');
+  await dlg.getByLabel(/Options/).fill('Open, Closed, Waiting');
+  await dlg.getByRole('button', { name: 'Save' }).click();
+  await settled(page);
+  let col = (await api.get(`/sheets/${s.id}/columns/${s.col.State!.id}`)).body as { type: string; options?: string[] };
+  for (let i = 0; i < 50 && col.type !== 'PICKLIST'; i++) {
+    await page.waitForTimeout(100);
+    col = (await api.get(`/sheets/${s.id}/columns/${s.col.State!.id}`)).body;
+  }
+  assert.equal(col.type, 'PICKLIST');
+  assert.deepEqual(col.options, ['Open', 'Closed', 'Waiting']);
+  // the header says so, and the cell's editor offers the new options
+  await page.locator('[role="columnheader"][title="State (Dropdown)"]').waitFor();
+  await focus(2, 3);
+  await page.keyboard.press('Enter');
+  await page.locator('.sd-editor input[list]').waitFor();
+  assert.deepEqual(await page.locator('.sd-editor datalist option').evaluateAll((os) => os.map((o) => o.getAttribute('value'))), ['Open', 'Closed', 'Waiting']);
+  await page.keyboard.press('Escape');
+  await page.locator('.sd-editor').waitFor({ state: 'detached' });
+  // the menu opens on the current type and options; back to text
+  await page.getByRole('button', { name: 'Column…' }).click();
+  await page.getByRole('dialog').getByRole('menuitem', { name: 'Type and options' }).click();
+  assert.equal(await dlg.getByLabel('Type').inputValue(), 'PICKLIST');
+  assert.equal(await dlg.getByLabel(/Options/).inputValue(), 'Open, Closed, Waiting');
+  await dlg.getByLabel('Type').selectOption('TEXT_NUMBER');
+  await dlg.getByLabel(/Options/).fill('');
+  await dlg.getByRole('button', { name: 'Save' }).click();
+  await settled(page);
+  for (let i = 0; i < 50 && col.type !== 'TEXT_NUMBER'; i++) {
+    await page.waitForTimeout(100);
+    col = (await api.get(`/sheets/${s.id}/columns/${s.col.State!.id}`)).body;
+  }
+  assert.equal(col.type, 'TEXT_NUMBER');
+  assert.equal(((await api.get(`/sheets/${s.id}`)).body.rows[0].cells as Array<{ columnId: number; value?: unknown }>).find((c) => c.columnId === s.col.State!.id)?.value, 'Open', 'the value kept');
+});
+
+test('a column\'s width set by dragging its edge is saved: the API has it and a reload keeps it', { skip }, async () => {
+  const s = await makeSheet(api, 'Widths', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Wide', type: 'TEXT_NUMBER' }, { title: 'Next', type: 'TEXT_NUMBER' }]);
+  await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'x' }] }]);
+  await openSheet(page, t, s.id);
+  const header = page.locator(`[role="columnheader"][data-column-id="${s.col.Wide!.id}"]`);
+  const before = (await header.boundingBox())!;
+  assert.ok(Math.abs(before.width - 150) <= 2, `starts at the default width: ${before.width}`);
+  // the header's right edge, dragged 90 px to the right
+  const edge = header.locator('.resizable-r');
+  const e = (await edge.boundingBox())!;
+  await page.mouse.move(e.x + e.width / 2, e.y + e.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(e.x + e.width / 2 + 45, e.y + e.height / 2, { steps: 5 });
+  await page.mouse.move(e.x + e.width / 2 + 90, e.y + e.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await settled(page);
+  let width = 0;
+  for (let i = 0; i < 50 && Math.abs(width - 240) > 3; i++) {
+    width = ((await api.get(`/sheets/${s.id}/columns/${s.col.Wide!.id}`)).body as { width: number }).width;
+    if (Math.abs(width - 240) > 3) await page.waitForTimeout(100);
+  }
+  assert.ok(Math.abs(width - 240) <= 3, `the API's width: ${width}`);
+  // a reload draws the column at its saved width; the other column keeps the default
+  await openSheet(page, t, s.id);
+  assert.ok(Math.abs((await header.boundingBox())!.width - width) <= 1, 'the saved width drawn');
+  assert.ok(Math.abs((await page.locator(`[role="columnheader"][data-column-id="${s.col.Next!.id}"]`).boundingBox())!.width - 150) <= 2);
+});
+
+test('a column formula is shown as such: in its header, the edit bar and the column menu; its cells take no edit', { skip }, async () => {
+  const s = await makeSheet(api, 'Column formula', [{ title: 'Item', type: 'TEXT_NUMBER', primary: true }, { title: 'Qty', type: 'TEXT_NUMBER' }, { title: 'Double', type: 'TEXT_NUMBER', formula: '=[Qty]@row * 2' }]);
+  await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Item!.id, value: 'a' }, { columnId: s.col.Qty!.id, value: 4 }] }]);
+  const formula = ((await api.get(`/sheets/${s.id}/columns/${s.col.Double!.id}`)).body as { formula: string }).formula;
+  assert.match(formula, /^=\[Qty\]@row \* 2$/);
+  await openSheet(page, t, s.id);
+  assert.deepEqual(await gridHeaders(page), ['Item', 'Qty', 'Double']);
+  // the header: marked, its description names the formula
+  const header = page.locator(`[role="columnheader"][data-column-id="${s.col.Double!.id}"]`);
+  assert.equal(await header.getAttribute('aria-description'), `column formula ${formula}`);
+  assert.ok(await header.locator('.sd-colfx').isVisible(), 'a visible mark in the header');
+  // the cell shows the value; the edit bar the column's formula, read-only
+  await cellAt(page, 2, 4).filter({ hasText: '8' }).waitFor();
+  await focus(2, 4);
+  assert.equal(await page.locator('#edit-bar').inputValue(), formula);
+  assert.equal(await page.locator('#edit-bar').getAttribute('readonly'), '');
+  assert.match((await page.locator('.edit-where').innerText()), /Double/);
+  assert.equal(await cellAt(page, 2, 4).getAttribute('aria-readonly'), 'true');
+  await page.keyboard.type('5');
+  assert.equal(await page.locator('.sd-editor').count(), 0, 'no editor opens');
+  // the column menu's title names it
+  await page.getByRole('button', { name: 'Column…' }).click();
+  await page.getByRole('dialog').getByRole('heading', { name: `Double · Text/Number · column formula ${formula}` }).waitFor();
+  await screenshot(page, 'grid-column-menu');
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  // a change of Qty shows in the formula's column
+  await focus(2, 3);
+  await page.keyboard.type('10');
+  await page.keyboard.press('Enter');
+  await page.locator('.sd-editor').waitFor({ state: 'detached' });
+  await cellAt(page, 2, 4).filter({ hasText: /^\s*20\s*ƒ\s*$/ }).waitFor();
+});
