@@ -21,6 +21,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HyperFormula, type RawCellContent } from 'hyperformula';
 import { FormulaEngine, type LoadCell } from '../src/engine/formula/index.ts';
+import { recordGoal } from './goals.ts';
 
 const ROWS = 25_000;
 const A = 1;
@@ -28,6 +29,8 @@ const B = 2;
 const C = 3;
 
 type Form = 'cell-to-cell' | 'SUM range';
+/** Issue 32: the first edit in a cold process, in every form. */
+const FIRST_EDIT_GOAL = 40;
 
 function ms(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e6;
@@ -141,9 +144,17 @@ const SUBJECTS = { sheetd: sheetdSubject, HyperFormula: hyperFormulaSubject } as
 type EngineName = keyof typeof SUBJECTS;
 
 /** The first round in a fresh process of its own (this file with --cold). */
-function coldRound(engine: EngineName, form: Form): Round {
+function coldProcess(engine: EngineName, form: Form): Round {
   const out = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--cold', engine, form], { encoding: 'utf8' });
   return JSON.parse(out.trim().split('\n').pop()!) as Round;
+}
+
+/** Cold processes run this many times; the round of median first edit is kept (one cold process is one sample of a noisy machine). */
+const COLD_RUNS = Number(process.env.BENCH_COLD_RUNS ?? 3);
+
+function coldRound(engine: EngineName, form: Form): Round {
+  const rounds = Array.from({ length: COLD_RUNS }, () => coldProcess(engine, form)).sort((a, b) => a.editTop - b.editTop);
+  return rounds[rounds.length >> 1]!;
 }
 
 /** Cold round in a fresh process; here three unmeasured rounds (as a running server has seen), then the warm one. */
@@ -185,13 +196,17 @@ function report(form: Form): void {
   const hf = coldAndWarm(ROWS, 'HyperFormula', form);
   console.log(`  ${''.padEnd(42)} ${'sheetd'.padStart(12)} ${'HyperFormula'.padStart(14)} ${'sheetd/HF'.padStart(10)}`);
   pair('cold process: load + compute all', ours.cold.load, hf.cold.load, '(goal < 500 ms)');
-  pair('cold process: first edit A1', ours.cold.editTop, hf.cold.editTop, '(goal < 50 ms)');
+  pair('cold process: first edit A1', ours.cold.editTop, hf.cold.editTop, `(goal < ${FIRST_EDIT_GOAL} ms; median of ${COLD_RUNS} processes)`);
   pair('warm: load + compute all', ours.warm.load, hf.warm.load, '(goal < 500 ms)');
   pair('warm: edit A1', ours.warm.editTop, hf.warm.editTop, '(goal < 50 ms)');
   pair('warm: edit A1 again, median of 5', ours.warm.editTopMedian, hf.warm.editTopMedian, '(goal < 50 ms)');
   pair(`warm: edit A${ROWS}`, ours.warm.editBottom, hf.warm.editBottom, '(goal < 50 ms)');
   console.log(`  cells changed by edit A1: sheetd ${ours.warm.topCells}, HyperFormula ${hf.warm.topCells}; by edit A${ROWS}: ${ours.warm.bottomCells}, ${hf.warm.bottomCells}`);
   console.log(`  check: C${ROWS} = ${String(ours.warm.check)} (sheetd), ${String(hf.warm.check)} (HyperFormula)`);
+  recordGoal({
+    key: 'first-edit', variant: form, value: `${ours.cold.editTop.toFixed(1)} ms`, met: ours.cold.editTop < FIRST_EDIT_GOAL,
+    baseline: `HyperFormula ${hf.cold.editTop.toFixed(1)} ms; cold load ${ours.cold.load.toFixed(0)} ms (goal < 500 ms)`,
+  });
 }
 
 export async function benchFormula(): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { printGoals } from './goals.ts';
 
 const here = import.meta.dirname;
 const suites: Array<[string, string, string]> = [
@@ -19,11 +20,23 @@ const suites: Array<[string, string, string]> = [
   ['stream', 'stream.ts', 'benchStream'],
 ];
 const wanted = process.argv.slice(2);
+const failed: string[] = [];
 
 for (const [name, file, fn] of suites) {
   if (wanted.length > 0 && !wanted.includes(name)) continue;
   if (!fs.existsSync(path.join(here, file))) continue;
   console.log(`\n== ${name}`);
   const mod = (await import(`./${file}`)) as Record<string, () => Promise<void>>;
-  await mod[fn]!();
+  // a suite that fails says so and the others still run: the run always reaches its end
+  try {
+    await mod[fn]!();
+  } catch (e) {
+    failed.push(name);
+    console.log(`FAILED: ${name}: ${(e as Error).stack ?? String(e)}`);
+  }
+}
+printGoals();
+if (failed.length > 0) {
+  console.log(`\nsuites that failed: ${failed.join(', ')}`);
+  process.exitCode = 1;
 }

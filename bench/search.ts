@@ -18,7 +18,7 @@ import { createPgDatabase } from '../test/helpers/server.ts';
  * the catch-up after an Update Rows of 500 rows, and Get Report over both sheets. On SQLite,
  * beside a baseline measured in the same run: the LIKE over the stored cells that search used
  * before the index (what the store asked for, without HTTP or access checks).
- * BENCH_DATABASE_URL=postgres://... runs it on PostgreSQL, in a fresh database made (and dropped)
+ * BENCH_DATABASE_URL=postgres://... (default SHEETD_TEST_DATABASE_URL) runs it on PostgreSQL, in a fresh database made (and dropped)
  * through that URL: a database an earlier suite bootstrapped has no admin-token to read.
  */
 const COLS = 20;
@@ -34,7 +34,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 export async function benchSearch(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-bench-search-'));
-  const adminUrl = process.env.BENCH_DATABASE_URL;
+  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.SHEETD_TEST_DATABASE_URL;
   const pg = adminUrl ? await createPgDatabase(adminUrl) : undefined;
   const pgUrl = pg?.url;
   const server = await startServer(loadConfig({
