@@ -131,7 +131,10 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   // body: a text as sent, or a value sent as its JSON
   const call = async (method: string, p: string, body?: unknown, encoding = 'identity') => {
-    const res = await fetch(server.url + '/2.0' + p, { method, headers: { ...headers, 'accept-encoding': encoding }, body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body) });
+    const send = () => fetch(server.url + '/2.0' + p, { method, headers: { ...headers, 'accept-encoding': encoding }, body: body === undefined || typeof body === 'string' ? body : JSON.stringify(body) });
+    // a kept-alive connection left idle through the baselines (seconds on a loaded machine) may
+    // have been closed by the server just as it is reused: a read is sent again
+    const res = method === 'GET' ? await send().catch(() => send()) : await send();
     const text = await res.text();
     if (res.status !== 200) throw new Error(`${method} ${p}: ${res.status} ${text.slice(0, 300)}`);
     return text;

@@ -110,6 +110,20 @@ export function importCell(type: ColumnType, v: ImportValue): StoredCell | undef
 }
 
 /**
+ * The JSON text of importCell(type, v) (undefined: blank), built without the cell object: an
+ * import writes up to 500,000 cells, and building each as an object to stringify a row of them
+ * took a tenth of a CSV import. The same text JSON.stringify gives for the cell.
+ */
+export function importCellJson(type: ColumnType, v: ImportValue): string | undefined {
+  if (v === null) return undefined;
+  if (typeof v === 'number') return `{"v":${JSON.stringify(v)}}`;
+  if (typeof v === 'boolean') return type === 'CHECKBOX' ? (v ? '{"v":true}' : '{"v":false}') : v ? '{"v":"true"}' : '{"v":"false"}';
+  if (typeof v === 'object') return type === 'DATE' ? `{"v":{"d":${JSON.stringify(v.date)}}}` : `{"v":${JSON.stringify(v.date)}}`;
+  const cut = v.length > MAX_CELL_CHARS ? v.slice(0, MAX_CELL_CHARS) : v;
+  return cut === '' ? undefined : `{"v":${JSON.stringify(cut)}}`;
+}
+
+/**
  * Column titles: from the header row when there is one (blank titles become ColumnN), else
  * Column1, Column2, ...; titles already taken (case aside) get " (n)" appended.
  */

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { csvValue } from '../../src/engine/imports.ts';
+import { csvValue, importCell, importCellJson } from '../../src/engine/imports.ts';
+import type { ColumnType } from '../../src/engine/columns.ts';
 
 // A CSV field written YYYY-MM-DD is a date when it names a real day, as Date.UTC reads it.
 function dayByDate(s: string): boolean {
@@ -26,4 +27,21 @@ test('csvValue: a YYYY-MM-DD field is a date exactly when it names a real day', 
   assert.deepEqual(csvValue('2000-02-29'), { date: '2000-02-29' });
   assert.equal(csvValue('2026-13-01'), '2026-13-01');
   assert.equal(csvValue('0099-01-01'), '0099-01-01');
+});
+
+test('importCellJson is the JSON of importCell, in every column type, for every kind of value', () => {
+  const value = fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    fc.string({ maxLength: 20 }),
+    fc.string({ minLength: 4001, maxLength: 4010 }),
+    fc.date({ noInvalidDate: true }).map((d) => ({ date: d.toISOString().slice(0, 10) })),
+  );
+  const type = fc.constantFrom('TEXT_NUMBER', 'DATE', 'CHECKBOX', 'PICKLIST', 'CONTACT_LIST') as fc.Arbitrary<ColumnType>;
+  fc.assert(fc.property(type, value, (t, v) => {
+    const cell = importCell(t, v);
+    assert.equal(importCellJson(t, v), cell === undefined ? undefined : JSON.stringify(cell));
+  }), { numRuns: 5_000 });
 });
