@@ -92,16 +92,66 @@ test('a report opens as a grid of its sources\' rows; an edit goes to the source
   await eventually(async () => (await points(mine.id, mine.col.Points!.id)).join() === '13,5', 'Plan A has the new points');
   await cellAt(page, 2, 4).filter({ hasText: /^\s*13\s*$/ }).waitFor();
 
-  // Gamma's sheet is shared to view only: the cell is not edited, and the page says why
+  // Gamma's sheet is shared to view only: its cells are read-only and typing opens no editor
   await cellAt(page, 4, 4).click();
   await page.locator('[role="row"][aria-rowindex="4"] [role="gridcell"][aria-colindex="4"][aria-selected="true"]').waitFor();
+  assert.equal(await cellAt(page, 4, 4).getAttribute('aria-readonly'), 'true');
   await page.keyboard.type('99');
-  await page.waitForFunction(() => (globalThis as unknown as { document: { querySelector(s: string): { value: string } | null } }).document.querySelector('.sd-editor input')?.value === '99');
   await page.keyboard.press('Enter');
-  await page.locator('.sd-editor').waitFor({ state: 'detached' });
+  assert.equal(await page.locator('.sd-editor').count(), 0, 'no editor on a view-only row');
   await settled(page);
-  await page.getByRole('status').filter({ hasText: 'cannot be edited here: their sheet is shared with you to view only' }).waitFor();
   assert.deepEqual(await points(theirs.id, theirs.col.Points!.id), [8]);
   assert.equal((await cellAt(page, 4, 4).innerText()).trim(), '8');
   await screenshot(page, 'report');
+});
+
+test('a report over a sheet shared as EDITOR and one shared as VIEWER: editors only on the first one\'s rows', { skip }, async () => {
+  const carolApi = client(t.base, (await makeUser(t, api, 'carol@example.com')).token);
+  const editable = await makeSheet(carolApi, 'Shared to edit', COLUMNS);
+  await addRows(carolApi, editable, [['Edit me', 1]]);
+  const viewOnly = await makeSheet(carolApi, 'Shared to view', COLUMNS);
+  await addRows(carolApi, viewOnly, [['Look only', 2]]);
+  assert.equal((await carolApi.post(`/sheets/${editable.id}/shares`, { email: 'admin@example.com', accessLevel: 'EDITOR' })).status, 200);
+  assert.equal((await carolApi.post(`/sheets/${viewOnly.id}/shares`, { email: 'admin@example.com', accessLevel: 'VIEWER' })).status, 200);
+  const rep = await api.post('/sheetd/reports', { name: 'Shared plans', scope: { sheets: [{ id: editable.id }, { id: viewOnly.id }] }, columns: [{ title: 'Task', primary: true }, { title: 'Points', type: 'TEXT_NUMBER' }] });
+  assert.equal(rep.status, 200, rep.text);
+  await page.goto(`${t.url}/reports/${rep.body.result.id}`);
+  await page.locator('body[data-sheet-ready="true"]').waitFor();
+  await page.locator('[role="gridcell"]').first().waitFor();
+  assert.deepEqual([...(await gridRows(page)).values()].map((r) => r.join(' | ')), ['Edit me | 1', 'Look only | 2']);
+  // every cell of the view-only sheet's row is read-only, every cell of the other's is not
+  for (const col of [2, 3]) {
+    assert.equal(await cellAt(page, 2, col).getAttribute('aria-readonly'), null, `row of the EDITOR sheet, column ${col}`);
+    assert.equal(await cellAt(page, 3, col).getAttribute('aria-readonly'), 'true', `row of the VIEWER sheet, column ${col}`);
+  }
+  const selected = (r: number, c: number) => page.locator(`[role="row"][aria-rowindex="${r}"] [role="gridcell"][aria-colindex="${c}"][aria-selected="true"]`).waitFor();
+  // no way into an editor on the view-only row: typing, Enter, F2, a double click
+  await cellAt(page, 3, 3).click();
+  await selected(3, 3);
+  await page.keyboard.type('5');
+  await page.keyboard.press('F2');
+  await page.keyboard.press('Enter');
+  await cellAt(page, 3, 3).dblclick();
+  await cellAt(page, 3, 2).click();
+  await selected(3, 2);
+  await page.keyboard.press('Enter');
+  assert.equal(await page.locator('.sd-editor').count(), 0, 'no editor offered');
+  // Delete changes nothing there either
+  await cellAt(page, 3, 3).click();
+  await selected(3, 3);
+  await page.keyboard.press('Delete');
+  await settled(page);
+  assert.deepEqual(await points(viewOnly.id, viewOnly.col.Points!.id), [2]);
+  // the EDITOR sheet's row takes an edit, which lands in that sheet
+  await cellAt(page, 2, 3).click();
+  await selected(2, 3);
+  await page.keyboard.press('F2');
+  await page.locator('.sd-editor input').waitFor();
+  await page.locator('.sd-editor input').fill('21');
+  await page.keyboard.press('Enter');
+  await page.locator('.sd-editor').waitFor({ state: 'detached' });
+  await settled(page);
+  await eventually(async () => (await points(editable.id, editable.col.Points!.id)).join() === '21', 'the EDITOR sheet has the new points');
+  assert.deepEqual(await points(viewOnly.id, viewOnly.col.Points!.id), [2]);
+  assert.equal((await cellAt(page, 3, 3).innerText()).trim(), '2');
 });

@@ -84,13 +84,13 @@ export class ReportActions extends SheetActions {
   }
 
   /** May this cell be edited: the row's sheet at EDITOR or more, and a column of that sheet behind it. */
-  editable(rowId: number, virtualColumnId: number): boolean {
+  override canEditCell(rowId: number, virtualColumnId: number): boolean {
     const src = this.rowSheet.get(rowId);
     return !!src && atLeast(src.level, 'EDITOR') && this.sourceColumn.has(`${rowId}:${virtualColumnId}`);
   }
 
   override async editCells(edits: CellEdit[], opts: { record?: boolean; newRows?: Array<Array<{ columnId: number; input: CellInput }>>; from?: 'undo' | 'redo' } = {}): Promise<boolean> {
-    const allowed = edits.filter((e) => this.editable(e.rowId, e.columnId));
+    const allowed = edits.filter((e) => this.canEditCell(e.rowId, e.columnId));
     if (allowed.length < edits.length || opts.newRows?.length) {
       showMessage(opts.newRows?.length
         ? 'Rows cannot be added through a report: add them to one of its sheets.'

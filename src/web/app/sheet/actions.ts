@@ -57,6 +57,11 @@ export class SheetActions {
     if (this.pending === 0) for (const r of this.idle.splice(0)) r();
   }
 
+  /** May this cell be edited through this page (beyond the sheet's access and the column)? On a sheet, yes. */
+  canEditCell(_rowId: number, _columnId: number): boolean {
+    return true;
+  }
+
   /** Edits cells (one Update Rows call; `newRows`, cells for rows to add at the bottom, one Add Rows call). */
   async editCells(edits: CellEdit[], opts: { record?: boolean; newRows?: Array<Array<{ columnId: number; input: CellInput }>>; from?: 'undo' | 'redo' } = {}): Promise<boolean> {
     const model = this.model;

@@ -112,7 +112,8 @@ export class SheetGrid {
       name: col.title,
       size: col.width && col.width > 20 ? col.width : 150,
       pin: col.primary ? 'colPinStart' : undefined,
-      readonly: !model.canEdit || readOnlyReason(col) !== null,
+      // per cell: a report's rows of sheets the person may only view take no edit either
+      readonly: !model.canEdit || readOnlyReason(col) !== null ? true : (p: { model: unknown }) => !this.actions.canEditCell((p.model as Src).id, col.id),
       editor: 'sheetd',
       cellTemplate: (h: HyperFunc<VNode>, p: CellTemplateProp) => this.cellTemplate(h, col, p),
       cellProperties: (p: CellTemplateProp) => this.cellProps(col, i, p) as never,
@@ -198,7 +199,7 @@ export class SheetGrid {
     const c = r?.cells.get(col.id);
     const style = formatStyle(this.palette, [col.format, r?.format, c?.format, c?.conditionalFormat]);
     const selected = this.focus !== null && this.focus.rowId === rowId && this.focus.columnId === col.id;
-    const ro = !this.model.canEdit || readOnlyReason(col) !== null;
+    const ro = !this.editable(rowId, col);
     return {
       role: 'gridcell',
       'aria-colindex': i + 2,
@@ -210,6 +211,11 @@ export class SheetGrid {
       style,
       class: { 'sd-focused': selected, 'sd-readonly': ro, 'sd-formula-cell': !!(c?.formula || col.formula) },
     };
+  }
+
+  /** May the person edit this cell here (their access, the column, and for a report the row's sheet)? */
+  private editable(rowId: number, col: Column): boolean {
+    return this.model.canEdit && readOnlyReason(col) === null && this.actions.canEditCell(rowId, col.id);
   }
 
   /** The column id and row id of a grid position (row index among shown rows, column index in its pane). */
@@ -297,7 +303,7 @@ export class SheetGrid {
     el.addEventListener('beforeeditstart', (e: Event) => {
       const d = (e as CustomEvent<{ val?: unknown; prop?: unknown; model?: Src }>).detail;
       const col = this.columnAt(d.prop);
-      if (!col || !this.model.canEdit || readOnlyReason(col)) {
+      if (!col || !d.model || !this.editable(d.model.id, col)) {
         e.preventDefault();
         return;
       }
@@ -413,7 +419,7 @@ export class SheetGrid {
   }
 
   async toggleCheckbox(rowId: number, col: Column): Promise<void> {
-    if (!this.model.canEdit || readOnlyReason(col)) return;
+    if (!this.editable(rowId, col)) return;
     const on = this.model.cell(rowId, col.id)?.value === true;
     await this.actions.editCells([{ rowId, columnId: col.id, input: { value: !on } }]);
   }
@@ -461,7 +467,7 @@ export class SheetGrid {
       case 'F2':
         e.preventDefault();
         e.stopPropagation();
-        if (this.model.canEdit && !readOnlyReason(col) && col.type !== 'CHECKBOX') {
+        if (this.editable(rowId, col) && col.type !== 'CHECKBOX') {
           editorEnv.seed = '';
           const pinned = !!col.primary;
           await this.el.setCellEdit(pos.y, `c${col.id}`, 'rgRow');
