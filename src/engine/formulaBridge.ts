@@ -54,6 +54,15 @@ export function fromIdentityForm(stored: string, schema: SheetSchema): string {
   return f.ok ? render(f, schema) : stored;
 }
 
+/**
+ * The columns of a sheet that has no rows yet (a sheet just created from columns) with their
+ * formulas in the text a client reads (current titles) instead of the stored identity form.
+ */
+export function withFormulaText<T extends Pick<ColumnDef, 'id' | 'title' | 'formula'>>(columns: readonly T[]): T[] {
+  const schema = sheetSchema(columns, []);
+  return columns.map((c) => (c.formula === undefined ? c : { ...c, formula: fromIdentityForm(c.formula, schema) }));
+}
+
 /** A stored value as the formula engine reads it (with its column's type). */
 export function storedToRaw(column: ColumnDef, v: StoredValue | undefined): RawCellValue {
   if (v === undefined) return null;

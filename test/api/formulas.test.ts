@@ -109,6 +109,63 @@ describe('formulas through Add and Update Rows', () => {
     assert.deepEqual(rows.map((r) => cellOf(r, Total!.id).value), [2, 4, 14]);
   });
 
+  test('a column formula given to Add Columns or Create Sheet follows renamed columns as one set by Update Column does', async () => {
+    const s = await makeSheet(s0.api, 'f4-add', COLUMNS);
+    const { Item, Qty } = s.col;
+    await s0.api.post(`/sheets/${s.id}/rows`, [1, 2].map((q) => ({ toBottom: true, cells: [{ columnId: Item!.id, value: `r${q}` }, { columnId: Qty!.id, value: q }] })));
+    const added = await s0.api.post(`/sheets/${s.id}/columns`, [
+      { title: 'Double', type: 'TEXT_NUMBER', index: 5, formula: '=Qty@row * 2' },
+      { title: 'Label', type: 'TEXT_NUMBER', index: 5, formula: '=Item@row + "/" + [Unit Price]@row' },
+    ]);
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    // the same text Update Column answers for the same formula
+    assert.deepEqual(added.body.result.map((c: { formula?: string }) => c.formula), ['=[Qty]@row * 2', '=[Item]@row + "/" + [Unit Price]@row']);
+    const [double, label] = added.body.result as Array<{ id: number }>;
+    const renamed = await s0.api.put(`/sheets/${s.id}/columns/${Qty!.id}`, { title: 'Quantity' });
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    assert.equal((await s0.api.put(`/sheets/${s.id}/columns/${Item!.id}`, { title: 'Name' })).status, 200);
+    const cols = (await s0.api.get(`/sheets/${s.id}/columns`)).body.data as Array<{ id: number; formula?: string }>;
+    assert.equal(cols.find((c) => c.id === double!.id)!.formula, '=[Quantity]@row * 2');
+    assert.equal(cols.find((c) => c.id === label!.id)!.formula, '=[Name]@row + "/" + [Unit Price]@row');
+    // the values are still computed, for the rows there and rows added after the renames
+    const more = await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: Item!.id, value: 'r3' }, { columnId: Qty!.id, value: 7 }] });
+    assert.equal(more.status, 200, JSON.stringify(more.body));
+    const rows = await rowsOf(s.id);
+    assert.deepEqual(rows.map((r) => cellOf(r, double!.id).value), [2, 4, 14]);
+    assert.deepEqual(rows.map((r) => cellOf(r, label!.id).value), ['r1/', 'r2/', 'r3/']);
+    // a copy's column formulas read the copy's columns (with and without its rows)
+    for (const include of ['data', '']) {
+      const copy = await s0.api.post(`/sheets/${s.id}/copy${include ? `?include=${include}` : ''}`, { destinationType: 'home', newName: `f4-add copy ${include}` });
+      assert.equal(copy.status, 200, JSON.stringify(copy.body));
+      const copied = (await s0.api.get(`/sheets/${copy.body.result.id}`)).body;
+      const byTitle = Object.fromEntries((copied.columns as Array<{ id: number; title: string; formula?: string }>).map((c) => [c.title, c]));
+      assert.equal(byTitle.Double!.formula, '=[Quantity]@row * 2');
+      assert.equal(byTitle.Label!.formula, '=[Name]@row + "/" + [Unit Price]@row');
+      if (include) assert.deepEqual(copied.rows.map((r: Parameters<typeof cellOf>[0]) => cellOf(r, byTitle.Double!.id).value), [2, 4, 14]);
+      const row = await s0.api.post(`/sheets/${copied.id}/rows`, { toBottom: true, cells: [{ columnId: byTitle.Name!.id, value: 'n' }, { columnId: byTitle.Quantity!.id, value: 5 }] });
+      assert.equal(row.status, 200, JSON.stringify(row.body));
+      assert.equal(cellOf(row.body.result, byTitle.Double!.id).value, 10);
+      assert.equal(cellOf(row.body.result, byTitle.Label!.id).value, 'n/');
+    }
+
+    // Create Sheet: the same for a formula among the new sheet's columns
+    const created = await s0.api.post('/sheets', { name: 'f4-create', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }, { title: 'B', type: 'TEXT_NUMBER', formula: '=A@row + 1' }] });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const [a, b] = created.body.result.columns as Array<{ id: number; formula?: string }>;
+    assert.equal(b!.formula, '=[A]@row + 1');
+    assert.equal((await s0.api.put(`/sheets/${created.body.result.id}/columns/${a!.id}`, { title: 'Start' })).status, 200);
+    const row = await s0.api.post(`/sheets/${created.body.result.id}/rows`, { toBottom: true, cells: [{ columnId: a!.id, value: 41 }] });
+    assert.equal(cellOf(row.body.result, b!.id).value, 42);
+    const col = await s0.api.get(`/sheets/${created.body.result.id}/columns/${b!.id}`);
+    assert.equal(col.body.formula, '=[Start]@row + 1');
+    // and refused as Add Columns refuses it: a row named by its number (1310), a system column (1303)
+    const before = (await s0.api.get('/sheets?includeAll=true')).body.totalCount;
+    assertError(await s0.api.post('/sheets', { name: 'f4-bad', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }, { title: 'B', type: 'TEXT_NUMBER', formula: '=A1 + 1' }] }), 400, 1310);
+    assertError(await s0.api.post('/sheets', { name: 'f4-bad', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }, { title: 'B', type: 'TEXT_NUMBER', systemColumnType: 'AUTO_NUMBER', formula: '=1' }] }), 400, 1303);
+    assertError(await s0.api.post(`/sheets/${s.id}/columns`, { title: 'Bad', type: 'TEXT_NUMBER', index: 1, formula: '=[Quantity]1 * 2' }), 400, 1310);
+    assert.equal((await s0.api.get('/sheets?includeAll=true')).body.totalCount, before);
+  });
+
   test('date results follow the column type; functions over text and dates', async () => {
     const s = await makeSheet(s0.api, 'f5', COLUMNS);
     const res = await s0.api.post(`/sheets/${s.id}/rows`, [

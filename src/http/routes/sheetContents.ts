@@ -15,6 +15,7 @@ import { dispositionOf } from '../download.ts';
 import { XLSX_TYPES, sheetXlsx } from '../../render/xlsx.ts';
 import { PAPER_SIZES, sheetPdf } from '../../render/pdf.ts';
 import { presentColumn } from '../../engine/columns.ts';
+import { withFormulaText } from '../../engine/formulaBridge.ts';
 import { settingsOf, userSettingsFor } from '../../services/sheets/sheetLifecycle.ts';
 
 export async function sheetContentRoutes(app: FastifyInstance): Promise<void> {
@@ -28,7 +29,7 @@ export async function sheetContentRoutes(app: FastifyInstance): Promise<void> {
   if (!app.hasRoute({ method: 'POST', url: `${app.prefix}/sheets` })) {
     app.post('/sheets', { config: { scope: 'CREATE_SHEETS', body: 'required' } }, async (req) => {
       const { sheet, columns } = await createSheetFromColumns(store(), req.actor, { type: 'home' }, req.body, { level: req.ro.level });
-      return success({ ...sheetSummary(sheet, 'OWNER', req.ro, base()), columns: columns.map((c) => presentColumn(c, { level: req.ro.level })) });
+      return success({ ...sheetSummary(sheet, 'OWNER', req.ro, base()), columns: withFormulaText(columns).map((c) => presentColumn(c, { level: req.ro.level })) });
     });
   }
 

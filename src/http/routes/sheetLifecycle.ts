@@ -8,6 +8,7 @@ import { sheetResult, sheetSummary } from '../present/sheets.ts';
 import { pathTree } from '../present/containers.ts';
 import { sheetPath } from '../../services/places/paths.ts';
 import { presentColumn } from '../../engine/columns.ts';
+import { withFormulaText } from '../../engine/formulaBridge.ts';
 import type { Actor, ReadOptions } from '../../services/platform/context.ts';
 import { sheetFor } from '../../services/access/permissions.ts';
 import { favoriteKeys } from '../../services/places/favorites.ts';
@@ -42,7 +43,7 @@ export async function sheetLifecycleRoutes(app: FastifyInstance): Promise<void> 
   async function create(actor: Actor, ro: ReadOptions, where: { type: 'home' | 'folder' | 'workspace'; id: number | null }, body: unknown) {
     const { sheet, columns } = await createSheetObject(store(), actor, where, body, ro);
     const out: Record<string, unknown> = sheetResult(config(), sheet, 'OWNER', ro);
-    if (columns) out.columns = columns.map((c) => presentColumn(c, { level: ro.level }));
+    if (columns) out.columns = withFormulaText(columns).map((c) => presentColumn(c, { level: ro.level }));
     return success(out);
   }
 

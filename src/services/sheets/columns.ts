@@ -13,6 +13,7 @@ import { writeSheet } from './sheetWrites.ts';
 import { indexColumns, type SheetModel } from '../../engine/model.ts';
 import { afterWrite } from '../computed/formulas.ts';
 import { hasRelativeRowReference, sheetSchema, toIdentityForm } from '../../engine/formulaBridge.ts';
+import type { SheetSchema } from '../../engine/formula/index.ts';
 import { assertColumnNotInRules, dropColumnFromFilters } from './filters.ts';
 import { disableBrokenRules, runnableRules } from '../outbound/ruleBreakage.ts';
 
@@ -50,12 +51,19 @@ export async function addColumns(store: Store, actor: Actor, sheetId: number, bo
   return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
     const m = ctx.model;
     const valid = validateAddColumns(m.columns, list, { level, projectSheet: dependenciesEnabled(ctx.sheet) });
-    for (const c of valid) if (c.formula !== undefined) checkColumnFormula(ctx.sheet, m, c);
     assertCellsPerSheet(m.rows.size, m.columns.length + valid.length);
     const added: ColumnDef[] = valid.map((c) => ({ ...c, id: newId() }));
     for (const c of added) m.columnsById.set(c.id, c);
     const at = added[0]!.index;
     reindex(m, insertColumnIds(m.columns.map((c) => c.id), at, added.map((c) => c.id)));
+    // formulas are read against the sheet with its new columns and stored in the identity form
+    // Update Column stores (column ids, not titles), so that they follow renamed columns
+    const schema = sheetSchema(m.columns, m.tree.displayOrder());
+    for (const c of added) {
+      if (c.formula === undefined) continue;
+      checkColumnFormula(dependenciesEnabled(ctx.sheet), schema, c);
+      c.formula = toIdentityForm(c.formula, schema);
+    }
     ctx.changes.columns = true;
     afterWrite(ctx, [], { structural: true });
     for (const c of added) ctx.events.push({ objectType: 'COLUMN', action: 'CREATE', objectId: c.id, details: { title: c.title } });
@@ -67,11 +75,12 @@ export async function addColumns(store: Store, actor: Actor, sheetId: number, bo
  * A column formula: not on a system column, whose values the server writes (1303), nor on a
  * project sheet's schedule column (1305); no row named
  * by a number that is not absolute, which could not stand for every row (1310: `@row`, `$1`).
+ * `schema`: the sheet's columns and rows the formula is read against.
  */
-function checkColumnFormula(sheet: { settings: string }, m: SheetModel, column: Pick<ColumnDef, 'formula' | 'systemColumnType' | 'type'>): void {
+export function checkColumnFormula(projectSheet: boolean, schema: SheetSchema, column: Pick<ColumnDef, 'formula' | 'systemColumnType' | 'type'>): void {
   if (column.systemColumnType !== undefined) throw apiError(1303);
-  if (isScheduleColumn(sheet, column)) throw apiError(1305);
-  if (hasRelativeRowReference(column.formula!, sheetSchema(m.columns, m.tree.displayOrder()))) throw apiError(1310);
+  if (projectSheet && PROJECT_COLUMN_TYPES.includes(column.type)) throw apiError(1305);
+  if (hasRelativeRowReference(column.formula!, schema)) throw apiError(1310);
 }
 
 /** Update Column (PUT /sheets/{id}/columns/{columnId}): existing values convert on type change. */
@@ -82,7 +91,7 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
     if (!old) throw apiError(1006);
     const { column, typeChanged, moved } = validateColumnUpdate(m.columns, columnId, asObject(body, 'a Column object'), { level, projectSheet: dependenciesEnabled(ctx.sheet) });
     if (typeChanged && isScheduleColumn(ctx.sheet, old)) throw apiError(1085);
-    if (column.formula !== undefined && column.formula !== old.formula) checkColumnFormula(ctx.sheet, m, column);
+    if (column.formula !== undefined && column.formula !== old.formula) checkColumnFormula(dependenciesEnabled(ctx.sheet), sheetSchema(m.columns, m.tree.displayOrder()), column);
     if (typeChanged) await assertColumnNotInRules(ctx.tx, sheetId, columnId);
     const runnable = typeChanged ? await runnableRules(ctx.tx, sheetId, m.columnsById) : [];
     if (typeChanged) {

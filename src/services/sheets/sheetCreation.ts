@@ -8,6 +8,8 @@ import type { AfterDb } from '../platform/transactions.ts';
 import type { Actor } from '../platform/context.ts';
 import { authorOf, recordEvents } from '../log/events.ts';
 import { clock } from '../../clock.ts';
+import { sheetSchema, toIdentityForm } from '../../engine/formulaBridge.ts';
+import { checkColumnFormula } from './columns.ts';
 
 /** Where a new sheet goes: the caller's home, a folder, or a workspace's top level. */
 export type SheetContainer =
@@ -46,6 +48,13 @@ export async function createSheetFromColumnsIn(
   if (!Array.isArray(b.columns)) throw apiError(1031, String(b.columns), 'columns');
   const valid = validateNewSheetColumns(b.columns as ColumnInput[], { level: opts.level, projectSheet: opts.projectSheet === true });
   const columns: ColumnDef[] = valid.map((c, i) => ({ ...c, id: newId(), index: i }));
+  // column formulas as Add Columns takes them: checked, and stored in the identity form
+  const schema = sheetSchema(columns, []);
+  for (const c of columns) {
+    if (c.formula === undefined) continue;
+    checkColumnFormula(opts.projectSheet === true, schema, c);
+    c.formula = toIdentityForm(c.formula, schema);
+  }
   const sheet: SheetRow = {
     id: newId(),
     org_id: actor.org.id,

@@ -122,16 +122,19 @@ export async function copySheetRecords(
     modified_at: ctx.now,
   };
   await insertSheet(db, sheet);
-  const columns: ColumnDef[] = (await listColumns(db, src.id)).map((c) => {
-    const nc = newId();
-    ctx.colMap.set(c.id, nc);
-    return { ...c, id: nc };
+  const srcColumns = await listColumns(db, src.id);
+  for (const c of srcColumns) ctx.colMap.set(c.id, newId());
+  const rows = ctx.include.has('data') ? await listRows(db, src.id) : [];
+  for (const r of rows) ctx.rowMap.set(r.id, newId());
+  // column formulas (identity form) point at the copy's columns, and its rows ($1) with include=data
+  const columns: ColumnDef[] = srcColumns.map((c) => {
+    const copy: ColumnDef = { ...c, id: ctx.colMap.get(c.id)! };
+    if (c.formula !== undefined) copy.formula = remapIdentityFormula(c.formula, ctx.colMap, ctx.include.has('data') ? ctx.rowMap : new Map());
+    return copy;
   });
   await insertColumns(db, id, columns);
   await copyViews(db, src.id, id, ctx.colMap, ctx.include.has('filters'), ctx.actor.user.id, ctx.now);
   if (ctx.include.has('data')) {
-    const rows = await listRows(db, src.id);
-    for (const r of rows) ctx.rowMap.set(r.id, newId());
     const records: Insertable<RowTable>[] = rows.map((r) => {
       const rec: Record<string, unknown> = { ...r };
       const { cells, pendingLink } = remapCells(JSON.parse(r.cells) as StoredRowCells, ctx);
