@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { registerFollowers } from './services/computed/propagation.ts';
 import type pino from 'pino';
 import { createLogger } from './logger.ts';
 import type { Config } from './config.ts';
 import { createBlobStore, type BlobStore } from './blobs/index.ts';
 import { moveImageBytesToBlobs } from './services/sheets/images.ts';
-import { looseDataDirMode, openStore, type Store } from './store/db.ts';
+import { looseDataDirMode, openStore } from './store/db.ts';
 import { ensureBootstrap, type BootstrapResult } from './services/identity/bootstrap.ts';
 import { buildApp } from './http/app.ts';
 import { createRateLimiter, MemoryRateLimiter, type RateLimiter } from './http/ratelimit.ts';
@@ -17,28 +16,27 @@ import { JobHandlers, startWorker, type JobHandler } from './jobs/worker.ts';
 import { createMailer, mailJobHandler } from './mail/index.ts';
 import { deleteBlobsHandler } from './services/platform/blobs.ts';
 import { DELETE_BLOBS_JOB } from './services/collaboration/attachments.ts';
-import { registerThreadHooks } from './services/collaboration/discussions.ts';
-import { registerProofHooks } from './services/collaboration/proofs.ts';
 import { startInvalidation } from './pubsub/invalidation.ts';
 import { forgetOlder } from './services/sheets/sheetCache.ts';
-import { onSheetWrite } from './services/sheets/sheetWrites.ts';
+import type { SheetStore } from './services/sheets/sheetWrites.ts';
+import { sheetWriteSteps } from './services/sheets/writeSteps.ts';
 import { createCallbackSender } from './callbacks/index.ts';
 import { pumpLeaseMs, webhookPumpHandler } from './services/outbound/webhookDelivery.ts';
-import { WEBHOOK_PUMP_JOB, webhookBatch } from './store/webhooks.ts';
+import { WEBHOOK_PUMP_JOB } from './store/webhooks.ts';
 import { randomString } from './ids.ts';
-import { registerAutomation, runChanges, runDigest, runTimer, AUTOMATION_DIGEST_JOB, AUTOMATION_JOB, type AutomationDeps } from './services/outbound/automationRuns.ts';
+import { runChanges, runDigest, runTimer, AUTOMATION_DIGEST_JOB, AUTOMATION_JOB, type AutomationDeps } from './services/outbound/automationRuns.ts';
 import { AUTOMATION_TIMER_JOB } from './services/outbound/automation.ts';
 import { UPDATE_REQUEST_JOB, runScheduledSend, type UpdateRequestDeps } from './services/collaboration/updateRequests.ts';
 import { rowsMailBody } from './render/mailBodies.ts';
 import { userLookup } from './services/sheets/sheetReads.ts';
-import { catchUpSearchIndex, reportUnreadableRows } from './services/log/searchIndex.ts';
+import { catchUpSearchIndex } from './services/log/searchIndex.ts';
 import { eventsRecorded } from './services/log/events.ts';
 import { LiveHub } from './services/live/hub.ts';
 import { startLiveBus } from './pubsub/liveBus.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
-  store: Store;
+  store: SheetStore;
   blobs: BlobStore;
   limiter: RateLimiter;
   bootstrap: BootstrapResult;
@@ -59,12 +57,20 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   if (loose !== null && logger) {
     logger.warn({ dataDir: config.dataDir, mode: loose.toString(8) }, `the data directory ${config.dataDir} is open to its group or others (mode ${loose.toString(8)}); it holds the database and the admin token: chmod 700 it`);
   }
-  const store = await openStore({
+  const database = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     lockTimeoutMs: config.lockTimeoutMs,
     onConnectionError: (err) => { if (logger) logger.warn({ err }, 'an idle database connection failed; it is replaced when next needed'); },
+    logger: logger || undefined,
   });
+  // other processes drop their older copy of a sheet this one wrote (Redis, when configured)
+  const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, forgetOlder, logger);
+  // what the services get: the database and how every sheet write runs, step by step
+  const store: SheetStore = {
+    ...database,
+    writes: sheetWriteSteps({ committed: [async (_store, _actor, sheets) => invalidation.committed(sheets)] }),
+  };
   const bootstrap = await ensureBootstrap(store, { adminEmail: config.adminEmail, dataDir: config.dataDir });
   if (bootstrap.created && logger) {
     logger.info({ tokenFile: bootstrap.tokenFile }, `created the organization and its admin ${config.adminEmail}; the admin's API token is in ${bootstrap.tokenFile}`);
@@ -75,16 +81,10 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const moved = await moveImageBytesToBlobs(store.db, blobs);
   if (moved > 0 && logger) logger.info({ images: moved }, 'moved cell images from the database onto the blob store');
   // the search index follows the change log; after migration 0022 this builds it from the data
-  if (logger) reportUnreadableRows((sheetId, rowId, err) => logger.error({ err, sheetId, rowId }, 'search index: a row whose stored cells cannot be read is left out'));
   const indexed = await catchUpSearchIndex(store);
   if (indexed === -1 && logger) logger.info('built the search index from the data');
-  registerFollowers();
-  registerThreadHooks();
-  registerProofHooks();
-  registerAutomation();
   const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
   const callbacks = createCallbackSender(config.webhooks);
-  webhookBatch.ms = config.webhooks.batchMs;
   if (testMode && limiter instanceof MemoryRateLimiter) testMode.onReset.push(() => limiter.reset());
   const liveBus = startLiveBus(config.redisUrl, config.redisPrefix, logger);
   const live = new LiveHub(store, liveBus, config.live, logger);
@@ -125,7 +125,6 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     },
   });
   if (testMode) testMode.runDue = () => worker.runDue();
-  const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, { forgetOlder, onSheetWrite }, logger);
   if (testMode && config.testSeedFile !== undefined) {
     // the fixture goes through the API with the admin's token, as POST /2.0/sheetd/test/seed
     const token = fs.readFileSync(path.join(config.dataDir, 'admin-token'), 'utf8').trim();

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import compress from '@fastify/compress';
 import type { BlobStore } from '../blobs/index.ts';
 import type { Config } from '../config.ts';
-import type { Store } from '../store/db.ts';
+import type { SheetStore } from '../services/sheets/sheetWrites.ts';
 import { requestArrived } from '../services/identity/auth.ts';
 import { apiError } from '../errors.ts';
 import type { Scope } from '../services/access/scopes.ts';
@@ -51,7 +51,8 @@ declare module 'fastify' {
 
 /** What the routes reach: the database, configuration and shared helpers. */
 export interface AppContext {
-  store: Store;
+  /** The database and the write pipeline server.ts composed (services/sheets/sheetWrites.ts). */
+  store: SheetStore;
   /** Where uploaded files live. */
   blobs: BlobStore;
   config: Config;

@@ -15,25 +15,13 @@ import { randomString } from '../ids.ts';
  * row written, claimed and deleted) per write.
  */
 export interface Invalidation {
+  /**
+   * After a sheet write of this process committed: announces the new version of each sheet it
+   * changed to the other processes (server.ts makes it a commit step of the write pipeline).
+   */
+  committed(sheets: ReadonlyArray<{ changed: boolean; sheet: { id: number; version: number } }>): void;
   close(): Promise<void>;
 }
-
-/**
- * The sheet cache this process keeps (services/sheets/sheetCache.ts), handed in by server.ts: pubsub sits
- * below services and does not import them.
- */
-export interface SheetCache {
-  forgetOlder(sheetId: number, version: number): void;
-  onSheetWrite(h: { committed: (store: unknown, actor: unknown, sheets: ReadonlyArray<{ changed: boolean; sheet: { id: number; version: number } }>) => Promise<void> }): void;
-}
-
-interface Bus {
-  origin: string;
-  publish(message: string): void;
-}
-
-const buses = new Set<Bus>();
-let hooked = false;
 
 /** Message on the channel: `<origin> <sheetId> <version>`. */
 function parse(message: string): { origin: string; sheetId: number; version: number } | null {
@@ -43,8 +31,12 @@ function parse(message: string): { origin: string; sheetId: number; version: num
   return origin && Number.isSafeInteger(id) && Number.isSafeInteger(v) ? { origin, sheetId: id, version: v } : null;
 }
 
-export function startInvalidation(redisUrl: string | undefined, prefix: string, cache: SheetCache, logger?: pino.Logger | false): Invalidation {
-  if (!redisUrl) return { close: async () => {} };
+/**
+ * `forgetOlder` is the sheet cache of this process (services/sheets/sheetCache.ts), handed in by
+ * server.ts: pubsub sits below services and does not import them.
+ */
+export function startInvalidation(redisUrl: string | undefined, prefix: string, forgetOlder: (sheetId: number, version: number) => void, logger?: pino.Logger | false): Invalidation {
+  if (!redisUrl) return { committed: () => {}, close: async () => {} };
   const channel = `${prefix}sheets`;
   const origin = randomString(12);
   const pub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
@@ -55,21 +47,13 @@ export function startInvalidation(redisUrl: string | undefined, prefix: string, 
   sub.subscribe(channel).catch(warn);
   sub.on('message', (_ch: string, message: string) => {
     const m = parse(message);
-    if (m && m.origin !== origin) cache.forgetOlder(m.sheetId, m.version);
+    if (m && m.origin !== origin) forgetOlder(m.sheetId, m.version);
   });
-  const bus: Bus = { origin, publish: (message) => void pub.publish(channel, message).catch(warn) };
-  buses.add(bus);
-  if (!hooked) {
-    hooked = true;
-    cache.onSheetWrite({
-      committed: async (_store, _actor, sheets) => {
-        for (const b of buses) for (const s of sheets) if (s.changed) b.publish(`${b.origin} ${s.sheet.id} ${s.sheet.version}`);
-      },
-    });
-  }
   return {
+    committed(sheets) {
+      for (const s of sheets) if (s.changed) void pub.publish(channel, `${origin} ${s.sheet.id} ${s.sheet.version}`).catch(warn);
+    },
     async close() {
-      buses.delete(bus);
       await Promise.all([pub.quit().catch(() => undefined), sub.quit().catch(() => undefined)]);
     },
   };

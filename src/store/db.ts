@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type Insertable, type Transaction } from 'kysely';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import type pino from 'pino';
 import type { DB } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { literalMaker } from '../engine/literals.ts';
@@ -32,6 +33,11 @@ export interface Store {
   lockTimeoutMs: number;
   /** PostgreSQL: the connection pool's counts (for /metrics); SQLite has one connection and no pool. */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * The server's log (server.ts gives its logger; the CLI and test helpers none): where the layers
+   * above note what they do not answer, such as a row the search index leaves out.
+   */
+  logger?: pino.Logger;
   close(): Promise<void>;
 }
 
@@ -76,6 +82,8 @@ export async function openStore(opts: {
   lockTimeoutMs?: number;
   /** Told when an idle PostgreSQL connection fails (server restart, failover, admin kill). */
   onConnectionError?: (err: Error) => void;
+  /** The server's log, kept as `store.logger`. */
+  logger?: pino.Logger | undefined;
 }): Promise<Store> {
   let store: Store;
   // SQLite: planner statistics once the schema is current
@@ -93,6 +101,7 @@ export async function openStore(opts: {
       dialect: 'postgres',
       lockTimeoutMs: opts.lockTimeoutMs ?? 10_000,
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      ...(opts.logger ? { logger: opts.logger } : {}),
       close: () => db.destroy(),
     };
   } else {
@@ -137,6 +146,7 @@ export async function openStore(opts: {
     optimizer.unref();
     store = {
       db, dialect: 'sqlite', lockTimeoutMs: opts.lockTimeoutMs ?? 10_000,
+      ...(opts.logger ? { logger: opts.logger } : {}),
       close: () => {
         clearInterval(optimizer);
         return db.destroy();

@@ -10,12 +10,6 @@ export type AttemptRow = Selectable<WebhookAttemptTable>;
 /** The job that runs a webhook's deliveries (services/outbound/webhookDelivery.ts); payload { webhookId }. */
 export const WEBHOOK_PUMP_JOB = 'webhooks.pump';
 
-/**
- * Events committed within this window after a change go out with it in one callback
- * (SHEETD_WEBHOOK_BATCH_MS; set by server.ts from the configuration).
- */
-export const webhookBatch = { ms: 200 };
-
 /** Statuses whose webhook reads the change log: enabled ones, and those waiting for their sheet to come back. */
 const WATCHING = ['ENABLED', 'DISABLED_SCOPE_INACCESSIBLE'];
 
@@ -78,14 +72,15 @@ export async function deleteWebhook(db: Queryable, id: number): Promise<void> {
 }
 
 /**
- * In the transaction of a change to these sheets: queues a delivery run for each webhook that
- * watches one of them, due after the batch window. The run reads the change log itself, so a
- * run per commit delivers every event once the commit is visible, whatever other runs do.
+ * In the transaction of a change to these sheets, made at `at`: queues a delivery run for each
+ * webhook that watches one of them. The run waits out the batch window after `at` before it
+ * reads (services/outbound/webhookDelivery.ts), and reads the change log itself, so a run per
+ * commit delivers every event once the commit is visible, whatever other runs do.
  */
-export async function wakeWebhooks(db: Queryable, sheetIds: number[], runAt: number): Promise<void> {
+export async function wakeWebhooks(db: Queryable, sheetIds: number[], at: number): Promise<void> {
   if (sheetIds.length === 0) return;
   const hooks = await db.selectFrom('webhooks').select('id').where('scope_object_id', 'in', sheetIds).where('status', 'in', WATCHING).execute();
-  for (const h of hooks) await enqueue(db, WEBHOOK_PUMP_JOB, { webhookId: h.id }, { runAt, maxAttempts: 1000 });
+  for (const h of hooks) await enqueue(db, WEBHOOK_PUMP_JOB, { webhookId: h.id, changedAt: at }, { runAt: at, maxAttempts: 1000 });
 }
 
 /** Queues a delivery run at `runAt` (a retry, a replay, a run that found another one busy: `busy` times so far). */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import ical from 'ical-generator';
 import { editPublishedRow, openPublication, type OpenedPublication } from '../services/collaboration/publish.ts';
 import { pageRefusal } from './refusal.ts';
-import { modelForRead } from '../services/sheets/sheetCache.ts';
+import { modelForRead } from '../services/computed/currentValues.ts';
 import type { RowState, SheetModel } from '../engine/model.ts';
 import { readReport } from '../services/assets/reports.ts';
 import { userLookup } from '../services/sheets/sheetReads.ts';

@@ -3,7 +3,7 @@ import { apiError } from '../../errors.ts';
 import { presentModelColumn } from '../present/sheetContents.ts';
 import { atLeast } from '../../services/access/access.ts';
 import { addColumns, deleteColumn, updateColumn } from '../../services/sheets/columns.ts';
-import { readSheet } from '../../services/sheets/sheetCache.ts';
+import { readSheet } from '../../services/computed/currentValues.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { paginate } from '../paging.ts';
 import { success } from '../present/envelope.ts';

@@ -20,7 +20,7 @@ import { authorOf, recordEvents, type ChangeEvent } from '../log/events.ts';
 import { containerForCreate, parseDestination, placement, sheetLevels, workspaceAccessLevel, workspaceFor } from '../access/containers.ts';
 import { sheetFor } from '../access/permissions.ts';
 import { requireName } from '../sheets/sheetCreation.ts';
-import { modelForRead } from '../sheets/sheetCache.ts';
+import { modelForRead } from '../computed/currentValues.ts';
 import type { RowState, SheetModel } from '../../engine/model.ts';
 import { reportAccess } from '../access/assetAccess.ts';
 import { clock } from '../../clock.ts';

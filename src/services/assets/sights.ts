@@ -26,7 +26,7 @@ import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from '../l
 import { containerForCreate, folderAccessLevel, parseDestination, placement, workspaceAccessLevel } from '../access/containers.ts';
 import { sheetAccessLevel } from '../access/permissions.ts';
 import { requireName } from '../sheets/sheetCreation.ts';
-import { modelForRead } from '../sheets/sheetCache.ts';
+import { modelForRead } from '../computed/currentValues.ts';
 import type { SheetModel } from '../../engine/model.ts';
 import { getSummary, summaryOfModel, type SummaryRead } from '../computed/summary.ts';
 import { reportAccess, sightAccess } from '../access/assetAccess.ts';

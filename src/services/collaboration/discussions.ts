@@ -13,7 +13,7 @@ import type { Actor } from '../platform/context.ts';
 import { authorOf, recordEvents, type ChangeEvent } from '../log/events.ts';
 import { sheetFor } from '../access/permissions.ts';
 import { checkProofThread } from './proofState.ts';
-import { onSheetWrite } from '../sheets/sheetWrites.ts';
+import type { WriteContext } from '../sheets/sheetWrites.ts';
 import { clock } from '../../clock.ts';
 
 export interface DiscussionData {
@@ -144,17 +144,9 @@ export async function removeThreadsOfRows(db: Queryable, actor: Actor, sheetId: 
   }
 }
 
-let registered = false;
-
-/** Registers with the sheet writer (once): rows a write deletes take their discussions and attachments. */
-export function registerThreadHooks(): void {
-  if (registered) return;
-  registered = true;
-  onSheetWrite({
-    written: async (ctx) => {
-      if (ctx.changes.deleted.size > 0) await removeThreadsOfRows(ctx.tx, ctx.actor, ctx.sheet.id, [...ctx.changes.deleted]);
-    },
-  });
+/** Write step (written): rows a write deletes take their discussions and attachments along. */
+export async function removeThreadsOfDeletedRows(ctx: WriteContext): Promise<void> {
+  if (ctx.changes.deleted.size > 0) await removeThreadsOfRows(ctx.tx, ctx.actor, ctx.sheet.id, [...ctx.changes.deleted]);
 }
 
 /**

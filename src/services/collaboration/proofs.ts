@@ -26,7 +26,7 @@ import { sheetFor } from '../access/permissions.ts';
 import { reviewToken } from './proofReviewLinks.ts';
 import { isEmptyProof, liveProof, requireOpenCurrent } from './proofState.ts';
 import { readModel } from '../sheets/sheetCache.ts';
-import { lockSheets, onSheetWrite } from '../sheets/sheetWrites.ts';
+import { lockSheets, type WriteContext } from '../sheets/sheetWrites.ts';
 
 /**
  * Proofs: a file (or several images) on a row for review, in versions. A proof's files are
@@ -449,23 +449,13 @@ export async function setProofSettings(store: Store, actor: Actor, sheetId: numb
 
 // ---- Rows going -----------------------------------------------------------------------------------
 
-let registered = false;
-
-/** Registers with the sheet writer (once): a deleted row takes its proofs along. */
-export function registerProofHooks(): void {
-  if (registered) return;
-  registered = true;
-  onSheetWrite({
-    written: async (ctx) => {
-      if (ctx.changes.deleted.size === 0) return;
-      const ids = [...ctx.changes.deleted];
-      for (let i = 0; i < ids.length; i += 500) {
-        for (const p of await listCurrentProofs(ctx.tx, ctx.sheet.id, ids.slice(i, i + 500))) {
-          await removeProof(ctx.tx, ctx.actor, (await findProof(ctx.tx, ctx.sheet.id, p.original_id))!, ctx.now);
-        }
-      }
-    },
-  });
+/** Write step (written): a row a write deletes takes its proofs along. */
+export async function removeProofsOfDeletedRows(ctx: WriteContext): Promise<void> {
+  if (ctx.changes.deleted.size === 0) return;
+  const ids = [...ctx.changes.deleted];
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const p of await listCurrentProofs(ctx.tx, ctx.sheet.id, ids.slice(i, i + 500))) {
+      await removeProof(ctx.tx, ctx.actor, (await findProof(ctx.tx, ctx.sheet.id, p.original_id))!, ctx.now);
+    }
+  }
 }
-
-

@@ -1,4 +1,5 @@
 import type { Queryable, Store } from '../../store/db.ts';
+import type { SheetStore } from '../sheets/sheetWrites.ts';
 import {
   deletePublication, findPublication, insertPublication, lockPublished, publicationsOf, publishSettingsOf, savePublishSettings, type PublicationRow, type PublishedType,
 } from '../../store/publications.ts';
@@ -245,7 +246,7 @@ async function ownerActor(db: Queryable, userId: number): Promise<Actor | undefi
  * the access token name "published view" in the change log. `values` are the cells' new text by
  * column id; an empty text clears the cell.
  */
-export async function editPublishedRow(store: Store, opened: OpenedPublication, rowId: number, values: ReadonlyMap<number, string>): Promise<void> {
+export async function editPublishedRow(store: SheetStore, opened: OpenedPublication, rowId: number, values: ReadonlyMap<number, string>): Promise<void> {
   if (opened.type !== 'sheet' || opened.kind !== 'readWrite') throw apiError(1004);
   if (values.size === 0) return;
   const user = await findUserById(store.db, opened.publishedBy);

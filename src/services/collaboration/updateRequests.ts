@@ -6,6 +6,7 @@ import { cellKey, type StoredValue } from '../../engine/cells.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
 import { nextSend, parseSchedule, type Schedule } from '../../engine/schedules.ts';
 import type { Queryable, Store } from '../../store/db.ts';
+import type { SheetStore } from '../sheets/sheetWrites.ts';
 import { enqueue } from '../../store/jobs.ts';
 import { findSheet, type SheetRow } from '../../store/sheets.ts';
 import { findUserByEmail, findUserById, findUsersByIds } from '../../store/users.ts';
@@ -510,7 +511,7 @@ export async function readUpdateForm(db: Queryable, token: string): Promise<Upda
  * becomes COMPLETE in the same transaction. A link that expired, was canceled or was used answers
  * 1167 and changes nothing.
  */
-export async function submitUpdateForm(store: Store, token: string, form: Record<string, unknown>): Promise<UpdateFormView> {
+export async function submitUpdateForm(store: SheetStore, token: string, form: Record<string, unknown>): Promise<UpdateFormView> {
   const db = store.db;
   const sent = await sentOf(db, token);
   const { view } = await formView(db, sent);

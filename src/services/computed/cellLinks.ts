@@ -146,7 +146,7 @@ function countLinks(m: SheetModel): number {
 }
 
 /**
- * Hook: after a write changed the sheet, before it is persisted. Keeps the index in step with
+ * Write step (written): after a write changed the sheet, before it is persisted. Keeps the index in step with
  * the links of the rows written, and holds the inbound link limit (1061).
  */
 export async function syncLinkIndex(ctx: WriteContext): Promise<void> {

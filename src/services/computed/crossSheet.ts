@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import { asObject, optionalBodyId } from '../../engine/input.ts';
 import { apiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import type { Queryable, Store } from '../../store/db.ts';
+import type { Queryable } from '../../store/db.ts';
 import type { CrossSheetRefTable } from '../../store/linkTables.ts';
 import { findSheet } from '../../store/sheets.ts';
 import { findCrossSheetRef, insertCrossSheetRef, listCrossSheetRefs, sheetsReferencing } from '../../store/links.ts';
@@ -11,9 +11,9 @@ import { storedToRaw } from '../../engine/formulaBridge.ts';
 import type { Actor } from '../platform/context.ts';
 import { sheetFor } from '../access/permissions.ts';
 import { readModel } from '../sheets/sheetCache.ts';
-import { writeSheet, type WriteContext } from '../sheets/sheetWrites.ts';
+import { writeSheet, type SheetStore, type WriteContext } from '../sheets/sheetWrites.ts';
 import type { SheetModel } from '../../engine/model.ts';
-import { applyChanges, keepUnsaved } from './formulas.ts';
+import { applyChanges } from './formulas.ts';
 
 /**
  * Cross-sheet references: named ranges of another sheet that formulas read as `{Name}`.
@@ -23,7 +23,7 @@ import { applyChanges, keepUnsaved } from './formulas.ts';
  * model is looked up, so the formula engine reads source cells synchronously. The engine
  * remembers which version of each source it computed from; a newer version makes it recompute
  * the formulas reading that name. After a source sheet commits a change, the sheets that
- * reference it are brought up to date by a write of their own (follow.ts), so stored values
+ * reference it are brought up to date by a write of their own (propagation.ts), so stored values
  * and other processes see the new results.
  */
 export type CrossSheetRef = Selectable<CrossSheetRefTable>;
@@ -141,22 +141,22 @@ async function prepare(db: Queryable, m: SheetModel): Promise<Set<number>> {
   return touched;
 }
 
-/** Hook: before a write changes the sheet. */
-export async function beforeWrite(ctx: WriteContext): Promise<void> {
+/** Write step (opened): `{Name}` reads its source as committed now, before the mutation. */
+export async function readCrossSheetSources(ctx: WriteContext): Promise<void> {
   for (const id of await prepare(ctx.tx, ctx.model)) ctx.changes.updated.add(id);
 }
 
 /**
- * Hook: before a reader gets the model. Recomputed values stay in memory until the next write
- * of the model, which persists them (`unsaved`): the follow-up write of a source's commit finds
- * the engine up to date when a read came first, and must still store what the read computed.
+ * For a read: `{Name}` reads its source as committed now; returns the rows whose values that
+ * changed (the caller keeps them in `unsaved`: the follow-up write of a source's commit finds
+ * the engine up to date when a read came first, and must still store what the read computed).
  */
-export async function beforeRead(db: Queryable, m: SheetModel): Promise<void> {
-  keepUnsaved(m, await prepare(db, m));
+export async function crossSheetForRead(db: Queryable, m: SheetModel): Promise<Set<number>> {
+  return prepare(db, m);
 }
 
 /**
- * Hook: after a write of this process committed, the references it read stay valid for the new
+ * After a write of this process committed, the references it read stay valid for the new
  * version (only Create Cross-sheet Reference changes them, and it re-reads them in its write).
  * Another process's write shows up as a newer version and a fresh model, which reads them anew.
  */
@@ -204,7 +204,7 @@ export async function presentRefs(db: Queryable, refs: CrossSheetRef[]): Promise
  * is whole columns (start/endColumnId), whole rows (start/endRowId) or both; each pair is
  * given in full or not at all.
  */
-export async function createRef(store: Store, actor: Actor, sheetId: number, body: unknown): Promise<{ ref: PresentedRef; version: number }> {
+export async function createRef(store: SheetStore, actor: Actor, sheetId: number, body: unknown): Promise<{ ref: PresentedRef; version: number }> {
   const b = asObject(body, 'a CrossSheetReference object');
   for (const k of ['id', 'status']) if (b[k] !== undefined && b[k] !== null) throw apiError(1032, k);
   const sourceSheetId = optionalBodyId(b, 'sourceSheetId');

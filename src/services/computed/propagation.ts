@@ -1,13 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Store } from '../../store/db.ts';
 import { apiErrorOf } from '../platform/errors.ts';
 import { findSheet, dependentSheets } from '../../store/sheets.ts';
 import type { Actor } from '../platform/context.ts';
-import { beforeRead, beforeWrite, carryRefs } from './crossSheet.ts';
-import { refreshLinksFrom, syncLinkIndex } from './cellLinks.ts';
+import { carryRefs } from './crossSheet.ts';
+import { refreshLinksFrom } from './cellLinks.ts';
 import { afterWrite } from './formulas.ts';
-import { onSheetRead, readModel } from '../sheets/sheetCache.ts';
-import { onSheetWrite, writeSheets } from '../sheets/sheetWrites.ts';
+import { readModel } from '../sheets/sheetCache.ts';
+import { writeSheets, type CommitStep, type SheetStore } from '../sheets/sheetWrites.ts';
 import type { SheetModel } from '../../engine/model.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 
@@ -29,12 +28,12 @@ const chain = new AsyncLocalStorage<ReadonlySet<number>>();
 /** Tests only: awaited before each dependent's follow-up write opens (to land a read in between). */
 export const followTestHooks: { beforeFollow?: (sourceId: number, targetId: number) => Promise<void> } = {};
 
-async function dependents(store: Store, sheetId: number): Promise<number[]> {
+async function dependents(store: SheetStore, sheetId: number): Promise<number[]> {
   return dependentSheets(store.db, sheetId);
 }
 
 /** Brings the sheets reading `source` up to date with it. */
-export async function followSheet(store: Store, actor: Actor, source: { sheet: SheetRow; model: SheetModel } | { sheetId: number; gone: true }): Promise<void> {
+export async function followSheet(store: SheetStore, actor: Actor, source: { sheet: SheetRow; model: SheetModel } | { sheetId: number; gone: true }): Promise<void> {
   const sourceId = 'gone' in source ? source.sheetId : source.sheet.id;
   const passed = new Set(chain.getStore() ?? []);
   passed.add(sourceId);
@@ -58,23 +57,15 @@ export async function followSheet(store: Store, actor: Actor, source: { sheet: S
 }
 
 /** After sheets were deleted: the links out of them break, the references to them give #REF. */
-export async function followDeleted(store: Store, actor: Actor, sheetIds: readonly number[]): Promise<void> {
+export async function followDeleted(store: SheetStore, actor: Actor, sheetIds: readonly number[]): Promise<void> {
   for (const sheetId of sheetIds) await followSheet(store, actor, { sheetId, gone: true });
 }
 
-let registered = false;
-
-/** Registers the hooks of cell links and cross-sheet references with the sheet writer (once). */
-export function registerFollowers(): void {
-  if (registered) return;
-  registered = true;
-  onSheetRead(beforeRead);
-  onSheetWrite({
-    opened: beforeWrite,
-    written: syncLinkIndex,
-    committed: async (store, actor, sheets) => {
-      for (const s of sheets) if (s.changed) carryRefs(s.model);
-      for (const s of sheets) if (s.changed) await followSheet(store, actor, s);
-    },
-  });
-}
+/**
+ * Commit step: the references a committed write read stay valid for its new version, and the
+ * sheets reading each changed sheet follow it (their writes run the same pipeline).
+ */
+export const followDependents: CommitStep = async (store, actor, sheets) => {
+  for (const s of sheets) if (s.changed) carryRefs(s.model);
+  for (const s of sheets) if (s.changed) await followSheet(store, actor, s);
+};

@@ -1,267 +1,40 @@
 import { deleteImagesReleasingBlobs, insertImage } from '../../store/images.ts';
 import type { Readable } from 'node:stream';
 import type { BlobStore } from '../../blobs/index.ts';
-import type { StoredCell } from '../../engine/cells.ts';
 import { convertCell } from '../../engine/convert.ts';
-import {
-  err, evaluate, inputToScalar, parseFormula, summaryRefTitle, toFormulaResult,
-  type ColumnId, type CrossSheetData, type ErrorValue, type EvalContext, type RangeValue, type RowId, type Scalar,
-} from '../../engine/formula/index.ts';
-import { fromIdentityForm, remapIdentityFormula, resultToStored, sheetSchema, storedToRaw, toIdentityForm } from '../../engine/formulaBridge.ts';
+import { fromIdentityForm, remapIdentityFormula, sheetSchema, toIdentityForm } from '../../engine/formulaBridge.ts';
 import { asObject, bodyId, isObject, type Obj } from '../../engine/input.ts';
-import {
-  applyDefinition, changesDefinition, fieldColumn, MAX_SUMMARY_FIELDS, readDefinition, uniqueTitle,
-  type SummaryFieldDef,
-} from '../../engine/summary.ts';
+import { applyDefinition, changesDefinition, fieldColumn, MAX_SUMMARY_FIELDS, readDefinition, uniqueTitle } from '../../engine/summary.ts';
 import { parseCellWrite } from '../../engine/values.ts';
 import { apiError, type ApiError } from '../../errors.ts';
 import { apiErrorOf } from '../platform/errors.ts';
 import { newId } from '../../ids.ts';
-import type { Queryable, Store } from '../../store/db.ts';
-import {
-  deleteSummaryFields as deleteRecords, insertSummaryFields, listSummaryFields, setSummaryFieldIndex, updateSummaryField,
-  type SummaryFieldRecord,
-} from '../../store/summary.ts';
+import type { Queryable } from '../../store/db.ts';
+import { deleteSummaryFields as deleteRecords, insertSummaryFields, listSummaryFields, setSummaryFieldIndex, updateSummaryField } from '../../store/summary.ts';
 import { findUsersByIds } from '../../store/users.ts';
 import type { StoredContact } from '../../engine/contacts.ts';
 import { atLeast, type AccessLevel } from '../access/access.ts';
 import { nameOrEmail, type Actor } from '../platform/context.ts';
-import { applyChanges, keepUnsaved } from './formulas.ts';
 import { copyCellImages, newImageId, storeImage } from '../sheets/images.ts';
-import { loadModel, onSheetRead, readSheet } from '../sheets/sheetCache.ts';
-import { onSheetWrite, writeSheet, type WriteContext } from '../sheets/sheetWrites.ts';
+import { loadModel } from '../sheets/sheetCache.ts';
+import { writeSheet, type SheetStore, type WriteContext } from '../sheets/sheetWrites.ts';
 import type { SheetModel } from '../../engine/model.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import { queueBlobDeletion } from '../collaboration/attachments.ts';
 import { loadCellTargets, type CellTargets } from '../sheets/cellTargets.ts';
-import { clock } from '../../clock.ts';
+import { readSheet } from './currentValues.ts';
+import { computeFields, fieldsOf, fromRecord, markWritten, toRecord, type SummaryField } from './summaryFields.ts';
+
+export type { SummaryField } from './summaryFields.ts';
 
 /**
- * Sheet summary fields. A field is a column-like definition with one cell (engine/summary.ts):
- * values are parsed, converted and shown like cells of a column of that definition. Fields live
- * in `summary_fields`; a sheet's fields are kept with its cached model (valid for the model's
- * version, like the model itself). Every change is a write of the sheet (writeSheet): the sheet
- * is locked, its version goes up and SUMMARY_FIELD events are recorded in that transaction.
- *
- * Formulas of summary fields read the sheet's cells and other fields (`[Title]#`); they are
- * computed after every write of the sheet (the `written` hook), so a field follows its inputs.
- * Cell formulas read fields through the same `[Title]#` (the formula engine asks for them as it
- * asks for `{Cross-sheet}` data), and are recomputed when a field they read changes.
+ * Sheet summary fields, the endpoints. A field is a column-like definition with one cell
+ * (engine/summary.ts): values are parsed, converted and shown like cells of a column of that
+ * definition. Fields live in `summary_fields`. Every change is a write of the sheet
+ * (writeSheet): the sheet is locked, its version goes up and SUMMARY_FIELD events are recorded
+ * in that transaction. How the sheet's formulas and the fields' own formulas read each other
+ * (`[Title]#`), and the fields kept with a cached model, is summaryFields.ts.
  */
-export interface SummaryField {
-  def: SummaryFieldDef;
-  /** The content; formulas in identity form as cells store them. */
-  cell: StoredCell;
-  createdAt: number;
-  createdBy: number | null;
-  modifiedAt: number;
-  modifiedBy: number | null;
-}
-
-interface Cached {
-  version: number;
-  fields: SummaryField[];
-}
-
-const cache = new WeakMap<SheetModel, Cached>();
-
-function fromRecord(r: SummaryFieldRecord): SummaryField {
-  const def = JSON.parse(r.def) as Omit<SummaryFieldDef, 'id' | 'index' | 'title'>;
-  return {
-    def: { ...def, id: r.id, index: r.idx, title: r.title },
-    cell: JSON.parse(r.cell) as StoredCell,
-    createdAt: r.created_at,
-    createdBy: r.created_by,
-    modifiedAt: r.modified_at,
-    modifiedBy: r.modified_by,
-  };
-}
-
-function toRecord(sheetId: number, f: SummaryField): SummaryFieldRecord {
-  const { id, index, title, ...def } = f.def;
-  return {
-    id, sheet_id: sheetId, idx: index, title, def: JSON.stringify(def), cell: JSON.stringify(f.cell),
-    created_at: f.createdAt, created_by: f.createdBy, modified_at: f.modifiedAt, modified_by: f.modifiedBy,
-  };
-}
-
-/** The fields of a model's sheet as of the model's version. */
-async function fieldsOf(db: Queryable, m: SheetModel): Promise<SummaryField[]> {
-  const hit = cache.get(m);
-  if (hit && hit.version === m.version) return hit.fields;
-  const fields = (await listSummaryFields(db, m.sheetId)).map(fromRecord);
-  cache.set(m, { version: m.version, fields });
-  return fields;
-}
-
-function byTitle(fields: readonly SummaryField[], title: string): SummaryField | undefined {
-  const exact = fields.find((f) => f.def.title === title);
-  if (exact) return exact;
-  const lower = title.toLowerCase();
-  const folded = fields.filter((f) => f.def.title.toLowerCase() === lower);
-  return folded.length === 1 ? folded[0] : undefined;
-}
-
-function scalarOf(f: SummaryField): Scalar {
-  return inputToScalar(storedToRaw(fieldColumn(f.def), f.cell.v), f.def.type);
-}
-
-/** What the formula engine reads for `[Title]#` in a cell formula. */
-function summaryData(fields: readonly SummaryField[], title: string): CrossSheetData {
-  const f = byTitle(fields, title);
-  if (!f) return { error: '#INVALID REF' };
-  return { cells: [[{ value: storedToRaw(fieldColumn(f.def), f.cell.v), type: f.def.type }]] };
-}
-
-function todayDays(): number {
-  return Math.floor(clock.now() / 86_400_000);
-}
-
-/**
- * Evaluates the formula fields of a sheet over its model: cells are read as the model holds them
- * (computed values included), other fields by title; a field reading itself, directly or through
- * others, is #CIRCULAR REFERENCE. Returns the fields whose value changed.
- */
-function computeFields(m: SheetModel, fields: SummaryField[], now: number): SummaryField[] {
-  const formulas = fields.filter((f) => f.cell.fx !== undefined);
-  if (formulas.length === 0) return [];
-  const order = m.tree.displayOrder();
-  const schema = sheetSchema(m.columns, order);
-  const done = new Map<number, Scalar>();
-  const active = new Set<number>();
-  const colIndex = new Map(m.columns.map((c, i) => [c.id, i]));
-  const valueOf = (f: SummaryField): Scalar => {
-    if (f.cell.fx === undefined) return scalarOf(f);
-    const known = done.get(f.def.id);
-    if (known !== undefined) return known;
-    if (active.has(f.def.id)) return err('#CIRCULAR REFERENCE');
-    active.add(f.def.id);
-    const parsed = parseFormula(fromIdentityForm(f.cell.fx, schema), schema);
-    const v = evaluate(parsed, ctx);
-    active.delete(f.def.id);
-    done.set(f.def.id, v);
-    return v;
-  };
-  const cellValue = (rowId: RowId, colId: ColumnId): Scalar | undefined => {
-    const row = m.rows.get(rowId);
-    const col = m.columnsById.get(colId);
-    if (!row || !col) return undefined;
-    return inputToScalar(storedToRaw(col, row.cells[String(colId)]?.v), col.type);
-  };
-  const ctx: EvalContext = {
-    hostRow: null,
-    hostCol: null,
-    today: todayDays(),
-    cell: (r, c) => cellValue(r, c) ?? null,
-    cellIfExists: cellValue,
-    hasColumn: (c) => m.columnsById.has(c),
-    rowIndex: (r) => {
-      const n = m.tree.rowNumberOf(r);
-      return n === undefined ? undefined : n - 1;
-    },
-    rowIds: () => order,
-    columnsBetween: (a, b) => {
-      const i = colIndex.get(a);
-      const j = colIndex.get(b);
-      if (i === undefined || j === undefined) return undefined;
-      return m.columns.slice(Math.min(i, j), Math.max(i, j) + 1).map((c) => c.id);
-    },
-    children: (r) => m.tree.childrenOf(r),
-    parent: (r) => m.tree.parentOf(r),
-    crossSheet: (name): RangeValue | ErrorValue => {
-      const title = summaryRefTitle(name);
-      const f = title === undefined ? undefined : byTitle(fields, title);
-      if (!f) return err('#INVALID REF');
-      const v = valueOf(f);
-      return { kind: 'range', width: 1, height: 1, cells: [v] };
-    },
-  };
-  const changed: SummaryField[] = [];
-  for (const f of formulas) {
-    const v = valueOf(f);
-    const stored = resultToStored(fieldColumn(f.def), toFormulaResult(v));
-    if (JSON.stringify(stored) === JSON.stringify(f.cell.v)) continue;
-    if (stored === undefined) delete f.cell.v;
-    else f.cell.v = stored;
-    f.modifiedAt = Math.max(f.modifiedAt, now);
-    changed.push(f);
-  }
-  return changed;
-}
-
-/**
- * Lets the model's cell formulas read `[Title]#` (set before its formulas run). Should an engine
- * have computed them before (without the fields), they are computed again: the rows that
- * changed are returned.
- */
-function attach(m: SheetModel, fields: readonly SummaryField[]): Set<number> {
-  const first = m.summaryFields === undefined;
-  m.summaryFields = (title) => summaryData(fields, title);
-  const touched = new Set<number>();
-  if (!first || !m.formulas) return touched;
-  for (const name of m.formulas.crossSheetReferences()) {
-    if (summaryRefTitle(name) === undefined) continue;
-    for (const id of applyChanges(m, m.formulas.crossSheetChanged(name))) touched.add(id);
-  }
-  return touched;
-}
-
-/**
- * After every write of a sheet: formula fields recomputed from the cells as written, then the
- * cell formulas reading changed fields, and so on while anything changes (a few rounds at most:
- * a loop between cells and fields stops there, as a cycle would).
- */
-async function afterSheetWrite(ctx: WriteContext): Promise<void> {
-  const m = ctx.model;
-  const fields = await fieldsOf(ctx.tx, m);
-  for (const id of attach(m, fields)) ctx.changes.updated.add(id);
-  // fields this write changed, added, renamed or deleted: the cells reading them follow
-  let titles = written.get(ctx) ?? new Set<string>();
-  for (let round = 0; round < 4; round++) {
-    const changed = computeFields(m, fields, ctx.now);
-    for (const f of changed) await updateSummaryField(ctx.tx, toRecord(m.sheetId, f));
-    if (changed.length > 0) ctx.changes.meta = true;
-    for (const f of changed) titles.add(f.def.title.toLowerCase());
-    const engine = m.formulas;
-    if (titles.size === 0 || !engine) return;
-    let touched = 0;
-    for (const name of engine.crossSheetReferences()) {
-      const t = summaryRefTitle(name);
-      if (t === undefined || !titles.has(t.toLowerCase())) continue;
-      for (const id of applyChanges(m, engine.crossSheetChanged(name))) {
-        ctx.changes.updated.add(id);
-        touched++;
-      }
-    }
-    if (touched === 0) return;
-    titles = new Set();
-  }
-}
-
-/** Titles of the fields a summary write changed (for the cell formulas reading them). */
-const written = new WeakMap<WriteContext, Set<string>>();
-
-function markWritten(ctx: WriteContext, ...titles: string[]): void {
-  let set = written.get(ctx);
-  if (!set) written.set(ctx, (set = new Set()));
-  for (const t of titles) set.add(t.toLowerCase());
-}
-
-onSheetRead(async (db, m) => keepUnsaved(m, attach(m, await fieldsOf(db, m))));
-onSheetWrite({
-  opened: async (ctx) => {
-    for (const id of attach(ctx.model, await fieldsOf(ctx.tx, ctx.model))) ctx.changes.updated.add(id);
-  },
-  written: afterSheetWrite,
-  committed: async (_store, _actor, sheets) => {
-    // this process's write kept the cached fields current: they stay valid for the new version
-    for (const s of sheets) {
-      const hit = cache.get(s.model);
-      if (hit && s.changed && hit.version === s.model.version - 1) hit.version = s.model.version;
-    }
-  },
-});
-
 // ---------------------------------------------------------------------------------------
 // Reads
 
@@ -412,7 +185,7 @@ function takenTitles(fields: readonly SummaryField[], except?: number): Set<stri
 }
 
 /** Add Summary Fields: sheet admins. Titles unique (1193, 1208; or renamed with renameIfConflict). */
-export async function addSummaryFields(store: Store, actor: Actor, sheetId: number, body: unknown, o: SummaryWriteOptions): Promise<SummaryWriteResult> {
+export async function addSummaryFields(store: SheetStore, actor: Actor, sheetId: number, body: unknown, o: SummaryWriteOptions): Promise<SummaryWriteResult> {
   const list = fieldList(body);
   const failures: SummaryFailure[] = [];
   const out = await writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
@@ -469,7 +242,7 @@ export async function addSummaryFields(store: Store, actor: Actor, sheetId: numb
  * index) and anything of a locked field (1192) is for sheet admins. A type change converts the
  * value as a column's type change converts its cells.
  */
-export async function updateSummaryFields(store: Store, actor: Actor, sheetId: number, body: unknown, o: SummaryWriteOptions): Promise<SummaryWriteResult> {
+export async function updateSummaryFields(store: SheetStore, actor: Actor, sheetId: number, body: unknown, o: SummaryWriteOptions): Promise<SummaryWriteResult> {
   const list = fieldList(body);
   const failures: SummaryFailure[] = [];
   const out = await writeSheet(store, actor, sheetId, 'EDITOR', async (ctx) => {
@@ -546,7 +319,7 @@ export async function updateSummaryFields(store: Store, actor: Actor, sheetId: n
  * Delete Summary Fields: sheet admins. An id the sheet does not have is 1006, unless
  * ignoreSummaryFieldsNotFound: then the others go and the result lists those deleted.
  */
-export async function deleteSummaryFields(store: Store, actor: Actor, sheetId: number, ids: number[], ignoreNotFound: boolean): Promise<{ deleted: number[]; version: number }> {
+export async function deleteSummaryFields(store: SheetStore, actor: Actor, sheetId: number, ids: number[], ignoreNotFound: boolean): Promise<{ deleted: number[]; version: number }> {
   if (ids.length === 0) throw apiError(1009, 'ids');
   const out = await writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
     const fields = await fieldsOf(ctx.tx, ctx.model);
@@ -590,7 +363,7 @@ export interface SummaryImageUpload {
  * image) becomes the field's content, replacing its value, formula and hyperlink. Editors;
  * a locked field needs a sheet admin (1192); alt text at most 100 characters (1165).
  */
-export async function addSummaryFieldImage(store: Store, blobs: BlobStore, actor: Actor, sheetId: number, fieldId: number, u: SummaryImageUpload): Promise<SummaryWriteResult> {
+export async function addSummaryFieldImage(store: SheetStore, blobs: BlobStore, actor: Actor, sheetId: number, fieldId: number, u: SummaryImageUpload): Promise<SummaryWriteResult> {
   if (u.altText !== undefined && u.altText.length > 100) throw apiError(1165);
   const stored = await storeImage(blobs, u.body, u.maxBytes);
   try {

@@ -3,7 +3,7 @@ import type { Queryable } from '../../store/db.ts';
 import type { EventTable } from '../../store/schema.ts';
 import { findSheet, type SheetRow } from '../../store/sheets.ts';
 import type { SheetModel } from '../../engine/model.ts';
-import { modelForRead } from '../sheets/sheetCache.ts';
+import { modelForRead } from '../computed/currentValues.ts';
 import { userLookup, type UserLookup } from '../sheets/sheetReads.ts';
 import { linksOut } from '../computed/cellLinks.ts';
 

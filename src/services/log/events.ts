@@ -1,6 +1,6 @@
 import type { Queryable } from '../../store/db.ts';
 import { appendEvents } from '../../store/events.ts';
-import { wakeWebhooks, webhookBatch } from '../../store/webhooks.ts';
+import { wakeWebhooks } from '../../store/webhooks.ts';
 import { clock } from '../../clock.ts';
 import { eventIds as newEventIds } from '../../ids.ts';
 import type { Actor } from '../platform/context.ts';
@@ -123,7 +123,7 @@ export async function recordEvents(db: Queryable, author: EventAuthor, events: C
       change_agent: author.changeAgent ?? null,
     })),
   );
-  // webhooks watching these sheets deliver them after this commit (a run per commit, after the batch window)
+  // webhooks watching these sheets deliver them after this commit (a run per commit, which waits out the batch window)
   const sheetIds = [...new Set(events.map((e) => e.sheetId).filter((id): id is number => typeof id === 'number'))];
-  await wakeWebhooks(db, sheetIds, clock.now() + webhookBatch.ms);
+  await wakeWebhooks(db, sheetIds, clock.now());
 }

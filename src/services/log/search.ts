@@ -8,7 +8,7 @@ import type { Actor } from '../platform/context.ts';
 import { accessibleSheets } from '../access/containers.ts';
 import { favoriteKeys } from '../places/favorites.ts';
 import { sheetFor } from '../access/permissions.ts';
-import { catchUpSearchIndex, namedSources, rowDocCells } from './searchIndex.ts';
+import { catchUpSearchIndex, NAMED_SOURCES, rowDocCells } from './searchIndex.ts';
 
 /**
  * Search (GET /search, GET /search/sheets/{id}) over the full-text index (services/log/searchIndex.ts):
@@ -167,7 +167,7 @@ export async function searchAll(store: Store, actor: Actor, o: SearchOptions): P
       if (s && fresh(s.modified_at)) names.push({ objectType: s.is_template ? 'template' : 'sheet', objectId: s.id, text: s.name });
     }
   }
-  const wanted = namedSources().filter((src) => want(o, src.scope));
+  const wanted = NAMED_SOURCES.filter((src) => want(o, src.scope));
   const candidates = await listMatches(db, store.dialect, { terms, objectTypes: wanted.map((src) => src.objectType) }, MAX_NAME_CANDIDATES);
   for (const src of wanted) {
     const found = candidates.filter((m) => m.object_type === src.objectType);

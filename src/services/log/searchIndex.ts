@@ -37,9 +37,9 @@ const EVENT_BATCH = 2000;
 /** Rows indexed per read when a whole sheet is indexed. */
 const ROW_PAGE = 1000;
 
-// --- names of objects outside sheets: folders, workspaces, reports and (hook) dashboards ----
+// --- names of objects outside sheets: folders, workspaces, reports and dashboards -----------
 
-/** One kind of named object the index holds and a search shows (registerNamedSource). */
+/** One kind of named object the index holds and a search shows (NAMED_SOURCES). */
 export interface NamedSource {
   /** The SearchResultItem objectType (and the index's object_type): 'folder', 'sight'. */
   objectType: string;
@@ -56,22 +56,7 @@ export interface NamedSource {
   visible(db: Queryable, actor: Actor, ids: readonly number[]): Promise<Map<number, { modifiedAt: number; inWorkspace: boolean }>>;
 }
 
-const sources = new Map<string, NamedSource>();
-
-/**
- * Adds a kind of named object to search: its names are indexed from the change log (and on a
- * rebuild), and Search Everything shows the ones the caller may see under `scope`. Dashboards
- * (sights) register here, below.
- */
-export function registerNamedSource(s: NamedSource): void {
-  sources.set(s.objectType, s);
-}
-
-export function namedSources(): NamedSource[] {
-  return [...sources.values()];
-}
-
-registerNamedSource({
+const FOLDERS: NamedSource = {
   objectType: 'folder', eventType: 'FOLDER', scope: 'folderNames',
   names: (db, ids) => containerNames(db, 'folders', ids),
   async visible(db, actor, ids) {
@@ -82,8 +67,9 @@ registerNamedSource({
     }
     return out;
   },
-});
-registerNamedSource({
+};
+
+const WORKSPACES: NamedSource = {
   objectType: 'workspace', eventType: 'WORKSPACE', scope: 'workspaceNames',
   names: (db, ids) => containerNames(db, 'workspaces', ids),
   async visible(db, actor, ids) {
@@ -95,7 +81,8 @@ registerNamedSource({
     }
     return out;
   },
-});
+};
+
 /** Of the assets (reports, dashboards) the caller can see, those among `ids`. */
 function visibleAssets(ids: readonly number[], seen: ReadonlyArray<{ id: number; modified_at: number; workspace_id: number | null }>) {
   const want = new Set(ids);
@@ -104,17 +91,23 @@ function visibleAssets(ids: readonly number[], seen: ReadonlyArray<{ id: number;
   return out;
 }
 
-registerNamedSource({
+const REPORTS: NamedSource = {
   objectType: 'report', eventType: 'REPORT', scope: 'reportNames',
   names: (db, ids) => containerNames(db, 'reports', ids),
   visible: async (db, actor, ids) => visibleAssets(ids, (await reportAccess.accessible(db, actor)).map((x) => x.asset)),
-});
+};
 
-registerNamedSource({
+const DASHBOARDS: NamedSource = {
   objectType: 'sight', eventType: 'DASHBOARD', scope: 'sightNames',
   names: (db, ids) => containerNames(db, 'sights', ids),
   visible: async (db, actor, ids) => visibleAssets(ids, (await sightAccess.accessible(db, actor)).map((x) => x.asset)),
-});
+};
+
+/**
+ * The kinds of named objects outside sheets: their names are indexed from the change log (and
+ * on a rebuild), and Search Everything shows the ones the caller may see under their `scope`.
+ */
+export const NAMED_SOURCES: readonly NamedSource[] = [FOLDERS, WORKSPACES, REPORTS, DASHBOARDS];
 
 // --- docs of a sheet --------------------------------------------------------------------------
 
@@ -165,24 +158,26 @@ export function rowDocCells<T extends { part_id: number; text: string }>(d: T): 
 }
 
 /**
- * Told of a row left out of the index because its stored cells could not be read (the server
- * logs it). Without this, one such row failed every catch-up: every search answered 500 and
- * the index stopped following the change log.
+ * Told of a row left out of the index because its stored cells could not be read: the store's
+ * logger (server.ts) records it. Without this, one such row failed every catch-up: every
+ * search answered 500 and the index stopped following the change log.
  */
-let onUnreadableRow: (sheetId: number, rowId: number, err: unknown) => void = () => {};
-export function reportUnreadableRows(f: typeof onUnreadableRow): void {
-  onUnreadableRow = f;
+type Unreadable = (sheetId: number, rowId: number, err: unknown) => void;
+
+function unreadableRows(store: Store): Unreadable {
+  const log = store.logger;
+  return log ? (sheetId, rowId, err) => log.error({ err, sheetId, rowId }, 'search index: a row whose stored cells cannot be read is left out') : () => {};
 }
 
-function rowDocsOrSkip(sheetId: number, columns: readonly ColumnDef[], row: { id: number; cells: string; modified_at: number }, out: NewDoc[]): void {
+function rowDocsOrSkip(sheetId: number, columns: readonly ColumnDef[], row: { id: number; cells: string; modified_at: number }, out: NewDoc[], unreadable: Unreadable): void {
   try {
     rowDocs(sheetId, columns, row, out);
   } catch (err) {
-    onUnreadableRow(sheetId, Number(row.id), err);
+    unreadable(sheetId, Number(row.id), err);
   }
 }
 
-async function indexRows(w: DocWriter, db: Queryable, sheetId: number, rowIds: readonly number[] | 'all'): Promise<void> {
+async function indexRows(w: DocWriter, db: Queryable, sheetId: number, rowIds: readonly number[] | 'all', unreadable: Unreadable): Promise<void> {
   const columns = await listColumns(db, sheetId);
   if (rowIds === 'all') {
     await w.removeOfSheet(sheetId, ['row']);
@@ -190,14 +185,14 @@ async function indexRows(w: DocWriter, db: Queryable, sheetId: number, rowIds: r
     const ids = await rowIdsOf(db, sheetId);
     for (let i = 0; i < ids.length; i += ROW_PAGE) {
       const docs: NewDoc[] = [];
-      for (const r of await rowsByIds(db, sheetId, ids.slice(i, i + ROW_PAGE))) rowDocsOrSkip(sheetId, columns, r, docs);
+      for (const r of await rowsByIds(db, sheetId, ids.slice(i, i + ROW_PAGE))) rowDocsOrSkip(sheetId, columns, r, docs, unreadable);
       await w.insert(docs);
     }
     return;
   }
   await w.removeObjects('row', sheetId, rowIds);
   const docs: NewDoc[] = [];
-  for (const r of await rowsByIds(db, sheetId, rowIds)) rowDocsOrSkip(sheetId, columns, r, docs);
+  for (const r of await rowsByIds(db, sheetId, rowIds)) rowDocsOrSkip(sheetId, columns, r, docs, unreadable);
   await w.insert(docs);
 }
 
@@ -257,7 +252,7 @@ interface Plan {
 
 function plan(events: ReadonlyArray<{ object_type: string; action: string; object_id: number; sheet_id: number | null }>): Plan {
   const p: Plan = { whole: new Set(), meta: new Set(), rows: new Map(), wholeRows: new Map(), gone: new Set(), names: new Map(), orphans: false };
-  const byEvent = new Map(namedSources().map((s) => [s.eventType, s]));
+  const byEvent = new Map(NAMED_SOURCES.map((s) => [s.eventType, s]));
   for (const e of events) {
     const type = e.object_type;
     const sheetId = e.sheet_id === null ? null : Number(e.sheet_id);
@@ -299,29 +294,29 @@ async function indexSheetMeta(w: DocWriter, db: Queryable, sheetId: number): Pro
   await indexSummary(w, db, sheetId);
 }
 
-async function indexWholeSheet(w: DocWriter, db: Queryable, sheetId: number): Promise<void> {
+async function indexWholeSheet(w: DocWriter, db: Queryable, sheetId: number, unreadable: Unreadable): Promise<void> {
   await indexSheetMeta(w, db, sheetId);
-  await indexRows(w, db, sheetId, 'all');
+  await indexRows(w, db, sheetId, 'all', unreadable);
 }
 
 /** `rowsDone`: sheets of p.whole whose rows were indexed already, in steps (indexRowsInSteps). */
-async function apply(w: DocWriter, db: Queryable, p: Plan, rowsDone: ReadonlySet<number> = new Set()): Promise<void> {
+async function apply(w: DocWriter, db: Queryable, p: Plan, rowsDone: ReadonlySet<number>, unreadable: Unreadable): Promise<void> {
   for (const id of p.gone) await w.removeOfSheet(id);
   for (const id of p.whole) {
     if (rowsDone.has(id)) {
       // the steps wrote the rows the sheet had; rows the batch's events name (deleted ones among them) again
       await indexSheetMeta(w, db, id);
       const rows = p.wholeRows.get(id);
-      if (rows !== undefined) await indexRows(w, db, id, [...rows]);
-    } else await indexWholeSheet(w, db, id);
+      if (rows !== undefined) await indexRows(w, db, id, [...rows], unreadable);
+    } else await indexWholeSheet(w, db, id, unreadable);
   }
   for (const id of p.meta) await indexSheetMeta(w, db, id);
-  for (const [id, rows] of p.rows) await indexRows(w, db, id, [...rows]);
+  for (const [id, rows] of p.rows) await indexRows(w, db, id, [...rows], unreadable);
   for (const [s, ids] of p.names) await indexNames(w, db, s, [...ids]);
   if (p.orphans) {
     // what went with a deleted folder or workspace: its sheets, folders, reports (and dashboards)
     await w.removeOrphans();
-    for (const s of namedSources()) {
+    for (const s of NAMED_SOURCES) {
       const ids = await indexedObjectIds(db, s.objectType);
       const live = new Set((await s.names(db, ids)).map((o) => Number(o.id)));
       await w.removeObjects(s.objectType, null, ids.filter((id) => !live.has(id)));
@@ -330,10 +325,10 @@ async function apply(w: DocWriter, db: Queryable, p: Plan, rowsDone: ReadonlySet
 }
 
 /** Builds the index from the data (the first catch-up after migration 0022, or after requestSearchRebuild). */
-async function rebuild(w: DocWriter, db: Queryable): Promise<void> {
+async function rebuild(w: DocWriter, db: Queryable, unreadable: Unreadable): Promise<void> {
   await w.removeAll();
-  for (const id of await allSheetIds(db)) await indexWholeSheet(w, db, id);
-  for (const s of namedSources()) await indexNames(w, db, s);
+  for (const id of await allSheetIds(db)) await indexWholeSheet(w, db, id, unreadable);
+  for (const s of NAMED_SOURCES) await indexNames(w, db, s);
   await w.built();
 }
 
@@ -361,7 +356,7 @@ const ROWS_PER_STEP = 4000;
  * a later batch applies. True when the rows are indexed; false when the sheet is small (the
  * batch's transaction indexes it) or the position moved.
  */
-async function indexRowsInSteps(store: Store, sheetId: number, pos: number): Promise<boolean> {
+async function indexRowsInSteps(store: Store, sheetId: number, pos: number, unreadable: Unreadable): Promise<boolean> {
   const ids = await rowIdsOf(store.db, sheetId);
   if (ids.length <= ROWS_PER_STEP) return false;
   for (let i = 0; i < ids.length; i += ROWS_PER_STEP) {
@@ -377,7 +372,7 @@ async function indexRowsInSteps(store: Store, sheetId: number, pos: number): Pro
       await w.removeObjects('row', sheetId, step);
       for (let j = 0; j < step.length; j += ROW_PAGE) {
         const docs: NewDoc[] = [];
-        for (const r of await rowsByIds(tx, sheetId, step.slice(j, j + ROW_PAGE))) rowDocsOrSkip(sheetId, columns, r, docs);
+        for (const r of await rowsByIds(tx, sheetId, step.slice(j, j + ROW_PAGE))) rowDocsOrSkip(sheetId, columns, r, docs, unreadable);
         await w.insert(docs);
       }
       return true;
@@ -411,6 +406,7 @@ export async function catchUpSearchIndex(store: Store): Promise<number> {
 }
 
 async function catchUp(store: Store): Promise<number> {
+  const unreadable = unreadableRows(store);
   let applied = 0;
   while (!(await searchIndexCurrent(store))) {
     // the rows of large sheets indexed whole first, in steps; then the batch in one transaction
@@ -422,14 +418,14 @@ async function catchUp(store: Store): Promise<number> {
       return events.length === 0 ? null : { pos, upto: Number(events[events.length - 1]!.pos), whole: plan(events).whole };
     })();
     const rowsDone = new Set<number>();
-    for (const sheetId of ahead?.whole ?? []) if (await indexRowsInSteps(store, sheetId, ahead!.pos)) rowsDone.add(sheetId);
+    for (const sheetId of ahead?.whole ?? []) if (await indexRowsInSteps(store, sheetId, ahead!.pos, unreadable)) rowsDone.add(sheetId);
     const n = await store.db.transaction().execute(async (tx) => {
       const pos = await lockIndex(tx, clock.now());
       const w = new DocWriter(tx, store.dialect);
       if (pos === null) {
         // every event up to here is in the data read below; later ones may be applied again
         const upto = await lastLogPosition(tx);
-        await rebuild(w, tx);
+        await rebuild(w, tx, unreadable);
         await setIndexPosition(tx, upto);
         return -1;
       }
@@ -440,7 +436,7 @@ async function catchUp(store: Store): Promise<number> {
       // read before that change (the next batch indexes it).
       const stepped = ahead !== null && pos === ahead.pos && rowsDone.size > 0;
       if (stepped) events = events.filter((e) => Number(e.pos) <= ahead.upto);
-      await apply(w, tx, plan(events), stepped ? rowsDone : new Set());
+      await apply(w, tx, plan(events), stepped ? rowsDone : new Set(), unreadable);
       await setIndexPosition(tx, Number(events[events.length - 1]!.pos));
       return events.length;
     });

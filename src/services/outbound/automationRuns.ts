@@ -19,7 +19,7 @@ import { AUTOMATION_TIMER_JOB, actorFor, canReceive, disabledReasonOf, fixedReci
 import { rowExtras, type RowsMail } from './emails.ts';
 import { recordEvents, type EventAuthor } from '../log/events.ts';
 import { readModel } from '../sheets/sheetCache.ts';
-import { onSheetWrite, type WriteContext } from '../sheets/sheetWrites.ts';
+import type { WriteContext, SheetStore } from '../sheets/sheetWrites.ts';
 import type { SheetModel } from '../../engine/model.ts';
 import { updateRows } from '../sheets/rows.ts';
 import { sendAsk } from '../collaboration/updateRequests.ts';
@@ -65,18 +65,13 @@ export interface AutomationDeps {
   publicUrl: () => string;
 }
 
-let registered = false;
-
-/** Registers the sheet-write hook that records what automation needs (once per process). */
-export function registerAutomation(): void {
-  if (registered) return;
-  registered = true;
-  onSheetWrite({ written: recordChanges });
-}
-
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-async function recordChanges(ctx: WriteContext): Promise<void> {
+/**
+ * Write step (written): a write that added or changed rows of a sheet with enabled row-triggered
+ * rules enqueues an automation job, in its transaction, with what changed.
+ */
+export async function recordAutomationChanges(ctx: WriteContext): Promise<void> {
   const added: number[] = [];
   const updated = new Map<number, Set<number>>();
   for (const e of ctx.events) {
@@ -404,7 +399,7 @@ export async function getApproval(db: Queryable, token: string): Promise<Approva
  * rule's creator; this rule does not fire on it), once per request: a later decision, by this
  * or another recipient, changes nothing and answers the first one.
  */
-export async function decide(store: Store, token: string, decision: unknown): Promise<ApprovalView> {
+export async function decide(store: SheetStore, token: string, decision: unknown): Promise<ApprovalView> {
   if (decision !== 'APPROVED' && decision !== 'DECLINED') throw apiError(1018, String(decision), 'decision');
   const db = store.db;
   const a = await approvalOf(db, token);

@@ -12,7 +12,7 @@ import { listAttachments, listDiscussions, type AttachmentRow } from '../../stor
 import type { MailPayload } from '../../mail/index.ts';
 import { nameOrEmail, type Actor } from '../platform/context.ts';
 import { authorOf, recordEvents, type ChangeEvent } from '../log/events.ts';
-import { readSheet } from '../sheets/sheetCache.ts';
+import { readSheet } from '../computed/currentValues.ts';
 import type { RowState, SheetModel } from '../../engine/model.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import type { AccessLevel } from '../access/access.ts';

@@ -302,7 +302,13 @@ async function send(store: Store, sender: CallbackSender, cfg: WebhookConfig, ho
 export function webhookPumpHandler(store: Store, sender: CallbackSender, cfg: WebhookConfig, workerId: string, logger?: pino.Logger): JobHandler {
   const leaseMs = pumpLeaseMs(cfg);
   return async (payload) => {
-    const id = (payload as { webhookId: number }).webhookId;
+    const { webhookId: id, changedAt } = payload as { webhookId: number; changedAt?: number };
+    if (changedAt !== undefined && clock.now() < changedAt + cfg.batchMs) {
+      // the run of a change waits out the batch window (SHEETD_WEBHOOK_BATCH_MS): the events
+      // committed within it go out in one callback
+      await wakeWebhook(store.db, id, changedAt + cfg.batchMs);
+      return;
+    }
     // each run holds the lease in its own name: runs of one process must exclude each other too
     const runId = `${workerId}:${randomString(8)}`;
     const hook0 = await webhookById(store.db, id);

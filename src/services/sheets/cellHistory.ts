@@ -4,7 +4,7 @@ import { findUsersByIds } from '../../store/users.ts';
 import type { StoredCell } from '../../engine/cells.ts';
 import { apiError } from '../../errors.ts';
 import type { Actor } from '../platform/context.ts';
-import { readSheet } from './sheetCache.ts';
+import { readSheet } from '../computed/currentValues.ts';
 
 export interface CellHistoryEntry {
   cell: StoredCell | undefined;

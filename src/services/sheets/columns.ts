@@ -1,7 +1,6 @@
 import { apiError } from '../../errors.ts';
 import { asObject, objectList } from '../../engine/input.ts';
 import { newId } from '../../ids.ts';
-import type { Store } from '../../store/db.ts';
 import {
   assertColumnDeletable, insertColumnIds, validateAddColumns, validateColumnUpdate,
   type ColumnDef,
@@ -9,7 +8,7 @@ import {
 import { convertCell } from '../../engine/convert.ts';
 import { assertCellsPerSheet } from '../../engine/limits.ts';
 import type { Actor } from '../platform/context.ts';
-import { writeSheet } from './sheetWrites.ts';
+import { writeSheet, type SheetStore } from './sheetWrites.ts';
 import { indexColumns, type SheetModel } from '../../engine/model.ts';
 import { afterWrite } from '../computed/formulas.ts';
 import { hasRelativeRowReference, sheetSchema, toIdentityForm } from '../../engine/formulaBridge.ts';
@@ -46,7 +45,7 @@ function isScheduleColumn(sheet: { settings: string }, column: Pick<ColumnDef, '
 }
 
 /** Add Columns (POST /sheets/{id}/columns): one or many at one index. Structure: ADMIN. */
-export async function addColumns(store: Store, actor: Actor, sheetId: number, body: unknown, level: number) {
+export async function addColumns(store: SheetStore, actor: Actor, sheetId: number, body: unknown, level: number) {
   const { list, single } = objectList(body, 'a Column object');
   return writeSheet(store, actor, sheetId, 'ADMIN', (ctx) => {
     const m = ctx.model;
@@ -84,7 +83,7 @@ export function checkColumnFormula(projectSheet: boolean, schema: SheetSchema, c
 }
 
 /** Update Column (PUT /sheets/{id}/columns/{columnId}): existing values convert on type change. */
-export async function updateColumn(store: Store, actor: Actor, sheetId: number, columnId: number, body: unknown, level: number) {
+export async function updateColumn(store: SheetStore, actor: Actor, sheetId: number, columnId: number, body: unknown, level: number) {
   return writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
     const m = ctx.model;
     const old = m.columnsById.get(columnId);
@@ -127,7 +126,7 @@ export async function updateColumn(store: Store, actor: Actor, sheetId: number, 
 }
 
 /** Delete Column: its cells go with it; the primary and the last visible column stay. */
-export async function deleteColumn(store: Store, actor: Actor, sheetId: number, columnId: number) {
+export async function deleteColumn(store: SheetStore, actor: Actor, sheetId: number, columnId: number) {
   return writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
     const m = ctx.model;
     const column = m.columnsById.get(columnId);

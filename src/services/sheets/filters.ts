@@ -15,7 +15,7 @@
  */
 import { apiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import type { Queryable, Store } from '../../store/db.ts';
+import type { Queryable } from '../../store/db.ts';
 import {
   appliedFilterId, deleteFilterRow, deleteViewsOf, filterIdsNamed, filtersVisibleTo, findFilter, insertFilters, replaceRules, rulesJson,
   setAppliedFilter, sheetFilters, unapplyFilterForOthers, updateFilterRow, type FilterRow,
@@ -28,7 +28,7 @@ import { normaliseFormat } from '../../engine/format.ts';
 import type { Actor } from '../platform/context.ts';
 import { atLeast } from '../access/access.ts';
 import { sheetFor } from '../access/permissions.ts';
-import { writeSheet, type WriteContext } from './sheetWrites.ts';
+import { writeSheet, type WriteContext, type SheetStore } from './sheetWrites.ts';
 import type { RowState, SheetModel } from '../../engine/model.ts';
 import { asObject, bodyBool } from '../../engine/input.ts';
 import { nameKey } from '../computed/crossSheet.ts';
@@ -140,7 +140,7 @@ function sharedChange(ctx: WriteContext, filterId: number, what: string): void {
   ctx.events.push({ objectType: 'SHEET', action: 'UPDATE', objectId: ctx.sheet.id, details: { filterId, filter: what } });
 }
 
-export async function createFilter(store: Store, actor: Actor, sheetId: number, body: unknown): Promise<{ filter: ApiFilter; version: number; changed: boolean }> {
+export async function createFilter(store: SheetStore, actor: Actor, sheetId: number, body: unknown): Promise<{ filter: ApiFilter; version: number; changed: boolean }> {
   const out = await writeSheet(store, actor, sheetId, 'VIEWER', async (ctx) => {
     const input = parseFilterBody(body, ctx.model.columns, true);
     const type = input.filterType ?? 'PERSONAL';
@@ -177,7 +177,7 @@ async function filterForChange(ctx: WriteContext, actor: Actor, filterId: number
  * Update a filter: name, type, excludeSelected, query, and `applied` (the caller's own
  * choice, which any user who sees the filter may make; the rest of a shared filter needs ADMIN).
  */
-export async function updateFilter(store: Store, actor: Actor, sheetId: number, filterId: number, body: unknown): Promise<{ filter: ApiFilter; version: number; changed: boolean }> {
+export async function updateFilter(store: SheetStore, actor: Actor, sheetId: number, filterId: number, body: unknown): Promise<{ filter: ApiFilter; version: number; changed: boolean }> {
   const out = await writeSheet(store, actor, sheetId, 'VIEWER', async (ctx) => {
     const f = await filterForChange(ctx, actor, filterId);
     const input = parseFilterBody(body, ctx.model.columns, false);
@@ -213,7 +213,7 @@ export async function updateFilter(store: Store, actor: Actor, sheetId: number, 
   return { filter: out.result, version: out.version, changed: out.changed };
 }
 
-export async function deleteFilter(store: Store, actor: Actor, sheetId: number, filterId: number): Promise<{ version: number; changed: boolean }> {
+export async function deleteFilter(store: SheetStore, actor: Actor, sheetId: number, filterId: number): Promise<{ version: number; changed: boolean }> {
   const out = await writeSheet(store, actor, sheetId, 'VIEWER', async (ctx) => {
     const f = await filterForChange(ctx, actor, filterId);
     if (f.filter_type === 'SHARED' && !atLeast(ctx.level, 'ADMIN')) throw apiError(1181);
@@ -321,7 +321,7 @@ function parseRule(raw: unknown, columns: readonly ColumnDef[], attr: string, ke
 }
 
 /** Replace a sheet's conditional-format rules (ADMIN): `{ "rules": [...] }`, earlier rules win. */
-export async function setRules(store: Store, actor: Actor, sheetId: number, body: unknown): Promise<{ rules: ApiConditionalRule[]; version: number }> {
+export async function setRules(store: SheetStore, actor: Actor, sheetId: number, body: unknown): Promise<{ rules: ApiConditionalRule[]; version: number }> {
   const out = await writeSheet(store, actor, sheetId, 'ADMIN', async (ctx) => {
     const b = asObject(body, 'an object with rules');
     const extra = Object.keys(b).filter((k) => k !== 'rules');

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { BlobNotFound, BlobTooLarge, newBlobKey, type BlobStore } from '../../blobs/index.ts';
 import { isObject } from '../../engine/input.ts';
 import { apiError, type ApiError } from '../../errors.ts';
-import type { Queryable, Store } from '../../store/db.ts';
+import type { Queryable } from '../../store/db.ts';
 import type { DB } from '../../store/schema.ts';
 import { findSheet } from '../../store/sheets.ts';
 import { copyImagesToSheet, imageBytes, imageOfUrlToken, imagesWithBytes, insertImage, insertImageUrls, moveImageBytesToBlob, profileImagesByIds, sheetsOfImages } from '../../store/images.ts';
@@ -16,7 +16,7 @@ import { atLeast } from '../access/access.ts';
 import type { Actor } from '../platform/context.ts';
 import { afterWrite } from '../computed/formulas.ts';
 import { sheetAccessLevel } from '../access/permissions.ts';
-import { writeSheet } from './sheetWrites.ts';
+import { writeSheet, type SheetStore } from './sheetWrites.ts';
 import { hasServerSignature, serverSignature } from '../identity/secrets.ts';
 import { clock } from '../../clock.ts';
 
@@ -64,7 +64,7 @@ export interface CellImageUpload {
  * whose head is not an image 1091 and is not stored); the blob is removed again when the
  * sheet write fails.
  */
-export async function addImageToCell(store: Store, blobs: BlobStore, actor: Actor, sheetId: number, rowId: number, columnId: number, u: CellImageUpload) {
+export async function addImageToCell(store: SheetStore, blobs: BlobStore, actor: Actor, sheetId: number, rowId: number, columnId: number, u: CellImageUpload) {
   const { info, blobKey, size } = await storeImage(blobs, u.body, u.maxBytes);
   try {
     return await storeCellImage(store, actor, sheetId, rowId, columnId, u, { info, blobKey, size });
@@ -131,7 +131,7 @@ export async function peek(body: Readable, max: number, enough: (head: Buffer) =
 }
 
 async function storeCellImage(
-  store: Store, actor: Actor, sheetId: number, rowId: number, columnId: number, u: CellImageUpload,
+  store: SheetStore, actor: Actor, sheetId: number, rowId: number, columnId: number, u: CellImageUpload,
   stored: { info: ImageInfo; blobKey: string; size: number },
 ) {
   const { info } = stored;

@@ -1,7 +1,6 @@
 import { asObject, bodyId } from '../../engine/input.ts';
 import { apiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import type { Store } from '../../store/db.ts';
 import { findUsersByIds } from '../../store/users.ts';
 import { isEmptyCell, type StoredCell, type StoredValue } from '../../engine/cells.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
@@ -15,7 +14,7 @@ import { parseFormula, render, type SheetSchema } from '../../engine/formula/ind
 import { findColumnByTitle } from '../../engine/formula/schema.ts';
 import { atLeast } from '../access/access.ts';
 import { nameOrEmail, type Actor } from '../platform/context.ts';
-import { writeSheets, type WriteContext } from './sheetWrites.ts';
+import { writeSheets, type WriteContext, type SheetStore } from './sheetWrites.ts';
 import { addModelRows, deleteModelRows, type RowState, type SheetModel } from '../../engine/model.ts';
 import { afterWrite, currentFormulas, type CellWrite } from '../computed/formulas.ts';
 import { copyThreads } from '../collaboration/discussions.ts';
@@ -61,16 +60,16 @@ function readDirective(body: unknown): Directive {
 }
 
 /** Copy Rows to Another Sheet (POST /sheets/{id}/rows/copy). */
-export async function copyRows(store: Store, actor: Actor, sheetId: number, body: unknown, o: TransferOptions): Promise<CopyOrMoveRowResult> {
+export async function copyRows(store: SheetStore, actor: Actor, sheetId: number, body: unknown, o: TransferOptions): Promise<CopyOrMoveRowResult> {
   return transfer(store, actor, sheetId, body, o, 'copy');
 }
 
 /** Move Rows to Another Sheet (POST /sheets/{id}/rows/move). */
-export async function moveRows(store: Store, actor: Actor, sheetId: number, body: unknown, o: TransferOptions): Promise<CopyOrMoveRowResult> {
+export async function moveRows(store: SheetStore, actor: Actor, sheetId: number, body: unknown, o: TransferOptions): Promise<CopyOrMoveRowResult> {
   return transfer(store, actor, sheetId, body, o, 'move');
 }
 
-async function transfer(store: Store, actor: Actor, sheetId: number, body: unknown, o: TransferOptions, mode: 'copy' | 'move'): Promise<CopyOrMoveRowResult> {
+async function transfer(store: SheetStore, actor: Actor, sheetId: number, body: unknown, o: TransferOptions, mode: 'copy' | 'move'): Promise<CopyOrMoveRowResult> {
   const d = readDirective(body);
   if (d.destinationId === sheetId) throw apiError(1136);
   const targets = [

@@ -2,7 +2,6 @@ import { objectList, optionalBodyBool } from '../../engine/input.ts';
 import { apiError, type ApiError } from '../../errors.ts';
 import { apiErrorOf } from '../platform/errors.ts';
 import { newIds } from '../../ids.ts';
-import type { Store } from '../../store/db.ts';
 import { parseRowCells, type CellWriteContext } from '../../engine/values.ts';
 import { readRowLocation, type RowLocation, type RowLocationInput } from '../../engine/rows.ts';
 import { assertCellsPerSheet, assertRowsPerRequest } from '../../engine/limits.ts';
@@ -12,7 +11,7 @@ import { assignAutoNumbers } from '../../engine/autonumber.ts';
 import { readSortSpecifier, sortRows } from '../../engine/sort.ts';
 import { atLeast } from '../access/access.ts';
 import type { Actor } from '../platform/context.ts';
-import { writeSheet, type WriteContext, type WriteOptions } from './sheetWrites.ts';
+import { writeSheet, type WriteContext, type WriteOptions, type SheetStore } from './sheetWrites.ts';
 import { addModelRows, deleteModelRows, moveModelRows, writeRowCells, type CellMeta, type RowState } from '../../engine/model.ts';
 import { afterWrite, type CellWrite } from '../computed/formulas.ts';
 import { resolveNewLinks } from '../computed/cellLinks.ts';
@@ -70,7 +69,7 @@ function applyCells(ctx: WriteContext, row: RowState, cells: StoredRowCells, cha
 }
 
 /** Add Rows (POST /sheets/{id}/rows). */
-export async function addRows(store: Store, actor: Actor, sheetId: number, body: unknown, o: RowWriteOptions) {
+export async function addRows(store: SheetStore, actor: Actor, sheetId: number, body: unknown, o: RowWriteOptions) {
   const { rows: input, single } = rowList(body);
   if (input.length === 0) throw apiError(1012, 'rows');
   assertRowsPerRequest(input.length);
@@ -168,7 +167,7 @@ export async function addRows(store: Store, actor: Actor, sheetId: number, body:
 }
 
 /** Update Rows (PUT /sheets/{id}/rows): cells, format, expanded, locked, location. */
-export async function updateRows(store: Store, actor: Actor, sheetId: number, body: unknown, o: RowWriteOptions, w: WriteOptions & { within?: (ctx: WriteContext) => Promise<void> } = {}) {
+export async function updateRows(store: SheetStore, actor: Actor, sheetId: number, body: unknown, o: RowWriteOptions, w: WriteOptions & { within?: (ctx: WriteContext) => Promise<void> } = {}) {
   const { rows: input, single } = rowList(body);
   if (input.length === 0) throw apiError(1012, 'rows');
   assertRowsPerRequest(input.length);
@@ -238,7 +237,7 @@ export async function updateRows(store: Store, actor: Actor, sheetId: number, bo
 }
 
 /** Delete Rows (DELETE /sheets/{id}/rows?ids=...): children go with their parents. */
-export async function deleteRows(store: Store, actor: Actor, sheetId: number, ids: number[], ignoreRowsNotFound: boolean) {
+export async function deleteRows(store: SheetStore, actor: Actor, sheetId: number, ids: number[], ignoreRowsNotFound: boolean) {
   if (ids.length === 0) throw apiError(1009, 'ids');
   assertRowsPerRequest(ids.length);
   return writeSheet(store, actor, sheetId, 'EDITOR', (ctx) => {
@@ -254,7 +253,7 @@ export async function deleteRows(store: Store, actor: Actor, sheetId: number, id
 }
 
 /** Sort Rows in Sheet (POST /sheets/{id}/sort). */
-export async function sortSheet(store: Store, actor: Actor, sheetId: number, body: unknown) {
+export async function sortSheet(store: SheetStore, actor: Actor, sheetId: number, body: unknown) {
   return writeSheet(store, actor, sheetId, 'EDITOR', (ctx) => {
     const m = ctx.model;
     const criteria = readSortSpecifier(body, m.columnsById);

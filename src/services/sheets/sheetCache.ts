@@ -2,10 +2,6 @@ import type { Queryable } from '../../store/db.ts';
 import { findSheet, recordToColumn, type SheetRow } from '../../store/sheets.ts';
 import { loadModel } from '../../store/sheetModels.ts';
 import type { SheetModel } from '../../engine/model.ts';
-import type { AccessLevel } from '../access/access.ts';
-import type { Actor } from '../platform/context.ts';
-import { sheetFor } from '../access/permissions.ts';
-import { currentFormulas } from '../computed/formulas.ts';
 
 /**
  * The models of sheets (engine/model.ts) for reading: a per-process cache checked against the
@@ -13,6 +9,7 @@ import { currentFormulas } from '../computed/formulas.ts';
  * take a model out of the cache, change it inside their transaction under a lock on the sheet,
  * and put it back after the commit.
  *
+ * Readers get a model with its computed values current from services/computed/currentValues.ts.
  * A reader may bring formula results up to date in the cached model (a source of `{Reference}`
  * committed since, TODAY() on a new day, values computed afresh for a model just loaded). Those
  * rows are listed in `unsaved`, and the next write of the model persists them with its own
@@ -55,28 +52,6 @@ export async function readModel(db: Queryable, sheet: SheetRow): Promise<SheetMo
   const m = await loadModel(db, sheet);
   remember(m);
   return m;
-}
-
-/** Services that bring a model up to date before it is read (cross-sheet references, summary fields). */
-type ReadHook = (db: Queryable, model: SheetModel) => Promise<void>;
-const readHooks: ReadHook[] = [];
-
-export function onSheetRead(h: ReadHook): void {
-  readHooks.push(h);
-}
-
-/** A sheet and its model for reading, after the caller's access was checked. */
-export async function readSheet(db: Queryable, actor: Actor, sheetId: number): Promise<{ sheet: SheetRow; level: AccessLevel; model: SheetModel }> {
-  const { sheet, level } = await sheetFor(db, actor, sheetId, 'VIEWER');
-  return { sheet, level, model: await modelForRead(db, sheet) };
-}
-
-/** The model of a sheet whose access was already checked, with its formula results current. */
-export async function modelForRead(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
-  const model = await readModel(db, sheet);
-  for (const h of readHooks) await h(db, model);
-  currentFormulas(model);
-  return model;
 }
 
 export { findSheet, loadModel, recordToColumn };

@@ -7,7 +7,7 @@ import { pageWindow, type Paging } from '../../paging.ts';
 import { apiError } from '../../errors.ts';
 import type { AccessLevel } from '../access/access.ts';
 import { nameOrEmail, type Actor, type ReadOptions } from '../platform/context.ts';
-import { readSheet } from './sheetCache.ts';
+import { readSheet } from '../computed/currentValues.ts';
 import { usersByIds } from '../identity/users.ts';
 import { rowThreadCounts } from '../collaboration/attachments.ts';
 import { linksOut } from '../computed/cellLinks.ts';

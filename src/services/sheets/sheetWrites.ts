@@ -12,9 +12,11 @@ import { forgetSheet, readModel, remember } from './sheetCache.ts';
 import { clock } from '../../clock.ts';
 
 /**
- * Sheet writes: one transaction, the sheets locked, access checked, each model changed by the
- * mutation (engine/model.ts functions record what they change in the write's changeset),
- * persisted as the changeset names, the version bumped and the change events recorded.
+ * Sheet writes: one transaction, the sheets locked, access checked, the `opened` steps, each
+ * model changed by the mutation (engine/model.ts functions record what they change in the
+ * write's changeset), the `written` steps, persisted as the changeset names, the version bumped
+ * and the change events recorded; after the commit, the `committed` steps. The steps are the
+ * store's WritePipeline (below), which server.ts composes (services/sheets/writeSteps.ts).
  */
 export interface WriteContext {
   tx: Tx;
@@ -23,7 +25,7 @@ export interface WriteContext {
   level: AccessLevel;
   model: SheetModel;
   now: number;
-  /** What the write changed so far: persisted at its end, read by the hooks (history, automation). */
+  /** What the write changed so far: persisted at its end, read by the steps (cell links, automation). */
   changes: Changeset;
   events: ChangeEvent[];
 }
@@ -51,6 +53,39 @@ export interface SheetWriteTarget {
   needed: AccessLevel;
   /** A write the server makes on its own (cross-sheet updates): no access check. */
   system?: boolean;
+}
+
+/** A step of every sheet write, run inside its transaction for each sheet it writes. */
+export type WriteStep = (ctx: WriteContext) => Promise<void>;
+
+/** A sheet as a write committed it. */
+export interface CommittedSheet {
+  sheet: SheetRow;
+  model: SheetModel;
+  /** Whether the write changed the sheet (its version went up). */
+  changed: boolean;
+}
+
+/** A step after a write's commit; writes it makes (following dependent sheets) run the same pipeline. */
+export type CommitStep = (store: SheetStore, actor: Actor, sheets: readonly CommittedSheet[]) => Promise<void>;
+
+/**
+ * What every sheet write does besides its own mutation, in order. No module adds to it: it is
+ * built once where a server is composed (server.ts, from services/sheets/writeSteps.ts) and
+ * reaches the services with the store (SheetStore), so a test can build one with or without a step.
+ */
+export interface WritePipeline {
+  /** Inside the transaction, each sheet locked, its access checked and its model taken: before the mutation. */
+  readonly opened: readonly WriteStep[];
+  /** After the mutation, before what it changed is saved (what a step changes is saved with it). */
+  readonly written: readonly WriteStep[];
+  /** After the commit. */
+  readonly committed: readonly CommitStep[];
+}
+
+/** The store as the services that write sheets get it: the database and the write pipeline. */
+export interface SheetStore extends Store {
+  readonly writes: WritePipeline;
 }
 
 /**
@@ -108,7 +143,7 @@ async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: 
  * given, each model changed by `fn`, persisted and versioned as with writeSheet.
  */
 export async function writeSheets<T>(
-  store: Store,
+  store: SheetStore,
   actor: Actor,
   targets: SheetWriteTarget[],
   fn: (ctxs: WriteContext[]) => T | Promise<T>,
@@ -122,9 +157,9 @@ export async function writeSheets<T>(
       const now = clock.now();
       const ctxs: WriteContext[] = [];
       for (const t of targets) ctxs.push(await openWrite(tx, actor, t, now));
-      for (const ctx of ctxs) for (const h of hooks.opened) await h(ctx);
+      for (const ctx of ctxs) for (const step of store.writes.opened) await step(ctx);
       const result = await fn(ctxs);
-      for (const ctx of ctxs) for (const h of hooks.written) await h(ctx);
+      for (const ctx of ctxs) for (const step of store.writes.written) await step(ctx);
       const sheets: Array<Omit<SheetWriteResult<T>, 'result'>> = [];
       for (const ctx of ctxs) {
         const { version, sheet } = await closeWrite(ctx);
@@ -134,7 +169,7 @@ export async function writeSheets<T>(
       return { result, sheets };
     });
     for (const m of committed) remember(m);
-    await afterCommit(store, actor, out.sheets);
+    for (const step of store.writes.committed) await step(store, actor, out.sheets);
     return out;
   } catch (e) {
     for (const id of ids) forgetSheet(id);
@@ -149,7 +184,7 @@ export async function writeSheets<T>(
  * which record the changes in ctx.changes.
  */
 export async function writeSheet<T>(
-  store: Store,
+  store: SheetStore,
   actor: Actor,
   sheetId: number,
   needed: AccessLevel,
@@ -166,21 +201,3 @@ async function systemSheet(db: Queryable, sheetId: number): Promise<SheetRow> {
   return sheet;
 }
 
-/**
- * Hooks of services that follow every sheet write (cell links, cross-sheet references,
- * automation): `opened` before the write's changes (inside its transaction), `written` after
- * them and before they are persisted, `committed` after the commit.
- */
-type WriteHook = (ctx: WriteContext) => Promise<void>;
-type CommitHook = (store: Store, actor: Actor, sheets: ReadonlyArray<{ sheet: SheetRow; model: SheetModel; changed: boolean }>) => Promise<void>;
-const hooks = { opened: [] as WriteHook[], written: [] as WriteHook[], committed: [] as CommitHook[] };
-
-export function onSheetWrite(h: { opened?: WriteHook; written?: WriteHook; committed?: CommitHook }): void {
-  if (h.opened) hooks.opened.push(h.opened);
-  if (h.written) hooks.written.push(h.written);
-  if (h.committed) hooks.committed.push(h.committed);
-}
-
-async function afterCommit(store: Store, actor: Actor, sheets: ReadonlyArray<{ sheet: SheetRow; model: SheetModel; changed: boolean }>): Promise<void> {
-  for (const h of hooks.committed) await h(store, actor, sheets);
-}
