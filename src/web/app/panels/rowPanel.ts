@@ -35,8 +35,14 @@ export interface RowPanel {
   focusCell(columnId: number | null): Promise<void>;
   /** Reads everything again. */
   refresh(): Promise<void>;
+  /** Reads one section again (someone else changed what it shows). */
+  refreshSection(name: PanelSection): Promise<void>;
+  /** Whether the person is at work in a section (typing, the keyboard focus in it, an action under way): its refresh waits. */
+  busy(name: PanelSection): boolean;
   close(): void;
 }
+
+export type PanelSection = 'attachments' | 'conversations' | 'history' | 'proofs';
 
 interface Attachment { id: number; name: string; attachmentType: string; mimeType?: string; sizeInKb?: number; createdAt?: string; createdBy?: Person; url?: string }
 interface Comment { id: number; text: string; createdAt?: string; modifiedAt?: string; createdBy?: Person }
@@ -260,6 +266,7 @@ export async function openRowPanel(host: HTMLElement, o: RowPanelOptions): Promi
   const refresh = async () => {
     await Promise.all([load(attachments, loadAttachments), load(conversations, loadConversations), load(history, loadHistory), load(proofs, loadProofs)]);
   };
+  const sections = { attachments: [attachments, loadAttachments], conversations: [conversations, loadConversations], history: [history, loadHistory], proofs: [proofs, loadProofs] } as const;
   await refresh();
   panel.focus();
 
@@ -270,6 +277,14 @@ export async function openRowPanel(host: HTMLElement, o: RowPanelOptions): Promi
       await load(history, loadHistory);
     },
     refresh,
+    refreshSection: async (name) => {
+      const [sec, fn] = sections[name];
+      await load(sec, fn);
+    },
+    busy: (name) => {
+      const el = sections[name][0].el;
+      return el.contains(document.activeElement) || [...el.querySelectorAll('textarea')].some((t) => t.value.trim() !== '') || el.hasAttribute('aria-busy');
+    },
     close: doClose,
   };
 }

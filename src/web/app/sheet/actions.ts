@@ -1,7 +1,8 @@
-import { api, ApiError, showError, showMessage } from '../api.ts';
-import type { SheetModel } from './model.ts';
-import type { Cell, Row, Sheet } from './types.ts';
-import { cellOrEmpty, cellPayload, optimisticCell, type CellInput } from './values.ts';
+import { api, ApiError, showError, showMessage, type Result } from '../api.ts';
+import { mergeColumns, type SheetModel } from './model.ts';
+import type { Cell, Column, Row, Sheet } from './types.ts';
+import { cellPayload, optimisticCell, type CellInput } from './values.ts';
+import { cellKey, RowSync } from './sync.ts';
 
 /** One cell's edit: the row, the column and what to send. */
 export interface CellEdit {
@@ -26,12 +27,18 @@ export function sheetQuery(columns: Array<{ type: string }>): Record<string, str
   return needsObjects ? SHEET_QUERY : { include: 'format,filters,columnType', accessApiLevel: 1 };
 }
 
+/** Column properties whose change alters what cells hold or show: the sheet is read again after them. */
+const COLUMN_REREAD = ['type', 'options', 'formula', 'symbol', 'systemColumnType', 'validation', 'format', 'contactOptions', 'autoNumberFormat'];
+
 /**
  * What the page does to the sheet through the API. Cell edits are applied to the model at once
  * and sent as one Update Rows call (new rows at the end as one Add Rows call); when the server
  * refuses, the old cells are put back and the catalogue's message is shown. Undo and redo work
- * on this page's own cell edits. Changes of rows and columns wait for the server and then read
- * the sheet again.
+ * on this page's own cell edits. Changes of rows and columns wait for the server and apply its
+ * answer to the model (rows placed, columns merged); only a sort, a column change that alters
+ * cells (type, options, formula) or a change that moves formulas' references reads the sheet
+ * again. Answers go through `sync` (sync.ts), which the change stream shares, so that the
+ * page's writes and the stream's events of the same rows never show an older value last.
  */
 export class SheetActions {
   private undoStack: UndoEntry[] = [];
@@ -40,8 +47,18 @@ export class SheetActions {
   pending = 0;
   private idle: Array<() => void> = [];
   private reloadTimer: ReturnType<typeof setTimeout> | null = null;
+  private answers = new WeakMap<Row[], number>();
+  readonly sync: RowSync;
+  /** The change stream is open (live.ts): it brings the rows whose formula results a write changed. */
+  live = false;
+  /** Set by the change stream: holds its events while the sheet is read again (the release applies them after). */
+  hold: (() => () => void) | null = null;
+  /** The ids of the rows the last insertRow added. */
+  lastAdded: number[] = [];
 
-  constructor(readonly model: SheetModel) {}
+  constructor(readonly model: SheetModel) {
+    this.sync = new RowSync(model);
+  }
 
   get sheetId(): number {
     return this.model.sheet.id;
@@ -74,6 +91,8 @@ export class SheetActions {
       list.push(e);
       byRow.set(e.rowId, list);
     }
+    this.sync.begin(edits);
+    let open = true;
     for (const [rowId, list] of byRow) {
       model.apply({ kind: 'cells', rowId, cells: list.map((e) => optimisticCell(model.column(e.columnId)!, e.input, model.cell(rowId, e.columnId))) });
     }
@@ -87,18 +106,21 @@ export class SheetActions {
     try {
       if (byRow.size > 0) {
         const body = [...byRow].map(([id, list]) => ({ id, cells: list.map((e) => cellPayload(e.columnId, e.input)) }));
-        model.apply({ kind: 'rows', rows: await this.writeRows(body) });
+        const rows = await this.writeRows(body);
+        open = false;
+        this.sync.answered(edits, rows, this.answers.get(rows));
       }
+      open = false;
       if (opts.newRows?.length) {
         const body = opts.newRows.map((cells) => ({ toBottom: true, cells: cells.map((c) => cellPayload(c.columnId, c.input)) }));
-        await api.post(`/sheets/${this.sheetId}/rows`, body);
-        await this.reload();
+        const res = await api.post<Result<Row[]>>(`/sheets/${this.sheetId}/rows`, body);
+        this.sync.answered([], res.result, res.version);
       }
       this.afterWrite();
       return true;
     } catch (e) {
-      // refused: the cells as they were, and the server's words
-      for (const b of before) model.apply({ kind: 'cells', rowId: b.rowId, cells: [cellOrEmpty(b.columnId, b.cell)] });
+      // refused: the cells as they were (or as someone else set them meanwhile), and the server's words
+      if (open) this.sync.refused(edits, new Map(before.map((b) => [cellKey(b.rowId, b.columnId), b.cell])));
       const i = this.undoStack.indexOf(entry);
       if (i >= 0) this.undoStack.splice(i, 1);
       showError(e);
@@ -113,13 +135,20 @@ export class SheetActions {
    * report page's actions send them to each row's source sheet instead (reports/actions.ts).
    */
   protected async writeRows(body: Array<{ id: number; cells: Array<Record<string, unknown>> }>): Promise<Row[]> {
-    return (await api.put<{ result: Row[] }>(`/sheets/${this.sheetId}/rows`, body, { include: 'objectValue', level: 2 })).result;
+    const res = await api.put<Result<Row[]>>(`/sheets/${this.sheetId}/rows`, body, { include: 'objectValue', level: 2 });
+    if (res.version !== undefined) this.answers.set(res.result, res.version);
+    return res.result;
   }
 
-  /** Other cells may follow an edit (formulas): read the sheet again shortly after. */
+  /** Whether the sheet has formulas (a change may alter other cells). */
+  private get hasFormulas(): boolean {
+    return this.model.columns.some((c) => c.formula) || this.model.order.some((id) => [...this.model.rows.get(id)!.cells.values()].some((c) => c.formula));
+  }
+
+  /** Other cells may follow an edit (formulas): without the change stream (which brings them), read the sheet again shortly after. */
   private afterWrite(): void {
-    const hasFormulas = this.model.columns.some((c) => c.formula) || this.model.order.some((id) => [...this.model.rows.get(id)!.cells.values()].some((c) => c.formula));
-    if (!hasFormulas || this.model.order.length > 5000) return;
+    if (this.live) return;
+    if (this.model.order.length > 5000 || !this.hasFormulas) return;
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = null;
@@ -155,16 +184,20 @@ export class SheetActions {
 
   /** Reads the sheet again (Get Sheet) into the model, keeping the sheet filter applied. */
   async reload(): Promise<void> {
-    const sheet = await api.get<Sheet>(`/sheets/${this.sheetId}`, sheetQuery(this.model.columns));
-    this.model.apply({ kind: 'sheet', sheet });
+    const release = this.hold?.();
+    try {
+      const sheet = await api.get<Sheet>(`/sheets/${this.sheetId}`, sheetQuery(this.model.columns));
+      this.model.apply({ kind: 'sheet', sheet });
+    } finally {
+      release?.();
+    }
   }
 
-  /** A change of rows or columns: the call, then the sheet read again; a refusal shown in words. */
+  /** A change of rows or columns: the call, which applies the server's answer to the model; a refusal shown in words. */
   async structural(fn: () => Promise<unknown>): Promise<boolean> {
     this.pending++;
     try {
       await fn();
-      await this.reload();
       return true;
     } catch (e) {
       showError(e);
@@ -180,11 +213,30 @@ export class SheetActions {
     // a row inserted above the first child of a parent becomes its first child
     const r = rowId !== null ? this.model.rows.get(rowId) : undefined;
     const body = r && r.parentId !== null && above && this.firstChild(r.parentId) === rowId ? { parentId: r.parentId, toTop: true } : loc;
-    return this.structural(() => api.post(`/sheets/${this.sheetId}/rows`, [{ ...body, cells: [] }]));
+    this.lastAdded = [];
+    return this.structural(async () => {
+      const res = await api.post<Result<Row[]>>(`/sheets/${this.sheetId}/rows`, [{ ...body, cells: [] }]);
+      this.lastAdded = res.result.map((r) => r.id);
+      this.sync.answered([], res.result, res.version);
+    });
   }
 
   deleteRows(ids: number[]): Promise<boolean> {
-    return this.structural(() => api.del(`/sheets/${this.sheetId}/rows`, { ids: ids.join(','), ignoreRowsNotFound: true }));
+    return this.structural(async () => {
+      await api.del(`/sheets/${this.sheetId}/rows`, { ids: ids.join(','), ignoreRowsNotFound: true });
+      this.sync.deleted(ids);
+      // formulas that read the rows now read fewer (or #REF): the stream brings them, else the sheet again
+      if (!this.live && this.hasFormulas) await this.reload();
+    });
+  }
+
+  /** Update Rows for a row's place (indent, outdent, moves): the answer places it (with the rows under it). */
+  private placeRow(row: Record<string, unknown>): Promise<boolean> {
+    return this.structural(async () => {
+      const res = await api.put<Result<Row[]>>(`/sheets/${this.sheetId}/rows`, [row]);
+      this.sync.answered([], res.result, res.version);
+      if (!this.live && this.hasFormulas) await this.reload();
+    });
   }
 
   private siblings(rowId: number): number[] {
@@ -204,7 +256,7 @@ export class SheetActions {
       showMessage('This row cannot be indented: there is no row above it at its level.');
       return Promise.resolve(false);
     }
-    return this.structural(() => api.put(`/sheets/${this.sheetId}/rows`, [{ id: rowId, parentId: sibs[i - 1], toBottom: true }]));
+    return this.placeRow({ id: rowId, parentId: sibs[i - 1], toBottom: true });
   }
 
   /** Outdent: the row follows its parent, one level up. */
@@ -214,7 +266,7 @@ export class SheetActions {
       showMessage('This row is at the top level already.');
       return Promise.resolve(false);
     }
-    return this.structural(() => api.put(`/sheets/${this.sheetId}/rows`, [{ id: rowId, siblingId: parent }]));
+    return this.placeRow({ id: rowId, siblingId: parent });
   }
 
   /** Moves a row up or down among its siblings. */
@@ -224,12 +276,12 @@ export class SheetActions {
     const j = i + dir;
     if (j < 0 || j >= sibs.length) return Promise.resolve(false);
     const loc = dir < 0 ? { siblingId: sibs[j], above: true } : { siblingId: sibs[j] };
-    return this.structural(() => api.put(`/sheets/${this.sheetId}/rows`, [{ id: rowId, ...loc }]));
+    return this.placeRow({ id: rowId, ...loc });
   }
 
   /** Moves a row to a location of Update Rows (siblingId, parentId with toTop, toTop...): a row dragged and dropped. */
   moveRow(rowId: number, location: Record<string, unknown>): Promise<boolean> {
-    return this.structural(() => api.put(`/sheets/${this.sheetId}/rows`, [{ id: rowId, ...location }]));
+    return this.placeRow({ id: rowId, ...location });
   }
 
   async setExpanded(rowId: number, expanded: boolean): Promise<void> {
@@ -243,19 +295,57 @@ export class SheetActions {
   }
 
   sort(columnId: number, ascending: boolean): Promise<boolean> {
-    return this.structural(() => api.post(`/sheets/${this.sheetId}/sort`, { sortCriteria: [{ columnId, direction: ascending ? 'ASCENDING' : 'DESCENDING' }] }));
+    return this.structural(async () => {
+      await api.post(`/sheets/${this.sheetId}/sort`, { sortCriteria: [{ columnId, direction: ascending ? 'ASCENDING' : 'DESCENDING' }] });
+      await this.reload();
+    });
   }
 
   addColumn(index: number, title: string, type: string, options?: string[]): Promise<boolean> {
-    return this.structural(() => api.post(`/sheets/${this.sheetId}/columns`, [{ title, type, index, ...(options?.length ? { options } : {}) }]));
+    return this.structural(async () => {
+      const res = await api.post<Result<Column[]>>(`/sheets/${this.sheetId}/columns`, [{ title, type, index, ...(options?.length ? { options } : {}) }]);
+      this.model.apply({ kind: 'columns', columns: mergeColumns(this.model.columns, res.result) });
+    });
   }
 
   updateColumn(columnId: number, change: Record<string, unknown>): Promise<boolean> {
-    return this.structural(() => api.put(`/sheets/${this.sheetId}/columns/${columnId}`, change));
+    return this.structural(async () => {
+      const res = await api.put<Result<Column>>(`/sheets/${this.sheetId}/columns/${columnId}`, change);
+      this.applyColumns([res.result], []);
+    });
   }
 
   deleteColumn(columnId: number): Promise<boolean> {
-    return this.structural(() => api.del(`/sheets/${this.sheetId}/columns/${columnId}`));
+    return this.structural(async () => {
+      await api.del(`/sheets/${this.sheetId}/columns/${columnId}`);
+      this.applyColumns([], [columnId]);
+    });
+  }
+
+  /**
+   * Columns added, changed or deleted (an answer, or the change stream): merged into the model,
+   * or the sheet read again when cells change with them (a new type, options, a column formula)
+   * or formulas may name them (a title changed, a column deleted, with formulas in the sheet).
+   */
+  async applyColumns(changed: Column[], deleted: number[]): Promise<void> {
+    const model = this.model;
+    const alters = changed.some((c) => {
+      const old = model.column(c.id);
+      if (!old) return false;
+      if (COLUMN_REREAD.some((k) => JSON.stringify((c as unknown as Record<string, unknown>)[k]) !== JSON.stringify((old as unknown as Record<string, unknown>)[k]))) return true;
+      return c.title !== old.title && this.hasFormulas;
+    });
+    if (alters || (deleted.some((id) => model.column(id)) && this.hasFormulas)) {
+      await this.reload();
+      return;
+    }
+    const fresh = changed.filter((c) => {
+      const old = model.column(c.id);
+      return !old || JSON.stringify({ ...old, ...c }) !== JSON.stringify(old);
+    });
+    const gone = deleted.filter((id) => model.column(id));
+    if (fresh.length === 0 && gone.length === 0) return;
+    model.apply({ kind: 'columns', columns: mergeColumns(model.columns, fresh.map((c) => ({ ...model.column(c.id), ...c })), gone) });
   }
 }
 

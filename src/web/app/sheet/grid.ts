@@ -30,6 +30,14 @@ export interface Focus {
   columnId: number;
 }
 
+/** Someone else's focused cell (presence): an outline of their colour, their names. */
+export interface Peer {
+  color: string;
+  names: string[];
+}
+
+const ROW_SIZE = 32;
+
 type Src = Record<string, unknown> & { id: number; n: number };
 
 let defined = false;
@@ -42,6 +50,10 @@ export class SheetGrid {
   private cols: Column[] = [];
   /** Rows and columns may be moved here by dragging (a sheet, not a report). */
   private readonly moves: boolean;
+  /** Other people's focused cells, by "rowId:columnId". */
+  private peers = new Map<string, Peer>();
+  /** While the grid puts its focus back after rows changed: no scrolling to it, no taking the keyboard focus. */
+  private quiet = 0;
 
   constructor(
     readonly host: HTMLElement,
@@ -70,7 +82,7 @@ export class SheetGrid {
     el.canDrag = this.moves && model.canEdit;
     el.useClipboard = true;
     el.theme = 'compact';
-    el.rowSize = 32;
+    el.rowSize = ROW_SIZE;
     el.editors = { sheetd: SheetCellEditor as never };
     el.rowHeaders = {
       prop: 'n',
@@ -91,11 +103,14 @@ export class SheetGrid {
     this.setColumns();
     this.setSource();
     model.onChange((scope, rowIds) => {
-      if (scope === 'structure') {
-        this.setColumns();
-        this.setSource();
-      } else this.updateRows(rowIds ?? []);
+      if (scope === 'structure' || scope === 'rows') this.relayout(scope === 'structure');
+      else if (scope === 'cells') this.updateRows(rowIds ?? []);
     });
+  }
+
+  /** Whether a cell editor is open (rows must not move under it: it edits a row by its place). */
+  get editing(): boolean {
+    return this.el.querySelector('.sd-editor') !== null;
   }
 
   onFocus(fn: (f: Focus | null) => void): void {
@@ -129,6 +144,7 @@ export class SheetGrid {
       }) as never,
     }));
     this.el.columns = cols;
+    this.el.readonly = !model.canEdit;
     this.el.setAttribute('aria-colcount', String(this.cols.length + 1));
     this.el.setAttribute('role', this.model.parents.size > 0 ? 'treegrid' : 'grid');
   }
@@ -161,6 +177,88 @@ export class SheetGrid {
       // the redraw may take the keyboard focus off the focused cell: give it back
       if (this.focus && (document.activeElement === document.body || !document.activeElement)) this.markFocused(this.focus, 0);
     }
+  }
+
+  /**
+   * The rows (and columns) again after rows were added, deleted, moved or hidden, without moving
+   * what the person looks at: the rows in view stay in view (scrolled by as many rows as came or
+   * went above them), the focused cell and the selected range stay on the same rows, and the
+   * keyboard focus stays where it is.
+   */
+  private relayout(columns: boolean): void {
+    const before = (this.el.source ?? []) as Src[];
+    const scroller = this.el.querySelector<HTMLElement>('revogr-scroll-virtual.vertical');
+    const top = scroller?.scrollTop ?? 0;
+    const first = Math.floor(top / ROW_SIZE);
+    if (columns) this.setColumns();
+    this.setSource();
+    const pos = new Map(this.model.visible.map((id, i) => [id, i]));
+    for (let i = first; i < before.length; i++) {
+      const now = pos.get(before[i]!.id);
+      if (now === undefined) continue;
+      const shift = now - i;
+      if (shift !== 0 && top > 0) void this.el.scrollToCoordinate({ y: Math.max(0, top + shift * ROW_SIZE) });
+      break;
+    }
+    void this.keepFocus(before, pos, columns);
+  }
+
+  /** RevoGrid's focus and range are by position: they are set again on the focused row's new place. */
+  private async keepFocus(before: Src[], pos: Map<number, number>, columns: boolean): Promise<void> {
+    const f = this.focus;
+    if (!f || this.editing) return;
+    const oldY = before.findIndex((r) => r.id === f.rowId);
+    let y = pos.get(f.rowId);
+    let target = f;
+    if (y === undefined) {
+      // its row went away (deleted, or hidden under a collapsed parent or a filter): the row now in its place
+      if (this.model.visible.length === 0) {
+        this.focus = null;
+        for (const fn of this.listeners) fn(null);
+        return;
+      }
+      y = Math.min(Math.max(0, oldY), this.model.visible.length - 1);
+      target = { rowId: this.model.visible[y]!, columnId: f.columnId };
+    }
+    let col = this.cols.find((c) => c.id === target.columnId);
+    if (!col) {
+      col = this.cols[0];
+      if (!col) return;
+      target = { rowId: target.rowId, columnId: col.id };
+    }
+    if (!columns && target === f && y === oldY) return;
+    const pinned = !!col.primary;
+    const colType = pinned ? 'colPinStart' : 'rgCol';
+    const x = pinned ? 0 : this.cols.filter((c) => !c.primary).findIndex((c) => c.id === col.id);
+    let end = { x, y };
+    const range = columns ? null : await this.el.getSelectedRange();
+    if (range && range.colType === colType && (range.x !== range.x1 || range.y !== range.y1) && oldY >= range.y && oldY <= range.y1) {
+      // a range of several cells: the same size, the focused cell at the same corner
+      end = { x: x === range.x ? range.x1 : range.x, y: oldY === range.y ? y + (range.y1 - range.y) : y - (range.y1 - range.y) };
+    }
+    const hadKeyboard = this.el.contains(document.activeElement);
+    this.quiet++;
+    try {
+      await this.el.setCellsFocus({ x, y }, end, colType, 'rgRow');
+      if (target !== f) this.setFocus(target, hadKeyboard);
+      else if (hadKeyboard) this.markFocused(target, 0);
+      // RevoGrid scrolls its focus into view when it draws it: not now
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    } finally {
+      this.quiet--;
+    }
+  }
+
+  /** Other people's focused cells (outlined in their colours); the rows that change are drawn again. */
+  setPeers(peers: Map<string, Peer>): void {
+    const rows = new Set<number>();
+    for (const k of [...this.peers.keys(), ...peers.keys()]) {
+      const a = this.peers.get(k);
+      const b = peers.get(k);
+      if (a?.color !== b?.color || a?.names.join() !== b?.names.join()) rows.add(Number(k.split(':')[0]));
+    }
+    this.peers = peers;
+    if (rows.size > 0) this.updateRows([...rows]);
   }
 
   private cellTemplate(h: HyperFunc<VNode>, col: Column, p: CellTemplateProp): VNode | string {
@@ -200,6 +298,8 @@ export class SheetGrid {
     const style = formatStyle(this.palette, [col.format, r?.format, c?.format, c?.conditionalFormat]);
     const selected = this.focus !== null && this.focus.rowId === rowId && this.focus.columnId === col.id;
     const ro = !this.editable(rowId, col);
+    const peer = this.peers.get(`${rowId}:${col.id}`);
+    if (peer) style['--sd-peer'] = peer.color;
     return {
       role: 'gridcell',
       'aria-colindex': i + 2,
@@ -209,7 +309,8 @@ export class SheetGrid {
       'data-column-id': col.id,
       tabindex: -1,
       style,
-      class: { 'sd-focused': selected, 'sd-readonly': ro, 'sd-formula-cell': !!(c?.formula || col.formula) },
+      'data-peers': peer ? peer.names.join(', ') : undefined,
+      class: { 'sd-focused': selected, 'sd-readonly': ro, 'sd-formula-cell': !!(c?.formula || col.formula), 'sd-peer': !!peer },
     };
   }
 
@@ -236,7 +337,7 @@ export class SheetGrid {
     this.setFocus({ rowId, columnId });
   }
 
-  private setFocus(f: Focus | null): void {
+  private setFocus(f: Focus | null, take = true): void {
     const prev = this.focus;
     this.focus = f;
     // aria-selected follows the focus at once (the cells' properties keep it on redraw)
@@ -244,21 +345,21 @@ export class SheetGrid {
       n.setAttribute('aria-selected', 'false');
       n.classList.remove('sd-focused');
     });
-    if (f) this.markFocused(f, 0);
+    if (f) this.markFocused(f, 0, take);
     for (const fn of this.listeners) fn(f);
   }
 
   /** Marks the focused cell and gives it the keyboard focus (what a screen reader follows); waits a few frames for a row still being drawn. */
-  private markFocused(f: Focus, tries: number): void {
+  private markFocused(f: Focus, tries: number, take = true): void {
     if (this.focus !== f) return;
     const found = this.el.querySelectorAll<HTMLElement>(`[data-row-id="${f.rowId}"][data-column-id="${f.columnId}"]`);
     found.forEach((n) => {
       n.setAttribute('aria-selected', 'true');
       n.classList.add('sd-focused');
       const a = document.activeElement;
-      if (!a?.closest('.sd-editor, dialog') && a?.id !== 'edit-bar') n.focus({ preventScroll: true });
+      if (take && !a?.closest('.sd-editor, dialog') && a?.id !== 'edit-bar') n.focus({ preventScroll: true });
     });
-    if (found.length === 0 && tries < 30) requestAnimationFrame(() => this.markFocused(f, tries + 1));
+    if (found.length === 0 && tries < 30) requestAnimationFrame(() => this.markFocused(f, tries + 1, take));
   }
 
   /** The focused cell's position in the grid's terms. */
@@ -286,7 +387,16 @@ export class SheetGrid {
     el.addEventListener('afterfocus', (e: Event) => {
       const d = (e as CustomEvent<{ model?: Src; column?: { prop?: unknown } }>).detail;
       const col = this.columnAt(d.column?.prop);
-      if (d.model && col) this.setFocus({ rowId: d.model.id, columnId: col.id });
+      if (!d.model || !col) return;
+      // RevoGrid says so again when the grid puts its focus back after rows changed: the keyboard focus stays where it is
+      if (this.quiet > 0) {
+        if (this.focus?.rowId !== d.model.id || this.focus.columnId !== col.id) this.setFocus({ rowId: d.model.id, columnId: col.id }, false);
+        return;
+      }
+      this.setFocus({ rowId: d.model.id, columnId: col.id });
+    });
+    el.addEventListener('beforescrollintoview', (e: Event) => {
+      if (this.quiet > 0) e.preventDefault();
     });
     el.addEventListener('beforerowrender', (e: Event) => {
       const d = (e as CustomEvent<{ node: { $attrs$?: Record<string, unknown> }; item: { itemIndex: number }; model?: Src }>).detail;

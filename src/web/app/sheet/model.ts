@@ -10,8 +10,10 @@ import type { Cell, Column, Filter, Row, Sheet } from './types.ts';
  *    `Change` kinds below (or `{ kind: 'sheet' }` with a fresh Get Sheet) and calls `apply`.
  *
  * `apply` never talks to the server. Listeners (`onChange`) hear what changed: `cells` (only
- * values of known rows: the grid redraws those rows) or `structure` (rows, order, columns: the
- * grid rebuilds its rows).
+ * values of known rows: the grid redraws those rows), `rows` (rows added, deleted, moved or
+ * shown/hidden: the grid sets its rows again, keeping the focused cell and the rows in view),
+ * `structure` (a new sheet or new columns: the grid rebuilds columns and rows) or `meta` (the
+ * sheet's name, version or access level: nothing to redraw).
  */
 export type Change =
   /** A whole new Get Sheet (reload, or the server's answer to a structural change). */
@@ -23,7 +25,9 @@ export type Change =
   | { kind: 'deleteRows'; ids: number[] }
   /** A row's expanded state (expand/collapse). */
   | { kind: 'expanded'; rowId: number; expanded: boolean }
-  | { kind: 'columns'; columns: Column[] };
+  | { kind: 'columns'; columns: Column[] }
+  /** The sheet's own properties (name, version, accessLevel), from the change stream. */
+  | { kind: 'meta'; sheet: Partial<Pick<Sheet, 'name' | 'version' | 'accessLevel' | 'permalink'>> };
 
 export interface RowState {
   id: number;
@@ -36,7 +40,7 @@ export interface RowState {
   cells: Map<number, Cell>;
 }
 
-export type ChangeScope = 'cells' | 'structure';
+export type ChangeScope = 'cells' | 'rows' | 'structure' | 'meta';
 
 /** An ad-hoc filter on one column: the rows whose shown value is one of `values`. */
 export interface ColumnFilter {
@@ -109,29 +113,40 @@ export class SheetModel {
         break;
       }
       case 'rows': {
-        let placed = true;
+        // rows as the server has them: new ones, and known ones whose place (parent, sibling above) changed, are placed
+        const place: Row[] = [];
+        let at: Map<number, number> | undefined;
+        const indexOf = (id: number) => (at ??= new Map(this.order.map((x, i) => [x, i]))).get(id) ?? -1;
         for (const r of change.rows) {
           const old = this.rows.get(r.id);
           if (!old) {
             this.rows.set(r.id, rowState(r));
-            placed = false;
+            place.push(r);
             continue;
           }
           for (const c of r.cells ?? []) old.cells.set(c.columnId, c);
-          if (r.parentId !== undefined || r.siblingId !== undefined) {
-            if ((r.parentId ?? null) !== old.parentId) placed = false;
+          if (r.rowNumber !== undefined) {
+            // a row of Get Row's shape says where it is: parentId and siblingId left out mean none
+            const parentId = r.parentId ?? null;
+            if (parentId !== old.parentId || (r.siblingId ?? null) !== this.siblingAbove(r.id, indexOf(r.id))) place.push(r);
+            old.parentId = parentId;
+          } else if (r.parentId !== undefined || r.siblingId !== undefined) {
+            if ((r.parentId ?? null) !== old.parentId) place.push(r);
             old.parentId = r.parentId ?? null;
           }
           if (r.expanded !== undefined) old.expanded = r.expanded;
           if (r.rowNumber !== undefined) old.rowNumber = r.rowNumber;
           if (r.format !== undefined) old.format = r.format;
           if (r.conditionalFormat !== undefined) old.conditionalFormat = r.conditionalFormat;
+          if (r.lockedForUser !== undefined || r.locked !== undefined) old.locked = !!r.lockedForUser;
         }
-        if (placed) {
+        if (place.length === 0) {
           scope = 'cells';
           touched = change.rows.map((r) => r.id);
         } else {
-          this.placeRows(change.rows);
+          scope = 'rows';
+          // rows that moved together keep their order: every row of the change that says where it is is placed again
+          this.placeRows(change.rows.filter((r) => place.includes(r) || r.rowNumber !== undefined));
         }
         break;
       }
@@ -144,7 +159,9 @@ export class SheetModel {
         break;
       }
       case 'deleteRows': {
-        const gone = new Set(change.ids);
+        const gone = new Set(change.ids.filter((id) => this.rows.has(id)));
+        if (gone.size === 0) return;
+        scope = 'rows';
         // children go with their parent
         for (const id of this.order) {
           const p = this.rows.get(id)?.parentId;
@@ -157,7 +174,9 @@ export class SheetModel {
       case 'expanded': {
         const row = this.rows.get(change.rowId);
         if (!row) return;
+        if (row.expanded === change.expanded) return;
         row.expanded = change.expanded;
+        scope = 'rows';
         break;
       }
       case 'columns': {
@@ -165,8 +184,13 @@ export class SheetModel {
         this.sheet.columns = this.columns;
         break;
       }
+      case 'meta': {
+        Object.assign(this.sheet, change.sheet);
+        scope = 'meta';
+        break;
+      }
     }
-    if (scope === 'structure') this.restructure();
+    if (scope === 'structure' || scope === 'rows') this.restructure();
     else if (this.columnFilter || this.sheetFilter) {
       // an edited value may now pass or fail the ad-hoc filter: keep the rows shown until a rebuild
     }
@@ -201,36 +225,54 @@ export class SheetModel {
     this.visible = out;
   }
 
-  /** Puts new or re-parented rows into the order: after their sibling, or last among their parent's descendants. */
-  private placeRows(rows: Row[]): void {
+  /**
+   * Puts new or moved rows into the order (each with the rows under it): after their sibling
+   * above (and its descendants), else first under their parent, else at their row number.
+   */
+  private placeRows(unsorted: Row[]): void {
+    // in sheet order: a row's sibling above or parent, when placed too, is placed before it
+    const rows = [...unsorted].sort((a, b) => (a.rowNumber ?? Infinity) - (b.rowNumber ?? Infinity));
     for (const r of rows) {
+      let block = [r.id];
       const i = this.order.indexOf(r.id);
-      if (i >= 0) this.order.splice(i, 1);
-    }
-    for (const r of rows) {
+      if (i >= 0) {
+        let j = i + 1;
+        while (j < this.order.length && this.isUnder(this.order[j]!, r.id)) j++;
+        block = this.order.splice(i, j - i);
+      }
       let at: number;
       if (r.siblingId !== undefined && this.order.includes(r.siblingId)) {
         // after the sibling and its descendants
         at = this.order.indexOf(r.siblingId) + 1;
-        const sibLevel = this.levelOf(r.siblingId);
-        while (at < this.order.length && this.levelOf(this.order[at]!) > sibLevel) at++;
+        while (at < this.order.length && this.isUnder(this.order[at]!, r.siblingId)) at++;
       } else if (r.parentId !== undefined && r.parentId !== null && this.order.includes(r.parentId)) {
         at = this.order.indexOf(r.parentId) + 1;
       } else if (r.rowNumber !== undefined) {
         at = Math.min(r.rowNumber - 1, this.order.length);
       } else at = this.order.length;
-      this.order.splice(at, 0, r.id);
+      this.order.splice(at, 0, ...block);
     }
   }
 
-  private levelOf(id: number): number {
-    let n = 0;
+  /** Whether a row is under another (a child, a grandchild, ...). */
+  private isUnder(id: number, ancestor: number): boolean {
     let p = this.rows.get(id)?.parentId ?? null;
-    while (p !== null && n < 100) {
-      n++;
+    for (let n = 0; p !== null && n < 100; n++) {
+      if (p === ancestor) return true;
       p = this.rows.get(p)?.parentId ?? null;
     }
-    return n;
+    return false;
+  }
+
+  /** The row's sibling above it in the model's order (same parent), or null for a first child. */
+  siblingAbove(id: number, index = this.order.indexOf(id)): number | null {
+    const p = this.rows.get(id)?.parentId ?? null;
+    for (let i = index - 1; i >= 0; i--) {
+      const other = this.order[i]!;
+      if (other === p) return null;
+      if ((this.rows.get(other)?.parentId ?? null) === p) return other;
+    }
+    return null;
   }
 
   /** The distinct shown values of a column (for the ad-hoc filter). */
@@ -242,6 +284,17 @@ export class SheetModel {
     }
     return [...seen].sort((a, b) => a.localeCompare(b));
   }
+}
+
+/**
+ * The columns after some were added or changed (each at its index, as Get Column gives it) and
+ * some deleted: the others keep their order and every index is renumbered, as the server does.
+ */
+export function mergeColumns(current: readonly Column[], changed: readonly Column[], deleted: readonly number[] = []): Column[] {
+  const drop = new Set([...deleted, ...changed.map((c) => c.id)]);
+  const list = current.filter((c) => !drop.has(c.id)).sort((a, b) => a.index - b.index);
+  for (const c of [...changed].sort((a, b) => a.index - b.index)) list.splice(Math.min(Math.max(0, c.index), list.length), 0, c);
+  return list.map((c, i) => (c.index === i ? c : { ...c, index: i }));
 }
 
 function rowState(r: Row): RowState {

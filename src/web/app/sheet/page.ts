@@ -1,10 +1,12 @@
 import { api, showError } from '../api.ts';
 import { h } from '../dom.ts';
 import { SheetModel } from './model.ts';
-import { SheetActions, SHEET_QUERY, sheetQuery } from './actions.ts';
+import { SheetActions, SHEET_QUERY } from './actions.ts';
 import { SheetGrid } from './grid.ts';
 import { mountToolbar } from './toolbar.ts';
 import type { Sheet } from './types.ts';
+import type { RowPanel } from '../panels/rowPanel.ts';
+import { LiveSheet } from './live.ts';
 
 /** What the page shares with its parts (the row panel, the share dialog) and with tests. */
 export interface SheetPageContext {
@@ -14,6 +16,10 @@ export interface SheetPageContext {
   grid: SheetGrid;
   userId: number;
   userEmail: string;
+  /** The row panel, when open, and its row. */
+  rowPanel?: () => { rowId: number; panel: RowPanel } | null;
+  /** The change stream and presence (live.ts). */
+  live?: LiveSheet;
 }
 
 declare global {
@@ -61,6 +67,12 @@ export async function mountSheet(root: HTMLElement, sheetId: number, who: { user
   const ctx: SheetPageContext = { sheetId, model, actions, grid, ...who };
   window.sheetd = { page: ctx };
   mountToolbar(head, bar, side, ctx);
+  // others' changes as they come, and who else has the sheet open
+  const banner = h('p', { class: 'live-banner', role: 'alert', hidden: true });
+  root.insertBefore(banner, bar);
+  ctx.live = new LiveSheet(ctx, banner);
+  head.querySelector('.sheet-tools')?.prepend(ctx.live.presence.el);
+  ctx.live.start();
   // a large sheet: the rest of its rows, then the whole sheet in the model (edits made meanwhile kept by the server's answer)
   const total = sheet.totalRowCount ?? sheet.rows.length;
   if (total > sheet.rows.length) {
@@ -71,11 +83,8 @@ export async function mountSheet(root: HTMLElement, sheetId: number, who: { user
       for (let i = 0; i < 120 && !gridHost.querySelector('[role="gridcell"]'); i++) await new Promise((r) => setTimeout(r, 25));
       await new Promise((r) => setTimeout(r, 50));
       await actions.settled();
-      const all = await api.get<Sheet>(`/sheets/${sheetId}`, sheetQuery(model.columns));
-      await actions.settled();
-      const f = grid.focus;
-      model.apply({ kind: 'sheet', sheet: all });
-      if (f && model.rows.has(f.rowId)) await grid.focusCell(f.rowId, f.columnId);
+      // the change stream's events wait meanwhile; the grid keeps the focused cell and the rows in view
+      await actions.reload();
       status.remove();
     } catch (e) {
       status.textContent = 'Not every row could be loaded. Reload the page to try again.';

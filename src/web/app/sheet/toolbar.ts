@@ -72,6 +72,11 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
   };
   grid.onFocus(refreshBar);
   model.onChange((scope) => {
+    // the sheet renamed (the change stream)
+    if (title.textContent !== model.sheet.name) {
+      title.textContent = model.sheet.name;
+      document.title = `${model.sheet.name} · sheetd`;
+    }
     refreshBar();
     if (scope === 'structure' && document.activeElement !== filterSel) fillFilters();
     clearFilter.hidden = !model.columnFilter;
@@ -155,7 +160,8 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
 /** Focuses the row just inserted; the applied sheet filter would hide a blank new row, but one's own new row stays shown. */
 async function focusNew(ctx: SheetPageContext, before: Set<number>, columnId: number): Promise<void> {
   const { model } = ctx;
-  const id = model.order.find((r) => !before.has(r));
+  // the row this page added (others may add rows meanwhile, which the change stream brings)
+  const id = ctx.actions.lastAdded.find((r) => model.rows.has(r)) ?? model.order.find((r) => !before.has(r));
   if (id === undefined) return;
   if (model.sheetFilter && !model.sheetFilter.rowIds.has(id)) {
     model.sheetFilter.rowIds.add(id);
@@ -297,6 +303,8 @@ async function mountOptional(shareSlot: HTMLElement, side: HTMLElement, ctx: She
     const text = primary ? shownText(r?.cells.get(primary.id)) : '';
     return `Row ${r?.rowNumber ?? ''}${text ? `: ${text}` : ''}`;
   };
+  // the change stream refreshes what the open panel shows (live.ts)
+  ctx.rowPanel = () => (panel && panelRow !== null ? { rowId: panelRow, panel } : null);
   const open = async (rowId: number, columnId: number | null) => {
     panel?.close();
     side.hidden = false;

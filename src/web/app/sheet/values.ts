@@ -107,11 +107,6 @@ export function optimisticCell(col: Column, input: CellInput, old: Cell | undefi
   return { ...base, value: v, displayValue: String(v) };
 }
 
-/** The cells of a row as the server had them, to put back when an edit is refused. */
-export function cellOrEmpty(columnId: number, c: Cell | undefined): Cell {
-  return c ?? { columnId };
-}
-
 /** Symbols of PICKLIST and CHECKBOX columns: a glyph and a colour per option. */
 const SYMBOLS: Record<string, Record<string, [string, string]>> = {
   RYG: { Red: ['●', '#d62b1f'], Yellow: ['●', '#e8b400'], Green: ['●', '#2e8540'] },

