@@ -54,6 +54,10 @@ export class SheetGrid {
   private peers = new Map<string, Peer>();
   /** While the grid puts its focus back after rows changed: no scrolling to it, no taking the keyboard focus. */
   private quiet = 0;
+  /** The keyboard focus is in the grid (or was, until a redraw removed its element). */
+  private hasKeyboard = false;
+  /** Where the last relayout scrolled to, until the grid is there. */
+  private scrollingTo: number | null = null;
 
   constructor(
     readonly host: HTMLElement,
@@ -99,6 +103,20 @@ export class SheetGrid {
       else if (this.model.visible.length > 0 && this.cols.length > 0) void this.focusCell(this.model.visible[0]!, this.cols[0]!.id);
     });
     host.append(el);
+    el.addEventListener('focusin', () => (this.hasKeyboard = true));
+    el.addEventListener('focusout', (e) => {
+      // an element removed by a redraw loses the focus to nowhere: the grid keeps it
+      const to = (e as unknown as FocusEvent).relatedTarget as Node | null;
+      if (to && !el.contains(to)) this.hasKeyboard = false;
+    });
+    // RevoGrid draws rows into the cell elements it has: when the element with the keyboard focus
+    // is given another row (rows came or went above it), the focus goes to the focused cell's element
+    new MutationObserver(() => {
+      const f = this.focus;
+      const a = document.activeElement as HTMLElement | null;
+      if (!f || !this.hasKeyboard || !a || !el.contains(a) || a.dataset.rowId === undefined || this.editing) return;
+      if (a.dataset.rowId !== String(f.rowId) || a.dataset.columnId !== String(f.columnId)) this.markFocused(f, 0);
+    }).observe(el, { subtree: true, attributes: true, attributeFilter: ['data-row-id'] });
     this.wire();
     this.setColumns();
     this.setSource();
@@ -188,19 +206,29 @@ export class SheetGrid {
   private relayout(columns: boolean): void {
     const before = (this.el.source ?? []) as Src[];
     const scroller = this.el.querySelector<HTMLElement>('revogr-scroll-virtual.vertical');
-    const top = scroller?.scrollTop ?? 0;
+    // a scroll asked for by the last relayout may not have happened yet
+    const top = this.scrollingTo ?? scroller?.scrollTop ?? 0;
     const first = Math.floor(top / ROW_SIZE);
     if (columns) this.setColumns();
     this.setSource();
     const pos = new Map(this.model.visible.map((id, i) => [id, i]));
+    let shift = 0;
     for (let i = first; i < before.length; i++) {
       const now = pos.get(before[i]!.id);
       if (now === undefined) continue;
-      const shift = now - i;
-      if (shift !== 0 && top > 0) void this.el.scrollToCoordinate({ y: Math.max(0, top + shift * ROW_SIZE) });
+      shift = now - i;
       break;
     }
-    void this.keepFocus(before, pos, columns);
+    void (async () => {
+      if (shift !== 0 && top > 0) {
+        const y = Math.max(0, top + shift * ROW_SIZE);
+        this.scrollingTo = y;
+        await this.el.scrollToCoordinate({ y });
+        await new Promise((r) => requestAnimationFrame(r));
+        if (this.scrollingTo === y) this.scrollingTo = null;
+      }
+      await this.keepFocus(before, pos, columns);
+    })();
   }
 
   /** RevoGrid's focus and range are by position: they are set again on the focused row's new place. */
@@ -236,14 +264,16 @@ export class SheetGrid {
       // a range of several cells: the same size, the focused cell at the same corner
       end = { x: x === range.x ? range.x1 : range.x, y: oldY === range.y ? y + (range.y1 - range.y) : y - (range.y1 - range.y) };
     }
-    const hadKeyboard = this.el.contains(document.activeElement);
+    const a = document.activeElement;
+    const hadKeyboard = this.hasKeyboard && (!a || a === document.body || (this.el.contains(a) && !a.closest('.sd-editor')));
     this.quiet++;
     try {
       await this.el.setCellsFocus({ x, y }, end, colType, 'rgRow');
-      if (target !== f) this.setFocus(target, hadKeyboard);
-      else if (hadKeyboard) this.markFocused(target, 0);
+      if (target !== f) this.setFocus(target, false);
       // RevoGrid scrolls its focus into view when it draws it: not now
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      // the cells drawn again hold other rows: the keyboard focus goes to the focused cell's element
+      if (hadKeyboard && this.focus === target) this.markFocused(target, 0);
     } finally {
       this.quiet--;
     }
