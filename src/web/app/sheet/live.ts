@@ -8,6 +8,14 @@ import type { Column, Row, Sheet } from './types.ts';
 /** Kinds of events that move rows or columns: they wait while a cell editor is open (it edits a row by its place). */
 const MOVES = new Set(['rows-added', 'rows-deleted', 'rows-moved', 'columns-added', 'columns-updated', 'columns-deleted', 'reset', 'sheet-updated', 'shares']);
 const ITEM_KINDS = ['attachments', 'discussions', 'comments', 'proofs'];
+const ACCESS_WORDS: Record<string, string> = {
+  OWNER: 'you own it now',
+  ADMIN: 'you may now edit and share it, and change its columns',
+  EDITOR_SHARE: 'you may now edit and share it',
+  EDITOR: 'you may now edit it',
+  COMMENTER: 'you may now only view it and comment',
+  VIEWER: 'you may now only view it',
+};
 /** After the stream failed for good (not a dropped connection EventSource retries by itself), the next try. */
 const RETRY_MS = [1000, 3000, 10000, 30000];
 
@@ -51,6 +59,8 @@ interface Data {
  */
 export class LiveSheet {
   readonly presence: PresenceView;
+  /** The sheet's version of the last event applied (tests wait for it). */
+  version = -1;
   private es: EventSource | null = null;
   private lastId = '';
   private first = true;
@@ -110,7 +120,10 @@ export class LiveSheet {
         } catch {
           return;
         }
-        this.enqueue(kind, () => fn(d));
+        this.enqueue(kind, async () => {
+          await fn(d);
+          if (d.version !== undefined && d.version > this.version) this.version = d.version;
+        });
       });
     es.addEventListener('hello', (ev) => {
       const e = ev as MessageEvent<string>;
@@ -252,7 +265,8 @@ export class LiveSheet {
     }
     if (level === model.sheet.accessLevel) return;
     await actions.reload();
-    showMessage(`Your access to this sheet changed: you are now ${level.toLowerCase().replace('_share', ' who can share')}.`, 'note');
+    this.banner.textContent = `Your access to this sheet changed: ${ACCESS_WORDS[level] ?? `it is now ${level}`}.`;
+    this.banner.hidden = false;
   }
 
   /** Attachments, conversations, comments or proofs changed: the open row panel reads again what concerns its row. */
