@@ -141,8 +141,14 @@ export class LiveSheet {
       this.presence.show(d.viewers ?? [], d.count ?? 0);
     });
     for (const kind of ['rows-added', 'rows-updated', 'rows-moved']) {
-      on(kind, (d) => {
-        this.ctx.actions.sync.streamed([...(d.rows ?? []), ...(d.recomputed ?? [])], d.version ?? -1);
+      on(kind, async (d) => {
+        const { model, actions } = this.ctx;
+        // rows added under an applied sheet filter: whether it shows them, only the server knows
+        if (kind === 'rows-added' && model.sheetFilter && (d.rows ?? []).some((r) => !model.rows.has(r.id))) {
+          await actions.reload();
+          return;
+        }
+        actions.sync.streamed([...(d.rows ?? []), ...(d.recomputed ?? [])], d.version ?? -1);
         if (kind !== 'rows-added') this.panelConcerns(d.rowIds ?? [], ['history']);
       });
     }

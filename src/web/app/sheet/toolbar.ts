@@ -183,9 +183,13 @@ async function applySheetFilter(ctx: SheetPageContext, filterId: number | null):
   const { model, actions } = ctx;
   const current = model.sheetFilter?.filter.id;
   if (filterId === (current ?? null)) return;
-  await actions.structural(() => filterId === null
-    ? api.put(`/sheetd/sheets/${ctx.sheetId}/filters/${current}`, { applied: false })
-    : api.put(`/sheetd/sheets/${ctx.sheetId}/filters/${filterId}`, { applied: true }));
+  await actions.structural(async () => {
+    await (filterId === null
+      ? api.put(`/sheetd/sheets/${ctx.sheetId}/filters/${current}`, { applied: false })
+      : api.put(`/sheetd/sheets/${ctx.sheetId}/filters/${filterId}`, { applied: true }));
+    // which rows the filter shows: the sheet read again
+    await actions.reload();
+  });
 }
 
 /** The ad-hoc filter: the rows whose shown value in the column is one of those chosen. */
