@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
 import { notInCluster } from '../helpers/server.ts';
@@ -71,6 +71,27 @@ function workbookStringsLast(rows: Array<Array<string | number>>): Buffer {
   return Buffer.from(zipSync(parts));
 }
 
+/**
+ * A workbook of one worksheet written part by part: `sheetData` is the worksheet's <sheetData>
+ * content, `strings` the shared strings' <si> contents. Styles: 1 a custom date format, 2 the
+ * built-in date format 14, 3 the number format 0.00.
+ */
+function workbookOf(sheetData: string, strings: string[], opts: { date1904?: boolean } = {}): Buffer {
+  const styles = `${XML}<styleSheet xmlns="${MAIN}"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd"/></numFmts>`
+    + '<fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill></fills><borders count="1"><border/></borders>'
+    + '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
+    + '<cellXfs count="4"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/><xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/><xf numFmtId="2" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs></styleSheet>';
+  return Buffer.from(zipSync({
+    '[Content_Types].xml': strToU8(`${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`),
+    '_rels/.rels': strToU8(`${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`),
+    'xl/workbook.xml': strToU8(`${XML}<workbook xmlns="${MAIN}" xmlns:r="${DOC_RELS}">${opts.date1904 ? '<workbookPr date1904="1"/>' : ''}<sheets><sheet name="Data" sheetId="1" r:id="rId1"/></sheets></workbook>`),
+    'xl/_rels/workbook.xml.rels': strToU8(`${XML}<Relationships xmlns="${RELS}"><Relationship Id="rId1" Type="${DOC_RELS}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${DOC_RELS}/sharedStrings" Target="sharedStrings.xml"/><Relationship Id="rId3" Type="${DOC_RELS}/styles" Target="styles.xml"/></Relationships>`),
+    'xl/sharedStrings.xml': strToU8(`${XML}<sst xmlns="${MAIN}" count="${strings.length}" uniqueCount="${strings.length}">${strings.map((t) => `<si>${t}</si>`).join('')}</sst>`),
+    'xl/styles.xml': strToU8(styles),
+    'xl/worksheets/sheet1.xml': strToU8(`${XML}<worksheet xmlns="${MAIN}"><dimension ref="A1:M4"/><sheetData>${sheetData}</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>`),
+  }));
+}
+
 describe('import', () => {
   test('CSV with a header row: titles, inferred types, values, primary column, result', async () => {
     const csv = 'ignored line\nName,Qty,Due,Done,Code\n"Smith, J",3,2026-01-05,true,007\nLee,4.5,2026-02-01,false,12\n,,,,\nKim,x,,true,\n';
@@ -114,6 +135,65 @@ describe('import', () => {
     const s = await sheetOf(res.body.result.id);
     assert.deepEqual(s.columns.map((c) => [c.title, c.type]), [['Item', 'TEXT_NUMBER'], ['Cost', 'TEXT_NUMBER'], ['When', 'DATE'], ['Paid', 'CHECKBOX']]);
     assert.deepEqual(table(s), [['pen', 2.5, '2026-03-04', true], ['ink', 3, '2026-03-05', false]]);
+  });
+
+  test('XLSX cells of every kind: shared and inline strings, rich text, references, formula results, dates by style or row, booleans, errors, blanks', async () => {
+    const header = `<row r="1">${'ABCDEFGHIJKLM'.split('').map((c) => `<c r="${c}1" t="inlineStr"><is><t>${c}</t></is></c>`).join('')}</row>`;
+    const row2 = '<row r="2" spans="1:13">'
+      + '<c r="A2" t="s"><v>0</v></c>'
+      + '<c r="B2" t="s"><v>1</v></c>'
+      + '<c r="C2" t="inlineStr"><is><t>in&amp;line</t></is></c>'
+      + '<c r="D2" t="str"><f>"a"&amp;"b"</f><v>ab</v></c>'
+      + '<c r="E2"><f>1+2</f><v>3</v></c>'
+      + '<c r="F2" s="1"><v>46085</v></c>'
+      + '<c r="G2" s="2"><v>46086</v></c>'
+      + '<c r="H2" s="3"><v>2.5</v></c>'
+      + '<c r="I2" t="b"><v>1</v></c>'
+      + '<c r="J2" t="e"><v>#N/A</v></c>'
+      + '<c r="K2" t="inlineStr"><is><t>&#233;t&#xE9; &lt;3</t></is></c>'
+      + '<c r="L2" s="3"/>'
+      + '<c r="M2"><v>7</v></c>'
+      + '</row>';
+    // a row with a date style of its own: its cells without a style are dates
+    const row4 = '<row r="4" s="1" customFormat="1"><c r="A4" t="s"><v>2</v></c><c r="F4"><v>46087</v></c><c r="I4" t="b"><v>0</v></c></row>';
+    const strings = ['plain &amp; &lt;b&gt;', '<r><t>ri</t></r><r><rPr><b/><sz val="11"/></rPr><t>ch</t></r>', 'last'];
+    const res = await post('/sheets/import?sheetName=Kinds&headerRowIndex=0', workbookOf(header + row2 + row4, strings), XLSX);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const s = await sheetOf(res.body.result.id);
+    assert.deepEqual(s.columns.map((c) => [c.title, c.type]), [
+      ['A', 'TEXT_NUMBER'], ['B', 'TEXT_NUMBER'], ['C', 'TEXT_NUMBER'], ['D', 'TEXT_NUMBER'], ['E', 'TEXT_NUMBER'], ['F', 'DATE'], ['G', 'DATE'],
+      ['H', 'TEXT_NUMBER'], ['I', 'CHECKBOX'], ['J', 'TEXT_NUMBER'], ['K', 'TEXT_NUMBER'], ['L', 'TEXT_NUMBER'], ['M', 'TEXT_NUMBER'],
+    ]);
+    assert.deepEqual(table(s), [
+      ['plain & <b>', 'rich', 'in&line', 'ab', 3, '2026-03-04', '2026-03-05', 2.5, true, '#N/A', 'été <3', null, 7],
+      ['last', null, null, null, null, '2026-03-06', null, null, false, null, null, null, null],
+    ]);
+
+    // the 1904 date system: the same serial number is four years and a day later
+    const in1904 = await post('/sheets/import?sheetName=Dates1904&headerRowIndex=0', workbookOf('<row r="1"><c r="A1" t="inlineStr"><is><t>When</t></is></c></row><row r="2"><c r="A2" s="1"><v>44623</v></c></row>', [], { date1904: true }), XLSX);
+    assert.equal(in1904.status, 200, JSON.stringify(in1904.body));
+    assert.deepEqual(table(await sheetOf(in1904.body.result.id)), [['2026-03-04']]);
+  });
+
+  test('XLSX as spreadsheet programs may write it: cells without references, rich inline strings, ISO date cells, values in indented XML', async () => {
+    const sheetData = '<row r="1"><c t="inlineStr"><is><t>Name</t></is></c><c t="inlineStr"><is><t>When</t></is></c><c t="inlineStr"><is><t>Total</t></is></c></row>\n'
+      + '<row>\n  <c t="inlineStr"><is><r><t>fi</t></r><r><rPr><i/></rPr><t xml:space="preserve">rst one</t></r><rPh sb="0" eb="1"><t>phonetic</t></rPh></is></c>\n'
+      + '  <c t="d">\n    <v>2026-03-04T00:00:00Z</v>\n  </c>\n  <c t="str">\n    <f>"x"</f>\n    <v>x</v>\n  </c>\n</row>\n'
+      + '<row r="4"><c r="C4"><v>12</v></c><c t="inlineStr"><is><t><![CDATA[a <raw> text]]></t></is></c></row>';
+    const res = await post('/sheets/import?sheetName=Loose&headerRowIndex=0', workbookOf(sheetData, []), XLSX);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const s = await sheetOf(res.body.result.id);
+    assert.deepEqual(s.columns.map((c) => [c.title, c.type]), [['Name', 'TEXT_NUMBER'], ['When', 'DATE'], ['Total', 'TEXT_NUMBER'], ['Column4', 'TEXT_NUMBER']]);
+    assert.deepEqual(table(s), [['first one', '2026-03-04', 'x', null], [null, null, 12, 'a <raw> text']]);
+  });
+
+  test('XLSX whose worksheet is cut short is refused (1095) and creates nothing', { skip: notInCluster('counts every sheet, which the files running beside it add to') }, async () => {
+    const before = await sheetCount();
+    const whole = workbookOf('<row r="1"><c r="A1" t="inlineStr"><is><t>A</t></is></c></row><row r="2"><c r="A2"><v>1</v></c></row>', []);
+    assert.equal((await post('/sheets/import?sheetName=Whole', whole, XLSX)).status, 200);
+    const cut = Buffer.from(zipSync({ ...unzipSync(whole), 'xl/worksheets/sheet1.xml': strToU8(`${XML}<worksheet xmlns="${MAIN}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>A</t></is></c></row><row r="2"><c r="A2"><v>1</v>`) }));
+    assertError(await post('/sheets/import?sheetName=Cut', cut, XLSX), 400, 1095);
+    assert.equal(await sheetCount(), before + 1);
   });
 
   test('XLSX with the shared strings after the worksheet: the same whole sheet every time, ten at once and one after another', async () => {

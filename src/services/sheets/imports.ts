@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { parse } from 'csv-parse';
+import { StringDecoder } from 'node:string_decoder';
 import { MAX_COLUMNS_PER_SHEET, MAX_CELLS_PER_SHEET } from '../../engine/limits.ts';
-import { ColumnGuess, csvValue, importCellJson, importTitles, xlsxValue, type ImportValue } from '../../engine/imports.ts';
+import { CsvRecords } from '../../engine/csvRecords.ts';
+import { ColumnGuess, csvValue, importCellJson, importTitles, type ImportValue } from '../../engine/imports.ts';
 import { KEY_STEP } from '../../engine/sortKeys.ts';
 import { apiError } from '../../errors.ts';
 import { apiErrorOf } from '../platform/errors.ts';
@@ -47,7 +48,11 @@ export interface ImportRequest {
 
 export type ImportProgress = (phase: 'checking' | 'writing', done: number, total: number | undefined) => void;
 
-/** Rows written per statement batch in the second pass. */
+/**
+ * Rows per batch: between progress reports while reading the file, and written together (SQLite:
+ * multi-row INSERTs of 128 rows in process; PostgreSQL: one statement, one round trip, of unnest
+ * of arrays; batches of 4,096 rows were no faster there and cost more to send).
+ */
 const BATCH = 512;
 
 /** Copies the upload into `file`: an empty one is 1024, one over the limit 1074. */
@@ -65,12 +70,22 @@ async function spool(body: Readable, file: string): Promise<number> {
   return size;
 }
 
-/** The file's lines as values, with their zero-based line (CSV record, or XLSX row number - 1). */
-async function* csvRows(file: string): AsyncGenerator<[number, ImportValue[]]> {
-  const parser = createReadStream(file).pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: false }));
+/** A line of the file as values, with its zero-based line (CSV record, or XLSX row number - 1). */
+type Line = [number, ImportValue[]];
+
+/** The file's lines, in batches (those of a chunk of the file). */
+async function* csvRows(file: string): AsyncGenerator<Line[]> {
+  const records = new CsvRecords();
+  const decoder = new StringDecoder('utf8');
   let i = 0;
+  const lines = (recs: string[][]): Line[] => recs.map((rec) => [i++, rec.map(csvValue)]);
   try {
-    for await (const rec of parser as AsyncIterable<string[]>) yield [i++, rec.map(csvValue)];
+    for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+      const batch = lines(records.push(decoder.write(chunk)));
+      if (batch.length > 0) yield batch;
+    }
+    const batch = lines([...records.push(decoder.end()), ...records.end()]);
+    if (batch.length > 0) yield batch;
   } catch (e) {
     const refusal = apiErrorOf(e);
     if (refusal !== undefined) throw refusal;
@@ -78,18 +93,8 @@ async function* csvRows(file: string): AsyncGenerator<[number, ImportValue[]]> {
   }
 }
 
-/** The first sheet's rows as values (a file that is no workbook: 1095, see workbookReader.ts). */
-async function* xlsxRows(file: string): AsyncGenerator<[number, ImportValue[]]> {
-  for await (const row of xlsxSheetRows(file)) {
-    const values = row.values as unknown[];
-    const out: ImportValue[] = [];
-    for (let j = 1; j < values.length; j++) out.push(xlsxValue(values[j]));
-    yield [row.number - 1, out];
-  }
-}
-
-function rowsOf(file: string, format: ImportFormat): AsyncGenerator<[number, ImportValue[]]> {
-  return format === 'csv' ? csvRows(file) : xlsxRows(file);
+function rowsOf(file: string, format: ImportFormat): AsyncGenerator<Line[]> {
+  return format === 'csv' ? csvRows(file) : xlsxSheetRows(file);
 }
 
 function isBlank(values: readonly ImportValue[]): boolean {
@@ -113,7 +118,7 @@ interface Table {
 
 async function readTable(file: string, r: ImportRequest): Promise<Table> {
   const s: Table = { header: undefined, width: 0, rows: 0, guesses: [], columns: [] };
-  for await (const [i, values] of rowsOf(file, r.format)) {
+  for await (const batch of rowsOf(file, r.format)) for (const [i, values] of batch) {
     if (r.headerRowIndex !== undefined && i < r.headerRowIndex) continue;
     while (values.length > 0 && values[values.length - 1] === null) values.pop();
     if (r.headerRowIndex !== undefined && i === r.headerRowIndex) s.header = values;
