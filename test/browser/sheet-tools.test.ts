@@ -229,6 +229,18 @@ test('a column\'s width set by dragging its edge is saved: the API has it and a 
   await openSheet(page, t, s.id);
   assert.ok(Math.abs((await header.boundingBox())!.width - width) <= 1, 'the saved width drawn');
   assert.ok(Math.abs((await page.locator(`[role="columnheader"][data-column-id="${s.col.Next!.id}"]`).boundingBox())!.width - 150) <= 2);
+  // without a mouse: the column menu's Width…
+  await focus(2, 4);
+  await page.getByRole('button', { name: 'Column…' }).click();
+  await page.getByRole('dialog').getByRole('menuitem', { name: 'Width…' }).click();
+  assert.equal(await page.getByRole('dialog').getByLabel('Width in pixels').inputValue(), '150');
+  await page.getByRole('dialog').getByLabel('Width in pixels').fill('95');
+  await page.keyboard.press('Enter');
+  // drawn at the new width once the page has the server's answer
+  const next = page.locator(`[role="columnheader"][data-column-id="${s.col.Next!.id}"]`);
+  for (let i = 0; i < 100 && Math.abs(((await next.boundingBox())?.width ?? 0) - 95) > 1; i++) await page.waitForTimeout(50);
+  assert.ok(Math.abs((await next.boundingBox())!.width - 95) <= 1, 'drawn at the width typed');
+  assert.equal(((await api.get(`/sheets/${s.id}/columns/${s.col.Next!.id}`)).body as { width: number }).width, 95);
 });
 
 test('a column formula is shown as such: in its header, the edit bar and the column menu; its cells take no edit', { skip }, async () => {

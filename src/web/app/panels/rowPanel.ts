@@ -78,8 +78,13 @@ export async function openRowPanel(host: HTMLElement, o: RowPanelOptions): Promi
     o.onClose?.();
   };
   close.addEventListener('click', doClose);
+  // Escape closes the panel, but not while a comment being written would be lost
   panel.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Escape' && !(ev.target instanceof HTMLTextAreaElement || ev.target instanceof HTMLInputElement)) doClose();
+    if (ev.key !== 'Escape') return;
+    const t = ev.target;
+    if ((t instanceof HTMLTextAreaElement || t instanceof HTMLInputElement) && t.value.trim() !== '') return;
+    ev.preventDefault();
+    doClose();
   });
 
   /** Runs an action of a section; a refusal is shown there in plain words. */
@@ -93,6 +98,8 @@ export async function openRowPanel(host: HTMLElement, o: RowPanelOptions): Promi
       sec.error(messageOf(e));
     } finally {
       sec.el.removeAttribute('aria-busy');
+      // the section was drawn again: the keyboard focus stays in it (not lost to the page)
+      if (panel.isConnected && (document.activeElement === document.body || !document.activeElement?.isConnected)) sec.focusTarget().focus();
     }
   }
 
@@ -293,15 +300,22 @@ interface Section {
   el: HTMLElement;
   fill(nodes: Node[]): void;
   error(text: string): void;
+  /** Where the focus goes after the section is drawn again: its new-item field, else its heading. */
+  focusTarget(): HTMLElement;
 }
 
 function section(label: string, key: string): Section {
   const id = `row-panel-${key}`;
   const body = h('div', { class: 'row-panel-body' }, h('p', { class: 'note' }, 'Loading…'));
   const err = h('p', { class: 'error', role: 'alert', hidden: true });
-  const el = h('section', { class: `row-panel-section row-panel-${key}`, 'aria-labelledby': id }, h('h3', { id }, label), err, body);
+  const heading = h('h3', { id, tabindex: '-1' }, label);
+  const el = h('section', { class: `row-panel-section row-panel-${key}`, 'aria-labelledby': id }, heading, err, body);
   return {
     el,
+    focusTarget: () => {
+      const fields = body.querySelectorAll<HTMLElement>('textarea');
+      return fields[fields.length - 1] ?? heading;
+    },
     fill: (nodes) => body.replaceChildren(...nodes),
     error: (text) => {
       err.textContent = text;

@@ -17,9 +17,13 @@ export interface EditorEnv {
   current: SheetCellEditor | null;
   /** The key typed to start the edit ('' when opened with Enter, F2 or a double click). */
   seed: string;
+  /** When an edit was started and its editor is not drawn yet (0: none): keys that end it wait for it. */
+  opening: number;
+  /** Enter, Tab or Escape pressed while the editor was being drawn: the editor runs it once drawn. */
+  queued: { key: string; shift: boolean } | null;
 }
 
-export const editorEnv: EditorEnv = { model: null as unknown as SheetModel, current: null, seed: '' };
+export const editorEnv: EditorEnv = { model: null as unknown as SheetModel, current: null, seed: '', opening: 0, queued: null };
 
 export function columnOfProp(model: SheetModel, prop: unknown): Column | undefined {
   const m = /^c(\d+)$/.exec(String(prop));
@@ -69,6 +73,11 @@ export class SheetCellEditor implements EditorBase {
     if (this.built || !this.host) return;
     this.built = true;
     editorEnv.current = this;
+    editorEnv.opening = 0;
+    // a fast typist's Enter (or Tab, Escape) came before the editor was drawn: run it now, after the typed text
+    const queued = editorEnv.queued;
+    editorEnv.queued = null;
+    if (queued) setTimeout(() => this.onKeyDown(new KeyboardEvent('keydown', { key: queued.key, shiftKey: queued.shift, cancelable: true })), 0);
     const model = editorEnv.model;
     const col = (this.column = columnOfProp(model, this.schema.prop));
     if (!col) return;

@@ -453,6 +453,8 @@ export class SheetGrid {
         return;
       }
       editorEnv.seed = typeof d.val === 'string' ? d.val : '';
+      editorEnv.opening = Date.now();
+      editorEnv.queued = null;
     });
     el.addEventListener('beforeedit', (e: Event) => {
       e.preventDefault();
@@ -573,6 +575,13 @@ export class SheetGrid {
       editor.keyFromGrid(e);
       return;
     }
+    // an edit started and its editor not drawn yet (RevoGrid drops Enter meanwhile): the key waits for the editor
+    if (editorEnv.opening > Date.now() - 2000 && (e.key === 'Enter' || e.key === 'Tab' || e.key === 'Escape')) {
+      e.preventDefault();
+      e.stopPropagation();
+      editorEnv.queued = { key: e.key, shift: e.shiftKey };
+      return;
+    }
     const pos = this.focusPos();
     const ctrl = e.ctrlKey || e.metaKey;
     if (ctrl && !e.shiftKey && e.key.toLowerCase() === 'z') {
@@ -592,6 +601,18 @@ export class SheetGrid {
     const col = this.cols[pos.colIdx]!;
     let to: [number, number] | null = null;
     switch (e.key) {
+      case 'Tab':
+        // Tab past the last column (Shift+Tab before the first) leaves the grid: no keyboard trap
+        if (!ctrl && !e.altKey && (e.shiftKey ? pos.colIdx === 0 : pos.colIdx === this.cols.length - 1)) {
+          const to = this.tabbableBeside(e.shiftKey ? -1 : 1);
+          // nothing after the grid: the browser's own Tab (out of the page), not the grid's
+          e.stopPropagation();
+          if (to) {
+            e.preventDefault();
+            to.focus();
+          }
+        }
+        return;
       case 'Home':
         to = ctrl ? [0, 0] : [pos.y, 0];
         break;
@@ -681,6 +702,15 @@ export class SheetGrid {
     else loc = { siblingId: prev };
     const colId = this.focus?.columnId ?? this.cols[0]?.id;
     if (await this.actions.moveRow(rowId, loc) && colId !== undefined) await this.focusCell(rowId, colId);
+  }
+
+  /** The element Tab (dir 1) or Shift+Tab (dir -1) reaches from the grid, outside it (none at the page's end). */
+  private tabbableBeside(dir: 1 | -1): HTMLElement | null {
+    const all = [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')].filter((n) =>
+      !this.el.contains(n) && n !== this.el && n.tabIndex >= 0 && !(n as HTMLButtonElement).disabled && n.getClientRects().length > 0 && !n.closest('[hidden], [inert]'));
+    const after = all.filter((n) => this.el.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING);
+    const before = all.filter((n) => this.el.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_PRECEDING);
+    return dir === 1 ? (after[0] ?? null) : (before[before.length - 1] ?? null);
   }
 
   /** Pastes tab-separated text at the focused cell: one Update Rows call, rows past the end one Add Rows call. */

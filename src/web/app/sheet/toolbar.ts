@@ -237,6 +237,12 @@ async function columnMenu(ctx: SheetPageContext, col: Column, opener: HTMLElemen
     }, model.canAdmin && !col.primary && !col.systemColumnType],
     ['Move left', () => actions.updateColumn(col.id, { index: Math.max(0, col.index - 1) }), model.canAdmin && col.index > 0],
     ['Move right', () => actions.updateColumn(col.id, { index: col.index + 1 }), model.canAdmin && col.index < model.columns.length - 1],
+    ['Width…', async () => {
+      // the keyboard's way to what dragging the header's edge does
+      const v = await formDialog(`Width of ${col.title}`, [{ name: 'width', label: 'Width in pixels', type: 'number', value: String(col.width ?? 150) }], 'Save');
+      const width = Math.round(Number(v?.width));
+      if (v && Number.isFinite(width) && width > 0) await actions.updateColumn(col.id, { width });
+    }, model.canAdmin],
     ['Hide column', () => actions.updateColumn(col.id, { hidden: true }), model.canAdmin && !col.primary],
     ['Show hidden columns', async () => {
       for (const c of model.columns.filter((x) => x.hidden)) await actions.updateColumn(c.id, { hidden: false });
