@@ -58,6 +58,8 @@ export class SheetGrid {
   private hasKeyboard = false;
   /** Where the last relayout scrolled to, until the grid is there. */
   private scrollingTo: number | null = null;
+  /** Relayouts so far (the focus is put back by the last one). */
+  private relayouts = 0;
 
   constructor(
     readonly host: HTMLElement,
@@ -209,6 +211,9 @@ export class SheetGrid {
     // a scroll asked for by the last relayout may not have happened yet
     const top = this.scrollingTo ?? scroller?.scrollTop ?? 0;
     const first = Math.floor(top / ROW_SIZE);
+    const a = document.activeElement;
+    const keyboard = this.hasKeyboard && (!a || a === document.body || (this.el.contains(a) && !a.closest('.sd-editor')));
+    const gen = ++this.relayouts;
     if (columns) this.setColumns();
     this.setSource();
     const pos = new Map(this.model.visible.map((id, i) => [id, i]));
@@ -227,53 +232,57 @@ export class SheetGrid {
         await new Promise((r) => requestAnimationFrame(r));
         if (this.scrollingTo === y) this.scrollingTo = null;
       }
-      await this.keepFocus(before, pos, columns);
+      await this.keepFocus(gen, before, columns, keyboard);
     })();
   }
 
-  /** RevoGrid's focus and range are by position: they are set again on the focused row's new place. */
-  private async keepFocus(before: Src[], pos: Map<number, number>, columns: boolean): Promise<void> {
+  /**
+   * RevoGrid's focus and range are by position: they are set again on the focused row's new
+   * place (a later relayout, or the person moving the focus meanwhile, takes over).
+   */
+  private async keepFocus(gen: number, before: Src[], columns: boolean, keyboard: boolean): Promise<void> {
     const f = this.focus;
     if (!f || this.editing) return;
-    const oldY = before.findIndex((r) => r.id === f.rowId);
-    let y = pos.get(f.rowId);
-    let target = f;
-    if (y === undefined) {
-      // its row went away (deleted, or hidden under a collapsed parent or a filter): the row now in its place
-      if (this.model.visible.length === 0) {
-        this.focus = null;
-        for (const fn of this.listeners) fn(null);
-        return;
-      }
-      y = Math.min(Math.max(0, oldY), this.model.visible.length - 1);
-      target = { rowId: this.model.visible[y]!, columnId: f.columnId };
-    }
-    let col = this.cols.find((c) => c.id === target.columnId);
-    if (!col) {
-      col = this.cols[0];
-      if (!col) return;
-      target = { rowId: target.rowId, columnId: col.id };
-    }
-    if (!columns && target === f && y === oldY) return;
-    const pinned = !!col.primary;
-    const colType = pinned ? 'colPinStart' : 'rgCol';
-    const x = pinned ? 0 : this.cols.filter((c) => !c.primary).findIndex((c) => c.id === col.id);
-    let end = { x, y };
-    const range = columns ? null : await this.el.getSelectedRange();
-    if (range && range.colType === colType && (range.x !== range.x1 || range.y !== range.y1) && oldY >= range.y && oldY <= range.y1) {
-      // a range of several cells: the same size, the focused cell at the same corner
-      end = { x: x === range.x ? range.x1 : range.x, y: oldY === range.y ? y + (range.y1 - range.y) : y - (range.y1 - range.y) };
-    }
-    const a = document.activeElement;
-    const hadKeyboard = this.hasKeyboard && (!a || a === document.body || (this.el.contains(a) && !a.closest('.sd-editor')));
     this.quiet++;
     try {
+      const [focused, range] = await Promise.all([this.el.getFocused(), columns ? null : this.el.getSelectedRange()]);
+      if (gen !== this.relayouts || this.focus !== f || this.editing) return;
+      const visible = this.model.visible;
+      let y = visible.indexOf(f.rowId);
+      let target = f;
+      if (y < 0) {
+        // its row went away (deleted, or hidden under a collapsed parent or a filter): the row now in its place
+        if (visible.length === 0) {
+          this.focus = null;
+          for (const fn of this.listeners) fn(null);
+          return;
+        }
+        y = Math.min(Math.max(0, before.findIndex((r) => r.id === f.rowId)), visible.length - 1);
+        target = { rowId: visible[y]!, columnId: f.columnId };
+      }
+      let col = this.cols.find((c) => c.id === target.columnId);
+      if (!col) {
+        col = this.cols[0];
+        if (!col) return;
+        target = { rowId: target.rowId, columnId: col.id };
+      }
+      const pinned = !!col.primary;
+      const colType = pinned ? 'colPinStart' : 'rgCol';
+      const x = pinned ? 0 : this.cols.filter((c) => !c.primary).findIndex((c) => c.id === col.id);
+      const at = focused && focused.colType === colType ? focused.cell : null;
+      if (!columns && target === f && at && at.y === y && at.x === x) return;
+      let end = { x, y };
+      if (at && range && range.colType === colType && (range.x !== range.x1 || range.y !== range.y1)) {
+        // a range of several cells: the same size, the focused cell at the same corner
+        const dy = y - at.y;
+        end = { x: at.x === range.x ? range.x1 : range.x, y: at.y === range.y ? range.y1 + dy : range.y + dy };
+      }
       await this.el.setCellsFocus({ x, y }, end, colType, 'rgRow');
       if (target !== f) this.setFocus(target, false);
       // RevoGrid scrolls its focus into view when it draws it: not now
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       // the cells drawn again hold other rows: the keyboard focus goes to the focused cell's element
-      if (hadKeyboard && this.focus === target) this.markFocused(target, 0);
+      if (keyboard && this.focus === target) this.markFocused(target, 0);
     } finally {
       this.quiet--;
     }
@@ -418,11 +427,8 @@ export class SheetGrid {
       const d = (e as CustomEvent<{ model?: Src; column?: { prop?: unknown } }>).detail;
       const col = this.columnAt(d.column?.prop);
       if (!d.model || !col) return;
-      // RevoGrid says so again when the grid puts its focus back after rows changed: the keyboard focus stays where it is
-      if (this.quiet > 0) {
-        if (this.focus?.rowId !== d.model.id || this.focus.columnId !== col.id) this.setFocus({ rowId: d.model.id, columnId: col.id }, false);
-        return;
-      }
+      // RevoGrid says so again when the grid puts its focus back after rows changed (keepFocus sets it)
+      if (this.quiet > 0) return;
       this.setFocus({ rowId: d.model.id, columnId: col.id });
     });
     el.addEventListener('beforescrollintoview', (e: Event) => {
