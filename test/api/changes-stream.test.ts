@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSuiteServer, type TestServer } from '../helpers/server.ts';
-import { client, type Client } from '../helpers/http.ts';
+import { allEvents, client, type Client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { openStream, type SseEvent, type SseStream } from '../helpers/sse.ts';
 import { randomString } from '../../src/ids.ts';
@@ -290,4 +290,58 @@ test("the page's session opens a stream with its CSRF token as ?csrf= (EventSour
   const ev = await es.next((e) => e.event === 'rows-added');
   assert.equal(cell(ev.data.rows[0], s.col.Double!.id), 6);
   es.close();
+});
+
+test('rows whose formula results another row\'s change altered come with that change, recomputed', async () => {
+  const s = await makeSheet(api, 'stream recomputed', [
+    { title: 'Name', type: 'TEXT_NUMBER', primary: true },
+    { title: 'N', type: 'TEXT_NUMBER' },
+    { title: 'Total', type: 'TEXT_NUMBER' },
+  ]);
+  const [Name, N, T] = [s.col.Name!.id, s.col.N!.id, s.col.Total!.id];
+  const add = await api.post(`/sheets/${s.id}/rows`, [1, 2, 3].map((v) => ({ toBottom: true, cells: [{ columnId: Name, value: `r${v}` }, { columnId: N, value: v }] })));
+  assert.equal(add.status, 200, add.text);
+  const [r1, , r3] = (add.body.result as Array<{ id: number }>).map((r) => r.id) as [number, number, number];
+  // a row summing N over rows 1 to 3, one doubling row 1's N, and one reading neither
+  const more = await api.post(`/sheets/${s.id}/rows`, [
+    { toBottom: true, cells: [{ columnId: Name, value: 'sum' }, { columnId: T, formula: '=SUM([N]1:[N]3)' }] },
+    { toBottom: true, cells: [{ columnId: Name, value: 'double' }, { columnId: T, formula: '=[N]1 * 2' }] },
+    { toBottom: true, cells: [{ columnId: Name, value: 'other' }, { columnId: T, formula: '=1 + 1' }] },
+  ]);
+  assert.equal(more.status, 200, more.text);
+  const [sum, dbl, other] = (more.body.result as Array<{ id: number }>).map((r) => r.id) as [number, number, number];
+  const es = await stream(s.id);
+  await es.next((e) => e.event === 'hello');
+
+  // row 1's N: the sum and the double are recomputed, in the same event; the other row is not sent
+  assert.equal((await api.put(`/sheets/${s.id}/rows`, [{ id: r1, cells: [{ columnId: N, value: 10 }] }])).status, 200);
+  const upd = await es.next((e) => e.event === 'rows-updated');
+  assert.deepEqual(upd.data.rowIds, [r1]);
+  assert.deepEqual(upd.data.rows.map((r: { id: number }) => r.id), [r1]);
+  const re = new Map<number, unknown>((upd.data.recomputed as Array<{ id: number; cells: Array<{ columnId: number; value?: unknown }> }>).map((r) => [r.id, cell(r, T)]));
+  assert.deepEqual([...re.keys()].sort(), [sum, dbl].sort());
+  assert.equal(re.get(sum), 15);
+  assert.equal(re.get(dbl), 20);
+  assert.ok(!re.has(other!));
+  // they are what Get Row answers
+  assert.equal(cell((await api.get(`/sheets/${s.id}/rows/${sum}`)).body, T), 15);
+
+  // row 3 deleted: the sum (its range ended there) changes with the deletion
+  assert.equal((await api.del(`/sheets/${s.id}/rows?ids=${r3}`)).status, 200);
+  const del = await es.next((e) => e.event === 'rows-deleted');
+  assert.deepEqual(del.data.rowIds, [r3]);
+  const after = (del.data.recomputed as Array<{ id: number; cells: Array<{ columnId: number; value?: unknown }> }>).find((r) => r.id === sum);
+  assert.ok(after, 'the sum row comes with the deletion');
+  assert.equal(cell(after, T), cell((await api.get(`/sheets/${s.id}/rows/${sum}`)).body, T));
+
+  // a change no formula reads carries no recomputed rows
+  assert.equal((await api.put(`/sheets/${s.id}/rows`, [{ id: other, cells: [{ columnId: Name, value: 'renamed' }] }])).status, 200);
+  const plain = await es.next((e) => e.event === 'rows-updated');
+  assert.equal(plain.data.recomputed, undefined);
+  es.close();
+  // the events API shows the writes' details without the stream's note of recomputed rows
+  const listed = await allEvents<{ objectType: string; objectId: number; additionalDetails: Record<string, unknown> }>(api);
+  const mine = listed.filter((e) => e.objectType === 'ROW' && [r1, r3, other].includes(e.objectId));
+  assert.ok(mine.length >= 3);
+  for (const e of mine) assert.deepEqual(Object.keys(e.additionalDetails ?? {}).filter((k) => k.startsWith('_')), []);
 });

@@ -91,7 +91,8 @@ function cellOf(page: Page, rowId: number, columnId: number) {
 async function shows(page: Page, rowId: number, columnId: number, text: string, what: string): Promise<void> {
   const cell = cellOf(page, rowId, columnId);
   for (let i = 0; i < 300; i++) {
-    if (((await cell.first().textContent({ timeout: 1000 }).catch(() => null)) ?? '').trim() === text) return;
+    // (a formula cell's text ends with its ƒ mark)
+    if (((await cell.first().textContent({ timeout: 1000 }).catch(() => null)) ?? '').replace(/ƒ/g, '').trim() === text) return;
     await page.waitForTimeout(50);
   }
   assert.fail(`${what}: the cell shows ${JSON.stringify(await cell.first().textContent().catch(() => null))}, not ${JSON.stringify(text)}`);
@@ -215,6 +216,26 @@ test('a program\'s changes through the API show in both grids, without moving th
   await shows(bob.page, rowIds[1]!, Task!.id, 'Changed by a program', 'the program\'s value in Bob\'s grid');
   assert.equal(await cellOf(bob.page, rowIds[4]!, Task!.id).count(), 0, 'the deleted row is gone from Bob\'s grid');
   rowIds = (await rowsNow()).map((r) => r.id);
+});
+
+test('a formula reading a row another person changed shows its new result in both grids', { skip }, async () => {
+  const { Task, Status, Count } = sheet.col;
+  const add = await api.post(`/sheets/${sheet.id}/rows`, [{ toTop: true, cells: [{ columnId: Task!.id, value: 'Sum' }, { columnId: Status!.id, formula: '=SUM([Count]2:[Count]4)' }] }]);
+  assert.equal(add.status, 200, add.text);
+  const sumRow = add.body.result[0].id as number;
+  const sumNow = async () => String((await api.get(`/sheets/${sheet.id}/rows/${sumRow}`)).body.cells.find((c: { columnId: number }) => c.columnId === Status!.id).value);
+  for (const p of [ada.page, bob.page]) {
+    await p.keyboard.press('Control+Home');
+    await shows(p, sumRow, Status!.id, await sumNow(), 'the sum row');
+  }
+  // Ada changes a Count the sum reads: Bob's grid (and hers) show the new sum, which no event of a write to the sum row brought
+  rowIds = (await rowsNow()).map((r) => r.id);
+  await focus(ada.page, rowIds[1]!, Count!.id);
+  await typeAndSave(ada.page, '100');
+  const want = await sumNow();
+  assert.notEqual(want, '0');
+  await shows(bob.page, sumRow, Status!.id, want, 'the new sum in Bob\'s grid');
+  await shows(ada.page, sumRow, Status!.id, want, 'the new sum in Ada\'s grid');
 });
 
 /** The page's Update Rows calls (PUT /2.0/sheets/{id}/rows). */

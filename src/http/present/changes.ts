@@ -45,18 +45,21 @@ const ITEM_DETAILS = ['parentType', 'parentId', 'attachmentType', 'name', 'discu
 function changeData(c: Change, now: SheetNow, level: AccessLevel, ro: ReadOptions, permalinkBase: string): Record<string, unknown> {
   const { model, sheet } = now;
   const base = { sheetId: sheet.id, version: sheet.version };
+  const present = (list: readonly number[]) => list.map((id) => model.rows.get(id)).filter((r) => r !== undefined)
+    .map((r) => presentRow(model, r, { ro, level, users: now.users, permalinkBase, linksOut: now.linksOut }));
+  // other rows whose formula results the change altered
+  const re = now.recomputed.get(c);
+  const recomputed = re === undefined ? {} : re === 'many' ? { recomputedTruncated: true } : { recomputed: present(re) };
   switch (c.kind) {
     case 'rows-added':
     case 'rows-updated':
     case 'rows-moved': {
       const rowIds = ids(c.events);
-      const rows = rowIds.map((id) => model.rows.get(id)).filter((r) => r !== undefined)
-        .map((r) => presentRow(model, r, { ro, level, users: now.users, permalinkBase, linksOut: now.linksOut }));
       // a row named here and gone now was deleted later: its rows-deleted follows
-      return { ...base, rowIds, rows };
+      return { ...base, rowIds, rows: present(rowIds), ...recomputed };
     }
     case 'rows-deleted':
-      return { ...base, rowIds: ids(c.events) };
+      return { ...base, rowIds: ids(c.events), ...recomputed };
     case 'columns-added':
     case 'columns-updated': {
       const columnIds = ids(c.events);

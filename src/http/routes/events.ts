@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { readEvents } from '../../services/log/eventReports.ts';
+import { publicDetails } from '../../services/log/recomputed.ts';
 import { int, one, type Query } from '../query.ts';
 import { parseTimestamp, ts } from '../present/dates.ts';
 
@@ -30,7 +31,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
         requestUserId: e.request_user_id ?? e.user_id ?? r.systemUserId,
         accessTokenName: e.access_token_name ?? undefined,
         source: e.source,
-        additionalDetails: JSON.parse(e.additional_details) as unknown,
+        additionalDetails: publicDetails(JSON.parse(e.additional_details)),
       })),
     };
   });

@@ -6,6 +6,7 @@ import type { SheetModel } from '../../engine/model.ts';
 import { modelForRead } from '../computed/currentValues.ts';
 import { userLookup, type UserLookup } from '../sheets/sheetReads.ts';
 import { linksOut } from '../computed/cellLinks.ts';
+import { MAX_RECOMPUTED, RECOMPUTED_KEY } from '../log/recomputed.ts';
 
 /**
  * What the change stream says about a run of a sheet's change-log events: events of one kind
@@ -99,6 +100,8 @@ export interface SheetNow {
   model: SheetModel;
   users: UserLookup;
   linksOut: Awaited<ReturnType<typeof linksOut>>;
+  /** Per change of rows: the other rows whose formula results it altered, or 'many' past MAX_RECOMPUTED. */
+  recomputed: Map<Change, number[] | 'many'>;
 }
 
 /**
@@ -122,8 +125,26 @@ export class Batch {
       const model = await modelForRead(this.db, sheet);
       const rowIds = new Set<number>();
       for (const c of this.changes) if (c.kind.startsWith('rows-') && c.kind !== 'rows-deleted') for (const e of c.events) rowIds.add(e.object_id);
+      // rows whose formula results a change of rows altered (withRecomputed noted them), as they are now
+      const recomputed = new Map<Change, number[] | 'many'>();
+      for (const c of this.changes) {
+        if (!c.kind.startsWith('rows-')) continue;
+        const ids = new Set<number>();
+        let many = false;
+        for (const e of c.events) {
+          const r = detailsOf(e)[RECOMPUTED_KEY];
+          if (r === 'many') many = true;
+          else if (Array.isArray(r)) for (const id of r) if (typeof id === 'number' && model.rows.has(id)) ids.add(id);
+        }
+        for (const e of c.events) ids.delete(e.object_id);
+        if (many || ids.size > MAX_RECOMPUTED) recomputed.set(c, 'many');
+        else if (ids.size > 0) {
+          recomputed.set(c, [...ids]);
+          for (const id of ids) rowIds.add(id);
+        }
+      }
       const rows = [...rowIds].map((id) => model.rows.get(id)).filter((r) => r !== undefined);
-      return { sheet, model, users: await userLookup(this.db, rows), linksOut: await linksOut(this.db, this.sheetId) };
+      return { sheet, model, users: await userLookup(this.db, rows), linksOut: await linksOut(this.db, this.sheetId), recomputed };
     })();
     return this.nowP;
   }

@@ -8,6 +8,7 @@ import type { AccessLevel } from '../access/access.ts';
 import type { Actor } from '../platform/context.ts';
 import { sheetFor } from '../access/permissions.ts';
 import { authorOf, recordEvents, type ChangeEvent } from '../log/events.ts';
+import { withRecomputed } from '../log/recomputed.ts';
 import { forgetSheet, readModel, remember } from './sheetCache.ts';
 import { clock } from '../../clock.ts';
 
@@ -132,7 +133,9 @@ async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: 
     model.version = version;
   }
   if (ctx.events.length > 0) {
-    await recordEvents(tx, authorOf(ctx.actor), ctx.events.map((e) => ({ ...e, sheetId: sheet.id, workspaceId: sheet.workspace_id })), ctx.now);
+    // rows whose values changed with the write and that no event names (formula results): noted for the change stream
+    const events = withRecomputed(ctx.events, changes);
+    await recordEvents(tx, authorOf(ctx.actor), events.map((e) => ({ ...e, sheetId: sheet.id, workspaceId: sheet.workspace_id })), ctx.now);
   }
   return { version, sheet: { ...sheet, version, modified_at: changed ? ctx.now : sheet.modified_at } };
 }

@@ -24,8 +24,10 @@ interface Data {
   version?: number;
   rowIds?: number[];
   rows?: Row[];
-  /** Rows whose formula results the change altered (server: services/live). */
+  /** Rows whose formula results the change altered (server: services/live/changes.ts). */
   recomputed?: Row[];
+  /** More rows than an event carries were recomputed: the sheet is read again. */
+  recomputedTruncated?: boolean;
   columnIds?: number[];
   columns?: Column[];
   sheet?: Partial<Sheet>;
@@ -149,12 +151,14 @@ export class LiveSheet {
           return;
         }
         actions.sync.streamed([...(d.rows ?? []), ...(d.recomputed ?? [])], d.version ?? -1);
+        if (d.recomputedTruncated) await actions.reload();
         if (kind !== 'rows-added') this.panelConcerns(d.rowIds ?? [], ['history']);
       });
     }
-    on('rows-deleted', (d) => {
+    on('rows-deleted', async (d) => {
       this.ctx.actions.sync.deleted(d.rowIds ?? []);
       if (d.recomputed?.length) this.ctx.actions.sync.streamed(d.recomputed, d.version ?? -1);
+      if (d.recomputedTruncated) await this.ctx.actions.reload();
       const open = this.ctx.rowPanel?.();
       if (open && !this.ctx.model.rows.has(open.rowId)) {
         open.panel.close();
