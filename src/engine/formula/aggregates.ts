@@ -35,7 +35,7 @@ export class RunningTotals {
 
   constructor(
     private readonly rows: RowModel,
-    /** Reads a column's cells (made once per extension, so it may hold on to the column's maps). */
+    /** Reads a column's cells (asked for once per extension). */
     private readonly reader: (colId: ColumnId) => (rowId: RowId) => Scalar,
   ) {}
 
