@@ -30,6 +30,7 @@ export const clusterExcluded = {
   'test/api/reports-objects.test.ts': 'reads its own server’s outbox (test/cluster/delivery.test.ts covers mail)',
   'test/api/profile-images.test.ts': 'counts the files of its own data directory',
   'test/api/follow.test.ts': 'hooks into the in-process follow-up write (src/services/computed/propagation.ts)',
+  'test/api/reads-store-nothing.test.ts': 'moves the in-process clock (src/clock.ts) and reads what the in-process store holds',
   'test/api/foundation.test.ts': 'pages through every user and event of the organization, which the files beside it add to',
   'test/api/sdk-containers.test.ts': 'compares the whole of Home, which the files beside it add to',
   'test/api/changelog.test.ts': 'expects the change log to hold only its own events, and slows every commit of the database with a trigger',

@@ -43,10 +43,8 @@ export interface SheetModel {
   formulas?: FormulaEngine | null;
   /** The data of `{Reference Name}` for the formulas (services/computed/crossSheet.ts sets it before use). */
   crossSheet?: (name: string) => CrossSheetData;
-  /** The data of a sheet summary field `[Title]#` for the formulas (services/computed/summary.ts sets it). */
+  /** The data of a sheet summary field `[Title]#` for the formulas (services/computed/summaryFields.ts sets it). */
   summaryFields?: (title: string) => CrossSheetData;
-  /** Rows whose computed values a reader changed in memory and the database does not hold yet. */
-  unsaved?: Set<number>;
 }
 
 export function indexColumns(columns: ColumnDef[]): Map<number, ColumnDef> {

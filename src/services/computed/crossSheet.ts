@@ -11,7 +11,7 @@ import { storedToRaw } from '../../engine/formulaBridge.ts';
 import type { Actor } from '../platform/context.ts';
 import { sheetFor } from '../access/permissions.ts';
 import { readModel } from '../sheets/sheetCache.ts';
-import { writeSheet, type SheetStore, type WriteContext } from '../sheets/sheetWrites.ts';
+import { writeSheet, type SheetStore } from '../sheets/sheetWrites.ts';
 import type { SheetModel } from '../../engine/model.ts';
 import { applyChanges } from './formulas.ts';
 
@@ -141,17 +141,11 @@ async function prepare(db: Queryable, m: SheetModel): Promise<Set<number>> {
   return touched;
 }
 
-/** Write step (opened): `{Name}` reads its source as committed now, before the mutation. */
-export async function readCrossSheetSources(ctx: WriteContext): Promise<void> {
-  for (const id of await prepare(ctx.tx, ctx.model)) ctx.changes.updated.add(id);
-}
-
 /**
- * For a read: `{Name}` reads its source as committed now; returns the rows whose values that
- * changed (the caller keeps them in `unsaved`: the follow-up write of a source's commit finds
- * the engine up to date when a read came first, and must still store what the read computed).
+ * `{Name}` reads its source as committed now; returns the rows whose values that changed
+ * (currentValues.ts, for reads and, as the write pipeline's first step, writes).
  */
-export async function crossSheetForRead(db: Queryable, m: SheetModel): Promise<Set<number>> {
+export async function readCrossSheetSources(db: Queryable, m: SheetModel): Promise<Set<number>> {
   return prepare(db, m);
 }
 

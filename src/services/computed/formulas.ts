@@ -4,8 +4,7 @@ import type { ColumnDef } from '../../engine/columns.ts';
 import { cellKey, type StoredCell } from '../../engine/cells.ts';
 import { FormulaEngine, summaryRefTitle, type CellChange, type CrossSheetData } from '../../engine/formula/index.ts';
 import { fromIdentityForm, resultToStored, sheetSchema, storedToRaw, toIdentityForm } from '../../engine/formulaBridge.ts';
-import type { WriteContext } from '../sheets/sheetWrites.ts';
-import type { RowState, SheetModel } from '../../engine/model.ts';
+import type { Changeset, RowState, SheetModel } from '../../engine/model.ts';
 
 /**
  * Formulas of a sheet model: a FormulaEngine built when the sheet has any formula, kept with
@@ -81,21 +80,17 @@ export function applyChanges(m: SheetModel, changes: readonly CellChange[]): Set
   return touched;
 }
 
-/** Notes rows whose values were computed outside a write: the model's next write persists them. */
-export function keepUnsaved(m: SheetModel, rowIds: Iterable<number>): void {
-  for (const id of rowIds) (m.unsaved ??= new Set()).add(id);
-}
-
 /**
- * For reads: the model with formula values current (TODAY() refreshed when the day changed).
- * What changes here is not stored yet: the rows are kept in `unsaved` for the next write.
+ * The model's formula values current: the engine built when it was not (values computed from
+ * what the model holds), TODAY() refreshed when the day changed. Returns the rows whose values
+ * changed (currentValues.ts: a write saves them, a read only shows them).
  */
-export function currentFormulas(m: SheetModel): FormulaEngine | null {
+export function currentFormulas(m: SheetModel): Set<number> {
   const { engine, changes } = formulasOf(m);
-  if (engine === null) return null;
-  keepUnsaved(m, applyChanges(m, changes));
-  if (engine.needsTodayRefresh()) keepUnsaved(m, applyChanges(m, engine.refreshToday()));
-  return engine;
+  if (engine === null) return new Set();
+  const touched = applyChanges(m, changes);
+  if (engine.needsTodayRefresh()) for (const id of applyChanges(m, engine.refreshToday())) touched.add(id);
+  return touched;
 }
 
 /** The text a client sees for the formula of a cell (rendered with current titles and row numbers). */
@@ -122,8 +117,10 @@ export interface CellWrite {
  * exists and only cells and new rows changed, by a rebuild after other structural changes.
  * `formulaWrites`: whether a write is in a column with a formula or leaves a formula in its
  * cell, when the caller knows (it may then leave out the writes of a sheet without formulas).
+ * `ctx` is the write's context (sheetWrites.ts): its model, and its changeset, which gets the
+ * rows whose values changed.
  */
-export function afterWrite(ctx: WriteContext, writes: readonly CellWrite[], opts: { newRows?: readonly RowState[]; structural?: boolean; formulaWrites?: boolean } = {}): void {
+export function afterWrite(ctx: { readonly model: SheetModel; readonly changes: Changeset }, writes: readonly CellWrite[], opts: { newRows?: readonly RowState[]; structural?: boolean; formulaWrites?: boolean } = {}): void {
   const m = ctx.model;
   // a sheet known to have no formulas (formulas null) keeps none unless this write brings one:
   // a formula cell, a write into a formula column, or a column formula (structural changes)

@@ -19,8 +19,8 @@ import type { SheetRow } from '../../store/sheets.ts';
  * the chain stops at A; a cell of A linking from B takes B's value at B's next change.
  * Following happens before the original request answers, so a client reading a dependent sheet
  * right after its write sees the new values, and the database holds them: a read in between
- * that already computed them leaves them in the model's `unsaved` rows, which the follow-up
- * write stores (sheetWrites.ts). A dependent that cannot be written now (its lock is busy)
+ * computes them only in the model it reads, and the follow-up write, which then starts from the
+ * sheet as stored (sheetCache.ts), computes and stores them itself. A dependent that cannot be written now (its lock is busy)
  * catches up on its next write (references) or the next change of its source (links).
  */
 const chain = new AsyncLocalStorage<ReadonlySet<number>>();

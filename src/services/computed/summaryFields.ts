@@ -219,11 +219,6 @@ export function markWritten(ctx: WriteContext, ...titles: string[]): void {
   for (const t of titles) set.add(t.toLowerCase());
 }
 
-/** Write step (opened): the model's formulas read the sheet's fields (`[Title]#`) as stored now. */
-export async function attachSummaryFields(ctx: WriteContext): Promise<void> {
-  for (const id of attach(ctx.model, await fieldsOf(ctx.tx, ctx.model))) ctx.changes.updated.add(id);
-}
-
 /** Commit step: this process's write kept the cached fields current, so they stay valid for the new version. */
 export const carrySummaryFields: CommitStep = async (_store, _actor, sheets) => {
   for (const s of sheets) {
@@ -232,7 +227,10 @@ export const carrySummaryFields: CommitStep = async (_store, _actor, sheets) => 
   }
 };
 
-/** For a read: the model's formulas read the sheet's fields; returns the rows whose values that changed. */
-export async function summaryFieldsForRead(db: Queryable, m: SheetModel): Promise<Set<number>> {
+/**
+ * The model's formulas read the sheet's fields (`[Title]#`) as stored now; returns the rows whose
+ * values that changed (currentValues.ts, for reads and, as the write pipeline's first step, writes).
+ */
+export async function attachSummaryFields(db: Queryable, m: SheetModel): Promise<Set<number>> {
   return attach(m, await fieldsOf(db, m));
 }

@@ -2,9 +2,10 @@ import type { ChangeEvent } from './events.ts';
 
 /**
  * A change event names the rows a write changed; the rows whose stored values changed with it
- * (formula results, values computed by readers since the last write) are listed under this key
- * in the details of the write's last ROW event. The change stream sends them with the change;
- * the events API and webhooks do not show keys starting with "_" (publicDetails).
+ * (formula results, those the write found stale among them: TODAY() on a new day, a cross-sheet
+ * source committed since) are listed under this key in the details of the write's last ROW
+ * event. The change stream sends them with the change; the events API and webhooks do not show
+ * keys starting with "_" (publicDetails).
  */
 export const RECOMPUTED_KEY = '_recomputed';
 /** A change event carries at most this many recomputed rows; past that it says so and a client reads the sheet again. */

@@ -131,7 +131,8 @@ async function addToDestination(src: WriteContext, dest: WriteContext, order: nu
   const now = dest.now;
   const userId = dest.actor.user.id;
   assertCellsPerSheet(dm.rows.size + order.length, dm.columns.length);
-  currentFormulas(sm);
+  // the source's formulas (their texts are copied) current; the pipeline's first step made them so
+  for (const id of currentFormulas(sm)) src.changes.updated.add(id);
   const columns = matchColumns(sm, dm);
   const contacts = await systemContacts(src, order, columns);
 

@@ -4,21 +4,26 @@ import { loadModel } from '../../store/sheetModels.ts';
 import type { SheetModel } from '../../engine/model.ts';
 
 /**
- * The models of sheets (engine/model.ts) for reading: a per-process cache checked against the
- * sheet's version in the database (no state lives only here). Writers (services/sheets/sheetWrites.ts)
+ * The models of sheets (engine/model.ts): a per-process cache checked against the sheet's
+ * version in the database (no state lives only here). Writers (services/sheets/sheetWrites.ts)
  * take a model out of the cache, change it inside their transaction under a lock on the sheet,
  * and put it back after the commit.
  *
- * Readers get a model with its computed values current from services/computed/currentValues.ts.
- * A reader may bring formula results up to date in the cached model (a source of `{Reference}`
- * committed since, TODAY() on a new day, values computed afresh for a model just loaded). Those
- * rows are listed in `unsaved`, and the next write of the model persists them with its own
- * changes: a write compares against what is stored, not against what readers already saw.
+ * A cached model holds what the database holds, until a reader brings its computed values up to
+ * date (services/computed/currentValues.ts: a source of `{Reference}` committed since, TODAY()
+ * on a new day, values computed afresh for a model just loaded). The reader shows them and
+ * stores nothing; the model then stays in the cache for readers, but is no longer where a write
+ * starts (`readChanged`): a write loads the sheet as stored, brings its values current itself
+ * and saves what that changed. So a read never changes what a later write saves.
  */
 const MAX_CACHED = 64;
 const cache = new Map<number, SheetModel>();
+/** Cached models whose values a reader computed anew, unlike the database (see above). */
+const changedByRead = new WeakSet<SheetModel>();
 
+/** Puts a model (loaded, or just written) in the cache; one a reader changed meanwhile stays out. */
 export function remember(m: SheetModel): void {
+  if (changedByRead.has(m)) return;
   cache.delete(m.sheetId);
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
   cache.set(m.sheetId, m);
@@ -26,6 +31,11 @@ export function remember(m: SheetModel): void {
 
 export function forgetSheet(sheetId: number): void {
   cache.delete(sheetId);
+}
+
+/** A reader computed values of the model that the database does not hold (currentValues.ts). */
+export function readChanged(m: SheetModel): void {
+  changedByRead.add(m);
 }
 
 // Older models dropped because another process announced a newer version (for /metrics).
@@ -45,13 +55,23 @@ export function sheetCacheStats(): { models: number; droppedAsOlder: number } {
   return { models: cache.size, droppedAsOlder };
 }
 
-/** The model of a sheet as of `sheet.version` (the row just read from the database). */
+/** The model of a sheet as of `sheet.version` (the row just read from the database), for reading. */
 export async function readModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
   const hit = cache.get(sheet.id);
   if (hit && hit.version === sheet.version) return hit;
   const m = await loadModel(db, sheet);
   remember(m);
   return m;
+}
+
+/**
+ * The model of a sheet as the database holds it at `sheet.version`, for a write: the cached one
+ * unless a reader changed it, else loaded (the writer puts it in the cache after its commit).
+ */
+export async function modelForWrite(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
+  const hit = cache.get(sheet.id);
+  if (hit && hit.version === sheet.version && !changedByRead.has(hit)) return hit;
+  return loadModel(db, sheet);
 }
 
 export { findSheet, loadModel, recordToColumn };

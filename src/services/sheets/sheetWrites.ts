@@ -9,7 +9,7 @@ import type { Actor } from '../platform/context.ts';
 import { sheetFor } from '../access/permissions.ts';
 import { authorOf, recordEvents, type ChangeEvent } from '../log/events.ts';
 import { withRecomputed } from '../log/recomputed.ts';
-import { forgetSheet, readModel, remember } from './sheetCache.ts';
+import { forgetSheet, modelForWrite, remember } from './sheetCache.ts';
 import { clock } from '../../clock.ts';
 
 /**
@@ -109,7 +109,9 @@ export async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts:
 
 async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: number): Promise<WriteContext> {
   const { sheet, level } = target.system ? { sheet: await systemSheet(tx, target.sheetId), level: 'OWNER' as AccessLevel } : await sheetFor(tx, actor, target.sheetId, target.needed);
-  const model = await readModel(tx, sheet);
+  // the model as stored (not one a reader computed values into): what this write saves is
+  // what it changes and computes itself
+  const model = await modelForWrite(tx, sheet);
   // from here the model is ours: readers of this process reload from the database
   forgetSheet(target.sheetId);
   return { tx, actor, sheet, level, model, now, changes: new Changeset(), events: [] };
@@ -118,12 +120,6 @@ async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: nu
 /** Persists what a write context changed, bumps the version and records its events. */
 async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: SheetRow }> {
   const { tx, sheet, model, changes } = ctx;
-  // what readers computed since the last write goes to the database with this one (taken here,
-  // not when the write opened: a reader that got the model before may compute until now)
-  if (model.unsaved) {
-    for (const id of model.unsaved) changes.updated.add(id);
-    model.unsaved = undefined;
-  }
   const changed = !changes.empty;
   let version = sheet.version;
   if (changed) {
@@ -171,6 +167,7 @@ export async function writeSheets<T>(
       committed = ctxs.map((c) => c.model);
       return { result, sheets };
     });
+    // back in the cache, now what the database holds (not if a reader that held one computed into it meanwhile)
     for (const m of committed) remember(m);
     for (const step of store.writes.committed) await step(store, actor, out.sheets);
     return out;

@@ -1,6 +1,6 @@
 import type { CommitStep, WritePipeline } from './sheetWrites.ts';
-import { attachSummaryFields, carrySummaryFields, computeSummaryFields } from '../computed/summaryFields.ts';
-import { readCrossSheetSources } from '../computed/crossSheet.ts';
+import { carrySummaryFields, computeSummaryFields } from '../computed/summaryFields.ts';
+import { valuesCurrent } from '../computed/currentValues.ts';
 import { syncLinkIndex } from '../computed/cellLinks.ts';
 import { followDependents } from '../computed/propagation.ts';
 import { removeThreadsOfDeletedRows } from '../collaboration/discussions.ts';
@@ -17,8 +17,9 @@ export function sheetWriteSteps(opts: { committed?: readonly CommitStep[] } = {}
   return {
     // in the transaction, each sheet locked, checked and its model taken, before the mutation
     opened: [
-      attachSummaryFields, // the sheet's formulas read its summary fields ([Title]#) as stored
-      readCrossSheetSources, // and their {Name} sources as committed now
+      // computed values current (summary fields, {Name} sources as committed now, formulas and
+      // TODAY()), as a read brings them; what that changed is saved with the write
+      valuesCurrent,
     ],
     // after the mutation, before what it changed is saved
     written: [
