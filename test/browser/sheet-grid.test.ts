@@ -166,6 +166,9 @@ test('edit a cell of each column type and read it back through the API; a strict
   await alert.waitFor();
   assert.doesNotMatch((await alert.textContent()) ?? '', /Error:|at \w+ \(/, 'no stack trace');
   assert.ok(((await alert.textContent()) ?? '').length > 10);
+  // the catalogue's message names the column by its title, not its id
+  assert.match((await alert.textContent()) ?? '', /column “Pick”/);
+  assert.doesNotMatch((await alert.textContent()) ?? '', new RegExp(String(c.Pick!.id)));
   await settled(page);
   assert.equal((await cellAt(page, 2, 5).textContent())?.trim(), '', 'the refused value is taken back');
   await focus(2, 5);

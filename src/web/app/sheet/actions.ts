@@ -123,11 +123,23 @@ export class SheetActions {
       if (open) this.sync.refused(edits, new Map(before.map((b) => [cellKey(b.rowId, b.columnId), b.cell])));
       const i = this.undoStack.indexOf(entry);
       if (i >= 0) this.undoStack.splice(i, 1);
-      showError(e);
+      this.refused(e);
       return false;
     } finally {
       this.done();
     }
+  }
+
+  /** Shows a refusal in the catalogue's words, naming a column of this sheet by its title where the message has its id. */
+  protected refused(e: unknown): void {
+    if (!(e instanceof ApiError)) {
+      showError(e);
+      return;
+    }
+    showMessage(e.message.replace(/\b(column|columnId)\s+(\d+)\b/gi, (m: string, _w: string, id: string) => {
+      const col = this.model.column(Number(id));
+      return col ? `column “${col.title}”` : m;
+    }));
   }
 
   /**
@@ -200,7 +212,7 @@ export class SheetActions {
       await fn();
       return true;
     } catch (e) {
-      showError(e);
+      this.refused(e);
       if (!(e instanceof ApiError)) console.error(e);
       return false;
     } finally {
@@ -290,7 +302,7 @@ export class SheetActions {
     try {
       await api.put(`/sheets/${this.sheetId}/rows`, [{ id: rowId, expanded }]);
     } catch (e) {
-      showError(e);
+      this.refused(e);
     }
   }
 

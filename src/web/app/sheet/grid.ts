@@ -160,7 +160,8 @@ export class SheetGrid {
         'data-column-id': col.id,
         'aria-description': col.formula ? `column formula ${col.formula}` : undefined,
         title: col.formula ? `${col.title} (column formula ${col.formula})` : `${col.title} (${typeLabel(col)})`,
-        class: { 'sd-colhead': true, 'sd-colformula': !!col.formula },
+        // the primary column's title lines up with its cells' text (after the grip and the expand toggle)
+        class: { 'sd-colhead': true, 'sd-colformula': !!col.formula, 'sd-primary-head': !!col.primary, 'sd-grip-head': !!col.primary && this.moves && model.canEdit },
       }) as never,
     }));
     this.el.columns = cols;

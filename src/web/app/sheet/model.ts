@@ -64,6 +64,8 @@ export class SheetModel {
   columnFilter: ColumnFilter | null = null;
   /** The person's applied sheet filter (the rows it shows, as the last Get Sheet said), null for none. */
   sheetFilter: { filter: Filter; rowIds: Set<number> } | null = null;
+  /** Rows shown even where the applied sheet filter hides them: the person's own new rows, until another filter is applied. */
+  keptShown = new Set<number>();
   private listeners: Array<(scope: ChangeScope, rowIds?: number[]) => void> = [];
 
   constructor(sheet: Sheet) {
@@ -108,6 +110,7 @@ export class SheetModel {
         // read with the sheet's filters: the person's applied filter, and the rows it hides
         if (change.sheet.filters !== undefined) {
           const applied = change.sheet.filters.find((f) => f.applied === true);
+          if (applied?.id !== this.sheetFilter?.filter.id) this.keptShown.clear();
           this.sheetFilter = applied ? { filter: applied, rowIds: new Set(change.sheet.rows.filter((r) => !r.filteredOut).map((r) => r.id)) } : null;
         }
         break;
@@ -218,7 +221,7 @@ export class SheetModel {
         hidden.add(id);
         continue;
       }
-      if (this.sheetFilter && !this.sheetFilter.rowIds.has(id)) continue;
+      if (this.sheetFilter && !this.sheetFilter.rowIds.has(id) && !this.keptShown.has(id)) continue;
       if (cf && !cf.values.has(shownText(r.cells.get(cf.columnId)))) continue;
       out.push(id);
     }

@@ -94,11 +94,19 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     }
   });
 
+  // the buttons in groups (a line wraps between groups, not inside one)
+  let group = rowTools;
+  const startGroup = (label: string) => {
+    group = h('div', { class: 'tool-group', role: 'group', 'aria-label': label });
+    rowTools.append(group);
+  };
   const btn = (label: string, run: () => unknown, opts: { key?: string; needsEdit?: boolean; needsAdmin?: boolean } = {}) => {
     const b = h('button', { type: 'button', class: 'tool', title: opts.key ? `${label} (${opts.key})` : label }, label);
     b.addEventListener('click', () => void run());
     if ((opts.needsEdit && !model.canEdit) || (opts.needsAdmin && !model.canAdmin)) b.hidden = true;
-    rowTools.append(b);
+    group.append(b);
+    if ([...group.children].every((c) => (c as HTMLElement).hidden)) group.hidden = true;
+    else group.hidden = false;
     return b;
   };
   const onRow = (fn: (rowId: number, col: Column) => Promise<unknown>) => async () => {
@@ -109,6 +117,7 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     }
     await fn(f.rowId, f.col);
   };
+  startGroup('Rows');
   btn('Insert above', onRow(async (rowId, col) => {
     const before = new Set(model.order);
     if (await actions.insertRow(rowId, true)) await focusNew(ctx, before, col.id);
@@ -126,6 +135,7 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     const kids = model.parents.has(rowId) ? ' and the rows indented under it' : '';
     if (await confirmDialog('Delete row', `Delete row ${r?.rowNumber ?? ''}${kids}? This cannot be undone here.`)) await actions.deleteRows([rowId]);
   }), { needsEdit: true });
+  startGroup('Hierarchy and order');
   btn('Indent', onRow(async (rowId, col) => {
     if (await actions.indent(rowId)) await grid.focusCell(rowId, col.id);
   }), { needsEdit: true, key: 'Ctrl+]' });
@@ -142,8 +152,10 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     const id = model.parents.has(rowId) ? rowId : model.rows.get(rowId)?.parentId;
     if (id !== null && id !== undefined) await actions.setExpanded(id, !model.rows.get(id)?.expanded);
   }));
+  startGroup('Undo');
   btn('Undo', () => actions.undo(), { needsEdit: true, key: 'Ctrl+Z' });
   btn('Redo', () => actions.redo(), { needsEdit: true, key: 'Ctrl+Y' });
+  startGroup('Columns');
   const colBtn = btn('Column…', onRow(async (_rowId, col) => columnMenu(ctx, col, colBtn)));
   btn('Sort ascending', onRow(async (_r, col) => actions.sort(col.id, true)), { needsEdit: true });
   btn('Sort descending', onRow(async (_r, col) => actions.sort(col.id, false)), { needsEdit: true });
@@ -163,8 +175,8 @@ async function focusNew(ctx: SheetPageContext, before: Set<number>, columnId: nu
   // the row this page added (others may add rows meanwhile, which the change stream brings)
   const id = ctx.actions.lastAdded.find((r) => model.rows.has(r)) ?? model.order.find((r) => !before.has(r));
   if (id === undefined) return;
-  if (model.sheetFilter && !model.sheetFilter.rowIds.has(id)) {
-    model.sheetFilter.rowIds.add(id);
+  if (model.sheetFilter && !model.sheetFilter.rowIds.has(id) && !model.keptShown.has(id)) {
+    model.keptShown.add(id);
     model.apply({ kind: 'columns', columns: model.columns });
   }
   await ctx.grid.focusCell(id, columnId);
@@ -338,7 +350,7 @@ async function mountOptional(shareSlot: HTMLElement, side: HTMLElement, ctx: She
     else if (f) void open(f.rowId, f.columnId);
     else showMessage('Select a cell of the row first.');
   });
-  document.querySelector('.toolbar')?.append(toggle);
+  document.querySelector('.toolbar')?.append(h('div', { class: 'tool-group', role: 'group', 'aria-label': 'Row panel' }, toggle));
   document.addEventListener('keydown', (e) => {
     if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === 'r') {
       e.preventDefault();
