@@ -143,6 +143,10 @@ test('an edit in one grid shows in the other; each sees the other\'s initials an
   await typeAndSave(bob.page, 'Started');
   await shows(ada.page, rowIds[2]!, Status!.id, 'Started', 'Bob\'s edit in Ada\'s grid');
   assert.equal(await cellNow(rowIds[2]!, Status!.id), 'Started');
+  // wherever Bob's focus is now, Ada sees it outlined
+  const bobAt = bob.page.locator('[role="gridcell"][aria-selected="true"]').first();
+  const [r, c] = [await bobAt.getAttribute('data-row-id'), await bobAt.getAttribute('data-column-id')];
+  await ada.page.locator(`.sd-peer[data-row-id="${r}"][data-column-id="${c}"]`).first().waitFor();
   await screenshot(ada.page, 'presence');
 });
 

@@ -119,7 +119,8 @@ export class SheetModel {
         // rows as the server has them: new ones, and known ones whose place (parent, sibling above) changed, are placed
         const place: Row[] = [];
         let at: Map<number, number> | undefined;
-        const indexOf = (id: number) => (at ??= new Map(this.order.map((x, i) => [x, i]))).get(id) ?? -1;
+        // a few rows (an edit, an event): the order searched; many (a paste): indexed once
+        const indexOf = (id: number) => (change.rows.length < 16 ? this.order.indexOf(id) : ((at ??= new Map(this.order.map((x, i) => [x, i]))).get(id) ?? -1));
         for (const r of change.rows) {
           const old = this.rows.get(r.id);
           if (!old) {
