@@ -87,7 +87,14 @@ export class LiveSheet {
     actions.live = true;
     actions.hold = () => this.hold();
     this.connect();
-    window.addEventListener('pagehide', () => this.es?.close());
+    // leaving the page ends the stream (and the person's presence) at once; back from the browser's cache, it resumes
+    window.addEventListener('pagehide', () => {
+      this.es?.close();
+      this.es = null;
+    });
+    window.addEventListener('pageshow', (e) => {
+      if (e.persisted && !this.es && !this.ended) this.connect();
+    });
   }
 
   /** Events wait until the release (a reload of the sheet under way). */
@@ -130,7 +137,12 @@ export class LiveSheet {
     es.addEventListener('hello', (ev) => {
       const e = ev as MessageEvent<string>;
       if (e.lastEventId) this.lastId = e.lastEventId;
-      const d = JSON.parse(e.data) as Data;
+      let d: Data;
+      try {
+        d = JSON.parse(e.data) as Data;
+      } catch {
+        return;
+      }
       this.retries = 0;
       if (d.presenceId) this.presence.connected(d.presenceId);
       if (this.first) {
@@ -139,8 +151,12 @@ export class LiveSheet {
       } else document.body.dataset.live = 'open';
     });
     es.addEventListener('presence', (ev) => {
-      const d = JSON.parse((ev as MessageEvent<string>).data) as Data;
-      this.presence.show(d.viewers ?? [], d.count ?? 0);
+      try {
+        const d = JSON.parse((ev as MessageEvent<string>).data) as Data;
+        this.presence.show(d.viewers ?? [], d.count ?? 0);
+      } catch {
+        // a presence list that cannot be read: the next one comes within a second of a change
+      }
     });
     for (const kind of ['rows-added', 'rows-updated', 'rows-moved']) {
       on(kind, async (d) => {
