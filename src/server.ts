@@ -95,8 +95,9 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   // image from the blob store) finishes later, and its connection would hold close() open for
   // the whole keep-alive timeout (72 s): end idle connections again as each response finishes.
   let closing: Promise<void> | null = null;
-  app.addHook('onResponse', async () => {
+  app.addHook('onResponse', (_req, _reply, done) => {
     if (closing !== null) app.server.closeIdleConnections();
+    done();
   });
   const address = await app.listen({ host: config.host, port: config.port });
   const ro = { include: new Set<string>(), exclude: new Set<string>(), numericDates: false, level: 0, accessApiLevel: 0 };

@@ -64,32 +64,35 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
   if (ctx.testMode) installTestModeHooks(api, ctx.testMode);
 
   const secret = await cookieSecret(ctx.store.db);
+  /** Who sent the request: its page session (with its CSRF token) or its API token (and Assume-User). */
+  const whoSent = (req: FastifyRequest): Promise<Actor> => {
+    const session = req.headers.authorization === undefined ? sessionOf(req, secret) : undefined;
+    if (session !== undefined) {
+      // the web app: the page's session cookie and its CSRF token (never an API token in a page);
+      // EventSource sends no headers of its own, so a stream takes the token as ?csrf=
+      const header = req.headers['x-csrf-token'];
+      const csrf = (Array.isArray(header) ? header[0] : header) ?? (req.routeOptions.config.csrfInQuery ? queryCsrf(req) : undefined);
+      return authenticateSession(ctx.store.db, session, csrf, secret);
+    }
+    const assume = req.headers['assume-user'];
+    return authenticate(ctx.store.db, req.headers.authorization, Array.isArray(assume) ? assume[0] : assume, clock.now());
+  };
+  // a long response (a change stream) asks again later whether its caller still may; one
+  // function for every request (it reads the request it is called on), none made per request
+  async function reauthenticate(this: FastifyRequest): Promise<Actor> {
+    const actor = await whoSent(this);
+    const scope = this.routeOptions.config.scope;
+    if (scope && !hasScope(actor.scopes, scope)) throw apiError(1004);
+    return actor;
+  }
   api.addHook('onRequest', async (req, reply) => {
     if (req.is404) return;
     const cfg = req.routeOptions.config;
     if (!acceptable(req.headers.accept, cfg.produces)) throw apiError(1052);
     reply.header('cache-control', 'no-store');
     if (cfg.public) return;
-    const assume = req.headers['assume-user'];
-    const session = req.headers.authorization === undefined ? sessionOf(req, secret) : undefined;
-    let who: () => Promise<Actor>;
-    if (session !== undefined) {
-      // the web app: the page's session cookie and its CSRF token (never an API token in a page);
-      // EventSource sends no headers of its own, so a stream takes the token as ?csrf=
-      const header = req.headers['x-csrf-token'];
-      const csrf = (Array.isArray(header) ? header[0] : header) ?? (cfg.csrfInQuery ? queryCsrf(req) : undefined);
-      who = () => authenticateSession(ctx.store.db, session, csrf, secret);
-    } else {
-      const authorization = req.headers.authorization;
-      who = () => authenticate(ctx.store.db, authorization, Array.isArray(assume) ? assume[0] : assume, clock.now());
-    }
-    req.actor = await who();
-    // a long response (a change stream) asks again later whether its caller still may
-    req.reauthenticate = async () => {
-      const actor = await who();
-      if (cfg.scope && !hasScope(actor.scopes, cfg.scope)) throw apiError(1004);
-      return actor;
-    };
+    req.actor = await whoSent(req);
+    req.reauthenticate = reauthenticate;
     if (cfg.scope && !hasScope(req.actor.scopes, cfg.scope)) throw apiError(1004);
     req.actor.changeAgent = changeAgent(req.headers['smartsheet-change-agent']);
     const bucket = req.actor.source === 'WEB_APP' ? `session:${req.actor.user.id}` : String(req.actor.tokenId);
@@ -97,10 +100,16 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
     if (!decision.allowed) throw apiErrorWith(4003, { headers: { 'retry-after': String(decision.retryAfter) } });
   });
 
-  api.addHook('preHandler', async (req) => {
-    assertRequestText(req.params, req.query);
-    req.ro = readOptions(req.query as Record<string, string>);
-    if (req.routeOptions.config.body === 'required' && req.body === undefined) throw apiError(1024);
+  api.addHook('preHandler', (req, _reply, done) => {
+    try {
+      assertRequestText(req.params, req.query);
+      req.ro = readOptions(req.query as Record<string, string>);
+      if (req.routeOptions.config.body === 'required' && req.body === undefined) throw apiError(1024);
+    } catch (e) {
+      done(e as Error);
+      return;
+    }
+    done();
   });
 
   openApiRoute(api);

@@ -42,8 +42,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor;
     ro: ReadOptions;
-    /** The caller's credentials checked again (a token revoked or a session ended since throws the catalogued error). */
-    reauthenticate: () => Promise<Actor>;
+    /** The caller's credentials checked again (a token revoked or a session ended since throws the catalogued error); call it on the request. */
+    reauthenticate: (this: FastifyRequest) => Promise<Actor>;
     /** services/log/events.ts eventsRecorded() when the request arrived. */
     recordedAtArrival: number;
   }
@@ -116,7 +116,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.decorateRequest('actor', null as unknown as Actor);
   app.decorateRequest('ro', null as unknown as ReadOptions);
   app.decorateRequest('recordedAtArrival', 0);
-  app.decorateRequest('reauthenticate', null as unknown as () => Promise<Actor>);
+  app.decorateRequest('reauthenticate', null as unknown as (this: FastifyRequest) => Promise<Actor>);
 
   // Every registered path (the API's and the root's), for the fuzz suite and for 405 answers.
   const known = knownRoutes();

@@ -65,8 +65,10 @@ export function installEdge(app: FastifyInstance, config: Config): void {
     if (cur && cur.req.complete && socket.writableLength === 0) return;
     socket.destroy();
   });
-  app.addHook('onRequest', async (req) => {
-    if (req.url.length > MAX_URI_LENGTH) throw protocolError(414, `the URI is longer than ${MAX_URI_LENGTH} bytes`);
+  // hooks of every request are callbacks, not async functions: a promise per hook and request
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (req.url.length > MAX_URI_LENGTH) done(protocolError(414, `the URI is longer than ${MAX_URI_LENGTH} bytes`));
+    else done();
   });
 }
 

@@ -32,7 +32,7 @@ export async function changeRoutes(app: FastifyInstance): Promise<void> {
     const sheetId = pathId(req.params.sheetId);
     const q = req.query as Record<string, unknown>;
     const after = position(req.headers['last-event-id'], 'Last-Event-ID') ?? position(q.after, 'after');
-    const reauth = req.reauthenticate;
+    const reauth = () => req.reauthenticate();
     const stream = await app.ctx.live.open({ actor: req.actor, sheetId, after, reauth });
     // the read options of the query shape rows and columns as Get Row and Get Column would
     const roKey = JSON.stringify([...req.ro.include].sort()) + JSON.stringify([...req.ro.exclude].sort()) + `${req.ro.numericDates}|${req.ro.level}|${req.ro.accessApiLevel}`;
