@@ -32,8 +32,9 @@ async function bundle() {
   const web = path.join(src, 'web', 'index.ts');
   for (const f of sourceFiles(src)) {
     const text = fs.readFileSync(f);
-    // import.meta.url is defined as that of web/index.ts in the bundle: any other user needs the sources
-    if (f !== web && text.includes('import.meta')) return undefined;
+    // import.meta.url is defined as that of web/index.ts in the bundle: it serves the files beside
+    // it (web/assets.ts too); a user elsewhere needs the sources
+    if (path.dirname(f) !== path.dirname(web) && text.includes('import.meta')) return undefined;
     hash.update(path.relative(src, f)).update('\0').update(text).update('\0');
   }
   const dir = path.join(root, '.build');

@@ -66,8 +66,15 @@ export function presentRow(model: SheetModel, row: RowState, o: RowPresentOption
 export class JsonWriter {
   private buf: Buffer;
   private len = 0;
+  /** Bytes already handed to `parts` (see the constructor). */
+  private handed = 0;
 
-  constructor(capacity = 64 * 1024) {
+  /**
+   * `parts`, when given, is handed the text as it is written, a piece of at least PART_BYTES at
+   * a time (the rest: `unhanded()`); the pieces are views of the writer's Buffers, which are then
+   * never given back for reuse before the writer is released.
+   */
+  constructor(capacity = 64 * 1024, private readonly parts?: (piece: Buffer) => void) {
     this.buf = takeBodyBuffer(Math.max(1024, capacity));
   }
 
@@ -75,6 +82,10 @@ export class JsonWriter {
     // at most 3 bytes per UTF-16 unit
     if (this.len + s.length * 3 > this.buf.length) this.grow(s.length * 3);
     this.len += this.buf.write(s, this.len);
+    if (this.parts !== undefined && this.len - this.handed >= PART_BYTES) {
+      this.parts(this.buf.subarray(this.handed, this.len));
+      this.handed = this.len;
+    }
   }
 
   private grow(need: number): void {
@@ -82,7 +93,8 @@ export class JsonWriter {
     // of tens of MB would be mostly empty
     const next = takeBodyBuffer(Math.max(this.buf.length + (this.buf.length >> 1), this.len + need));
     this.buf.copy(next, 0, 0, this.len);
-    giveBackBodyBuffer(this.buf);
+    // pieces handed out may still be read from the old one: it is left to the collector then
+    if (this.parts === undefined) giveBackBodyBuffer(this.buf);
     this.buf = next;
   }
 
@@ -90,11 +102,19 @@ export class JsonWriter {
     return this.buf.subarray(0, this.len);
   }
 
+  /** What was written after the last piece handed to `parts`. */
+  unhanded(): Buffer {
+    return this.buf.subarray(this.handed, this.len);
+  }
+
   /** Call when the Buffer of toBuffer() is no longer used (its response finished): it may serve the next one. */
   release(): void {
     giveBackBodyBuffer(this.buf);
   }
 }
+
+/** Pieces handed on while writing (JsonWriter `parts`). */
+const PART_BYTES = 1024 * 1024;
 
 /**
  * The JSON of a row's cells (`"cells":[...]}` on) is kept from one response to the next while
