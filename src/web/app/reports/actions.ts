@@ -131,6 +131,11 @@ export class ReportActions extends SheetActions {
     return out;
   }
 
+  /** A report's rows are read with their conditional formats on each reload; it has no rules of its own to ask for. */
+  protected override hasFormatRules(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
+
   override async reload(): Promise<void> {
     const r = await api.get<Report>(`/reports/${this.reportId}`, REPORT_QUERY);
     this.index(r);

@@ -58,6 +58,70 @@ export class SheetActions {
 
   constructor(readonly model: SheetModel) {
     this.sync = new RowSync(model);
+    // cells changed (by the page or the change stream): their conditional formats follow (formatsLater)
+    model.onChange((scope, rowIds) => {
+      if (scope !== 'cells' || this.applyingFormats || !rowIds?.length) return;
+      for (const id of rowIds) this.formatsDue.add(id);
+      this.formatsLater();
+    });
+  }
+
+  /** Whether the sheet has conditional-format rules (read once, when first needed). */
+  private rules: Promise<boolean> | null = null;
+  private formatsDue = new Set<number>();
+  private formatsTimer: ReturnType<typeof setTimeout> | null = null;
+  private applyingFormats = false;
+
+  /** Does this sheet have conditional-format rules? (A report's page has none of its own.) */
+  protected hasFormatRules(): Promise<boolean> {
+    this.rules ??= api.get<{ data?: unknown[] }>(`/sheetd/sheets/${this.sheetId}/conditionalformats`).then((r) => (r.data?.length ?? 0) > 0, () => false);
+    return this.rules;
+  }
+
+  /**
+   * Conditional formats are worked out by the server when rows are read (Get Sheet with
+   * include=format); a write's answer and the change stream's rows carry none. So once the
+   * page's writes are answered, the changed rows' formats are read again, and only their
+   * conditionalFormat is taken (the values stay as the writes and the stream left them).
+   */
+  private formatsLater(): void {
+    if (this.formatsTimer) clearTimeout(this.formatsTimer);
+    this.formatsTimer = setTimeout(() => {
+      this.formatsTimer = null;
+      if (this.pending > 0) {
+        this.formatsLater();
+        return;
+      }
+      const ids = [...this.formatsDue].filter((id) => this.model.rows.has(id));
+      this.formatsDue.clear();
+      if (ids.length > 0) void this.readFormats(ids).catch(() => undefined);
+    }, 120);
+  }
+
+  private async readFormats(rowIds: number[]): Promise<void> {
+    if (!(await this.hasFormatRules())) return;
+    const read = await api.get<Sheet>(`/sheets/${this.sheetId}`, { include: 'format', rowIds: rowIds.join(',') });
+    this.applyingFormats = true;
+    try {
+      for (const r of read.rows) {
+        const row = this.model.rows.get(r.id);
+        if (!row) continue;
+        const now = new Map((r.cells ?? []).map((c) => [c.columnId, c.conditionalFormat]));
+        const changed: Cell[] = [];
+        for (const [columnId, c] of row.cells) {
+          const cf = now.get(columnId);
+          if ((c.conditionalFormat ?? undefined) === cf) continue;
+          const next: Cell = { ...c };
+          if (cf === undefined) delete next.conditionalFormat;
+          else next.conditionalFormat = cf;
+          changed.push(next);
+        }
+        for (const [columnId, cf] of now) if (cf !== undefined && !row.cells.has(columnId)) changed.push({ columnId, conditionalFormat: cf });
+        if (changed.length > 0) this.model.apply({ kind: 'cells', rowId: r.id, cells: changed });
+      }
+    } finally {
+      this.applyingFormats = false;
+    }
   }
 
   get sheetId(): number {

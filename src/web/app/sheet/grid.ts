@@ -165,6 +165,10 @@ export class SheetGrid {
       }) as never,
     }));
     this.el.columns = cols;
+    this.panes.clear();
+    let scrolling = 0;
+    for (const col of this.cols) this.panes.set(col.id, col.primary ? { type: 'colPinStart', index: 0 } : { type: 'rgCol', index: scrolling++ });
+    this.looks.clear();
     this.el.readonly = !model.canEdit;
     this.el.setAttribute('aria-colcount', String(this.cols.length + 1));
     this.el.setAttribute('role', this.model.parents.size > 0 ? 'treegrid' : 'grid');
@@ -178,19 +182,84 @@ export class SheetGrid {
   }
 
   setSource(): void {
+    this.looks.clear();
     this.el.source = this.model.visible.map((id) => this.sourceRow(id));
     this.el.setAttribute('aria-rowcount', String(this.model.visible.length + 1));
   }
 
-  /** Redraws the given rows (their cells changed). */
+  /** Per row: what its cells looked like when last drawn (see `look`), taken as rows are drawn and redrawn. */
+  private readonly looks = new Map<number, string[]>();
+
+  /**
+   * Everything a row's cells are drawn from: first the row's own part (its format, place and
+   * state), then per grid column the cell's "props" (what its cell element's attributes and
+   * style come from: formula, formats, others focused there) and, after \u0001, its content
+   * (shown text and value).
+   * Not, say, objectValue or columnType, which answers carry or not.
+   */
+  private look(id: number): string[] {
+    const r = this.model.rows.get(id);
+    if (!r) return [''];
+    const out = [JSON.stringify([r.rowNumber, r.format ?? null, r.conditionalFormat ?? null, r.expanded, r.locked, this.model.levels.get(id), this.model.parents.has(id)])];
+    for (const col of this.cols) {
+      const c = r.cells.get(col.id);
+      const peer = this.peers.get(`${id}:${col.id}`);
+      const props = JSON.stringify([!!c?.formula, c?.format ?? null, c?.conditionalFormat ?? null, peer ? [peer.color, peer.names] : null]);
+      out.push(`${props}\u0001${c ? JSON.stringify([shownText(c), c.value ?? null, c.formula ?? null]) : ''}`);
+    }
+    return out;
+  }
+
+  /** Per grid column id: its pane (the frozen primary column's, or the scrolling one) and its index there. */
+  private panes = new Map<number, { type: 'colPinStart' | 'rgCol'; index: number }>();
+
+  /**
+   * Redraws the given rows (their cells changed), as little as it can: a row that looks as it did
+   * is left alone (a cell edit's answer and its echo on the change stream usually repeat what the
+   * edit showed at once); a row whose cells changed only in their content has just those cells
+   * drawn again (RevoGrid's setDataAt); any other change redraws the grid's rows. A redraw of
+   * every row in view costs the page a frame of work, which delays the answer of the edit
+   * being seen.
+   */
   private updateRows(rowIds: number[]): void {
-    const want = new Set(rowIds);
+    const want = new Set<number>();
+    const quick = new Map<number, number[]>();
+    for (const id of rowIds) {
+      const now = this.look(id);
+      const before = this.looks.get(id);
+      this.looks.set(id, now);
+      if (before && before.length === now.length && before[0] === now[0]) {
+        const cols: number[] = [];
+        let contentOnly = true;
+        for (let k = 1; k < now.length && contentOnly; k++) {
+          if (before[k] === now[k]) continue;
+          if (before[k]!.split('\u0001')[0] !== now[k]!.split('\u0001')[0]) contentOnly = false;
+          else cols.push(k - 1);
+        }
+        if (contentOnly) {
+          if (cols.length > 0) quick.set(id, cols);
+          continue;
+        }
+      }
+      want.add(id);
+    }
+    if (want.size === 0 && quick.size === 0) return;
     const src = this.el.source as Src[];
     let changed = false;
     for (let i = 0; i < src.length; i++) {
-      if (want.has(src[i]!.id)) {
-        src[i] = this.sourceRow(src[i]!.id);
+      const id = src[i]!.id;
+      if (want.has(id)) {
+        src[i] = this.sourceRow(id);
         changed = true;
+      } else if (quick.has(id)) {
+        // the cells' text in place, and only those cells drawn again
+        const r = this.model.rows.get(id)!;
+        for (const k of quick.get(id)!) {
+          const col = this.cols[k]!;
+          src[i]![`c${col.id}`] = shownText(r.cells.get(col.id));
+          const pane = this.panes.get(col.id);
+          if (pane) void this.el.setDataAt({ row: i, col: pane.index, colType: pane.type, rowType: 'rgRow', val: src[i]![`c${col.id}`], skipDataUpdate: true });
+        }
       }
     }
     if (changed) {
@@ -440,6 +509,8 @@ export class SheetGrid {
       const id = d.model?.id;
       const attrs: Record<string, unknown> = { ...d.node.$attrs$, role: 'row', 'aria-rowindex': d.item.itemIndex + 2 };
       if (id !== undefined) {
+        // what the row looks like as drawn (updateRows compares with it)
+        if (!this.looks.has(id)) this.looks.set(id, this.look(id));
         attrs['aria-level'] = (this.model.levels.get(id) ?? 0) + 1;
         attrs['data-row-id'] = id;
         if (this.model.parents.has(id)) attrs['aria-expanded'] = this.model.rows.get(id)?.expanded ? 'true' : 'false';
