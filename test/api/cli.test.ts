@@ -23,7 +23,7 @@ function run(args: string[], env: Env): Promise<{ code: number; stdout: string; 
 }
 
 async function waitFor(url: string, opts: { insecure?: boolean } = {}): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     const ok = await get(url, {}, opts).then((r) => r.status === 200, () => false);
     if (ok) return;
