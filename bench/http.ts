@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
-import { createPgDatabase } from '../test/helpers/server.ts';
+import { onEachStore } from './stores.ts';
 import { recordGoal } from './goals.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -57,18 +57,7 @@ async function measureStore(store: string, databaseUrl: string | undefined): Pro
 }
 
 export async function benchHttp(): Promise<void> {
-  await measureStore('SQLite', undefined);
-  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.SHEETD_TEST_DATABASE_URL;
-  if (!adminUrl) {
-    console.log('(PostgreSQL skipped: set BENCH_DATABASE_URL to a PostgreSQL URL whose user may create databases)');
-    return;
-  }
-  const db = await createPgDatabase(adminUrl);
-  try {
-    await measureStore('PostgreSQL', db.url);
-  } finally {
-    await db.drop();
-  }
+  await onEachStore(measureStore);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchHttp();

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { sqliteJournal } from '../src/store/db.ts';
 import { catchUpSearchIndex } from '../src/services/log/searchIndex.ts';
-import { createPgDatabase } from '../test/helpers/server.ts';
+import { onEachStore } from './stores.ts';
 import { recordGoal } from './goals.ts';
 
 /**
@@ -145,18 +145,7 @@ async function measureStore(store: string, databaseUrl: string | undefined): Pro
 }
 
 export async function benchImport(): Promise<void> {
-  await measureStore('SQLite', undefined);
-  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.SHEETD_TEST_DATABASE_URL;
-  if (!adminUrl) {
-    console.log('(PostgreSQL skipped: set BENCH_DATABASE_URL to a PostgreSQL URL whose user may create databases)');
-    return;
-  }
-  const db = await createPgDatabase(adminUrl);
-  try {
-    await measureStore('PostgreSQL', db.url);
-  } finally {
-    await db.drop();
-  }
+  await onEachStore(measureStore);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchImport();
