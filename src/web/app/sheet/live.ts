@@ -119,30 +119,28 @@ export class LiveSheet {
     const es = new EventSource(`/2.0/sheetd/sheets/${this.ctx.sheetId}/changes?${q}`);
     this.es = es;
     document.body.dataset.live = 'connecting';
+    /** An event's data, its id kept as the position to resume after; undefined when unreadable. */
+    const read = (ev: Event): Data | undefined => {
+      const e = ev as MessageEvent<string>;
+      if (e.lastEventId) this.lastId = e.lastEventId;
+      try {
+        return JSON.parse(e.data) as Data;
+      } catch {
+        return undefined;
+      }
+    };
     const on = (kind: string, fn: (d: Data) => Promise<void> | void) =>
       es.addEventListener(kind, (ev) => {
-        const e = ev as MessageEvent<string>;
-        if (e.lastEventId) this.lastId = e.lastEventId;
-        let d: Data;
-        try {
-          d = JSON.parse(e.data) as Data;
-        } catch {
-          return;
-        }
+        const d = read(ev);
+        if (!d) return;
         this.enqueue(kind, async () => {
           await fn(d);
           if (d.version !== undefined && d.version > this.version) this.version = d.version;
         });
       });
     es.addEventListener('hello', (ev) => {
-      const e = ev as MessageEvent<string>;
-      if (e.lastEventId) this.lastId = e.lastEventId;
-      let d: Data;
-      try {
-        d = JSON.parse(e.data) as Data;
-      } catch {
-        return;
-      }
+      const d = read(ev);
+      if (!d) return;
       this.retries = 0;
       if (d.presenceId) this.presence.connected(d.presenceId);
       if (this.first) {
