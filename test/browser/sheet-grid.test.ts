@@ -219,6 +219,13 @@ test('edit a cell of each column type and read it back through the API; a strict
   assert.equal(await cellAt(page, 2, 11).getAttribute('aria-readonly'), 'true');
   await page.keyboard.press('Enter');
   assert.equal(await page.locator('.sd-editor').count(), 0);
+  // it shows its instant short, in the page's locale and time zone; the API's ISO text is the title
+  const created = cellValue(back, 0, c.Created!.id)!.value as string;
+  assert.match(created, /^\d{4}-\d{2}-\d{2}T.*Z$/);
+  const shown = cellAt(page, 2, 11).locator('.sd-text');
+  assert.equal(await shown.getAttribute('title'), created);
+  const local = await page.evaluate((iso) => new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso)), created);
+  assert.equal((await shown.textContent())?.trim(), local);
   await screenshot(page, 'grid-types');
 });
 

@@ -1,7 +1,7 @@
 import { defineCustomElements } from '@revolist/revogrid/loader';
 import type { ColumnRegular, HyperFunc, VNode, CellTemplateProp } from '@revolist/revogrid';
 import type { SheetModel } from './model.ts';
-import { shownText } from './model.ts';
+import { gridText, shownText } from './model.ts';
 import type { Column } from './types.ts';
 import type { SheetActions, CellEdit } from './actions.ts';
 import { SheetCellEditor, editorEnv, columnOfProp } from './editors.ts';
@@ -374,7 +374,7 @@ export class SheetGrid {
     const rowId = (p.model as Src).id;
     const r = this.model.rows.get(rowId);
     const c = r?.cells.get(col.id);
-    const text = shownText(c);
+    const { text, title } = gridText(col, c);
     const parts: Array<VNode | string> = [];
     if (col.primary && r) {
       if (this.moves && this.model.canEdit) parts.push(h('span', { class: 'sd-grip', 'data-drag-row': rowId, title: 'Drag to move the row (or Alt+Shift+Up/Down)', 'aria-hidden': 'true' }));
@@ -395,7 +395,7 @@ export class SheetGrid {
     }
     if (sym) parts.push(h('span', { class: 'sd-symbol', style: { color: sym[1] }, 'aria-hidden': 'true' }, sym[0]));
     const isError = !!c?.formula && /^#[A-Z ]+/.test(text);
-    parts.push(h('span', { class: { 'sd-text': true, 'sd-error-marker': isError } }, text));
+    parts.push(h('span', { class: { 'sd-text': true, 'sd-error-marker': isError }, title }, text));
     if (c?.formula || col.formula) parts.push(h('span', { class: 'sd-fx', 'aria-hidden': 'true', title: c?.formula ?? col.formula }, 'ƒ'));
     return h('span', { class: 'sd-cell' }, parts as never);
   }

@@ -323,3 +323,16 @@ export function shownText(c: Cell | undefined): string {
   if (c.value === undefined || c.value === null) return '';
   return String(c.value);
 }
+
+const shortTimestamp = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+
+/**
+ * What a cell of this column shows in the grid: a DATETIME column's (Created, Modified) instant
+ * is given by the API in ISO 8601 UTC; the grid shows it in the person's own locale and time
+ * zone, short, with the ISO text kept as the cell's title. Every other cell: shownText.
+ */
+export function gridText(col: Column, c: Cell | undefined): { text: string; title?: string } {
+  const text = shownText(c);
+  if (col.type !== 'DATETIME' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/.test(text)) return { text };
+  return { text: shortTimestamp.format(new Date(text)), title: text };
+}
