@@ -77,6 +77,12 @@ export class Changeset {
   order = false;
   /** Something else a reader of the sheet sees changed (filters, summary, cross-sheet references). */
   meta = false;
+  /**
+   * Set by a writer that knows no cell it wrote holds a cell link (new rows never do; an update
+   * naming no link source): on a sheet without links, the link index step then does not walk
+   * the rows written to look for links.
+   */
+  noLinksWritten = false;
 
   get empty(): boolean {
     return this.updated.size === 0 && this.added.size === 0 && this.deleted.size === 0 && !this.columns && !this.order && !this.meta;

@@ -153,6 +153,8 @@ export async function syncLinkIndex(ctx: WriteContext): Promise<void> {
   const m = ctx.model;
   const { updated, added, deleted } = ctx.changes;
   if (updated.size + added.size + deleted.size === 0 && !ctx.changes.columns) return;
+  // a sheet without links (when this process last wrote it) that got none: nothing to index
+  if (ctx.changes.noLinksWritten && hasLinks.get(m) === false) return;
   // the links of the rows written that are still there (a row both added and updated once)
   const current: Array<{ rowId: number; columnId: number; li: StoredCellLink }> = [];
   for (const id of updated) {

@@ -130,6 +130,8 @@ export async function addRows(store: SheetStore, actor: Actor, sheetId: number, 
       }
     });
     if (created.length === 0) return { rows: created, failures, single };
+    // new rows hold no cell links (1032)
+    ctx.changes.noLinksWritten = true;
     assertCellsPerSheet(m.rows.size + created.length, m.columns.length);
     m.tree.addRows(created.map((r) => ({ id: r.id, expanded: r.expanded, locked: r.locked })), location, {
       canEditLocked: isAdmin,
@@ -211,6 +213,8 @@ export async function updateRows(store: SheetStore, actor: Actor, sheetId: numbe
         failures.push({ index, rowId: rid, error: refusal });
       }
     });
+    // a link is written only from a source sheet the request names
+    if (targets.links.size === 0) ctx.changes.noLinksWritten = true;
     if (location.kind !== 'none' && staged.length > 0) {
       moveModelRows(m, ctx.changes, staged.map((s) => s.row.id), location, { canEditLocked: isAdmin, hasData: (rid) => rowHasData(m.rows.get(rid)?.cells) });
     }
