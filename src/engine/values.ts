@@ -504,6 +504,13 @@ export function parseCellWrite(column: ColumnDef, input: CellInput, existing: St
   assertColumnEditable(column, ctx.isSheetAdmin === true);
 
   const value = input.value;
+  // most cells written: a plain value into a blank cell, nothing else asked
+  if (
+    existing === undefined && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') &&
+    input.objectValue === undefined && input.formula === undefined && input.hyperlink === undefined && input.linkInFromCell === undefined &&
+    input.image === undefined && input.format === undefined && input.overrideValidation === undefined
+  ) return plainValueIntoBlank(column, value, input, ctx);
+
   const objectValue = input.objectValue;
   const strict = input.strict !== false;
   const override = input.overrideValidation === true || ctx.overrideValidation === true;
@@ -587,6 +594,26 @@ export function parseCellWrite(column: ColumnDef, input: CellInput, existing: St
   else cell.f = format;
 
   return { columnId: column.id, cell: isEmptyCell(cell) ? undefined : cell, linkWrite };
+}
+
+/**
+ * parseCellWrite of a cell holding only a value (string, number or boolean) into a blank cell:
+ * the same checks in the same order, the same cell, without the general path's tests of what
+ * else a cell write may carry (10,000 cells of 500 new rows pass here).
+ */
+function plainValueIntoBlank(column: ColumnDef, value: string | number | boolean, input: CellInput, ctx: CellWriteContext): ParsedCell {
+  const override = ctx.overrideValidation === true;
+  if (override && ctx.isSheetAdmin !== true) throw new NotPermitted(1212);
+  if (column.version > 0) assertColumnLevel(column, ctx.level);
+  const result = parsePrimitive(column, value, input.strict !== false, input, ctx);
+  const v = result.v;
+  if (!override && violatesValidation(column, v)) throw new InvalidInput(1235);
+  let format = result.impliedFormat === undefined ? undefined : mergeFormats(result.impliedFormat, undefined);
+  if (v !== undefined && (format !== undefined || ctx.columnFormat !== undefined || ctx.rowFormat !== undefined)) {
+    format = formatForWrittenCell({ wasBlank: true, columnFormat: ctx.columnFormat, rowFormat: ctx.rowFormat, cellFormat: format });
+  }
+  const cell: StoredCell | undefined = format === undefined ? (v === undefined ? undefined : { v }) : v === undefined ? { f: format } : { v, f: format };
+  return { columnId: column.id, cell, linkWrite: false };
 }
 
 /**
