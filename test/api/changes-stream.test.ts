@@ -122,6 +122,34 @@ test('every kind of change arrives once, in commit order, with the values as the
   es.close();
 });
 
+test('sheet-updated says what changed (name, shared filters with their ids, conditional formats, row order), so a page reads again only that', async () => {
+  const s = await sheetWithFormula('stream sheet changes');
+  await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.N!.id, value: 2 }] }, { toBottom: true, cells: [{ columnId: s.col.N!.id, value: 1 }] }]);
+  const es = await stream(s.id);
+  await es.next((e) => e.event === 'hello');
+  const updated = async (what: string, write: () => Promise<{ status: number; text: string }>) => {
+    const r = await write();
+    assert.equal(r.status, 200, `${what}: ${r.text}`);
+    const e = await es.next((x) => x.event === 'sheet-updated', 15_000);
+    return e.data as { changed: string[]; filterIds?: number[]; actions: string[] };
+  };
+  assert.deepEqual((await updated('rename', () => api.put(`/sheets/${s.id}`, { name: 'stream sheet changes 2' }))).changed, ['name']);
+  let filterId = 0;
+  const made = await updated('shared filter', async () => {
+    const r = await api.post(`/sheetd/sheets/${s.id}/filters`, { name: 'Big', filterType: 'SHARED', query: { operator: 'AND', criteria: [{ columnId: s.col.N!.id, operator: 'GREATER_THAN', values: ['1'] }] } });
+    filterId = r.body.result?.id;
+    return r;
+  });
+  assert.deepEqual(made.changed, ['filters']);
+  assert.deepEqual(made.filterIds, [filterId]);
+  const formats = await updated('conditional formats', () => api.put(`/sheetd/sheets/${s.id}/conditionalformats`, { rules: [{ format: ',,1,,,,,,,,,,,,,,', query: { criteria: [{ columnId: s.col.N!.id, operator: 'IS_NOT_BLANK' }] } }] }));
+  assert.deepEqual(formats.changed, ['conditionalFormats']);
+  assert.equal(formats.filterIds, undefined);
+  const sorted = await updated('sort', () => api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: s.col.N!.id, direction: 'ASCENDING' }] }));
+  assert.ok(sorted.changed.includes('rowOrder'), JSON.stringify(sorted));
+  es.close();
+});
+
 test('a viewer sees the rows as a viewer; a user without access gets the catalogued error and no stream', async () => {
   const s = await sheetWithFormula('stream access');
   const viewer = await makeUser(t, api, `stream-viewer-${randomString(6).toLowerCase()}@example.com`);

@@ -42,6 +42,35 @@ const ACTIONS: Record<string, string> = { CREATE: 'created', UPDATE: 'updated', 
 /** What an item event names besides its id (attachments, discussions, comments, proofs): where it hangs. */
 const ITEM_DETAILS = ['parentType', 'parentId', 'attachmentType', 'name', 'discussionId', 'rowId'];
 
+/**
+ * What a run of sheet-updated events changed, so that a reader reads again only what it must:
+ * `name` (RENAME), `rowOrder` (SORT), `location` (MOVE), `filters` (shared filters, with their
+ * `filterIds`), `conditionalFormats`, `crossSheetReferences`, `proofing`, `publish`, `summary`
+ * (summary fields), and `settings` for any other change of the sheet's settings.
+ */
+function sheetChanges(events: readonly EventRow[]): { changed: string[]; filterIds?: number[] } {
+  const changed = new Set<string>();
+  const filterIds = new Set<number>();
+  for (const e of events) {
+    if (e.object_type === 'SUMMARY_FIELD') changed.add('summary');
+    else if (e.action === 'RENAME') changed.add('name');
+    else if (e.action === 'SORT') changed.add('rowOrder');
+    else if (e.action === 'MOVE') changed.add('location');
+    else {
+      const d = detailsOfEvent(e);
+      if (typeof d.filterId === 'number') {
+        changed.add('filters');
+        filterIds.add(d.filterId);
+      } else if (d.conditionalFormats !== undefined) changed.add('conditionalFormats');
+      else if (d.crossSheetReferenceId !== undefined) changed.add('crossSheetReferences');
+      else if (d.proofing !== undefined) changed.add('proofing');
+      else if (d.publish !== undefined) changed.add('publish');
+      else changed.add('settings');
+    }
+  }
+  return filterIds.size > 0 ? { changed: [...changed], filterIds: [...filterIds] } : { changed: [...changed] };
+}
+
 function changeData(c: Change, now: SheetNow, level: AccessLevel, ro: ReadOptions, permalinkBase: string): Record<string, unknown> {
   const { model, sheet } = now;
   const base = { sheetId: sheet.id, version: sheet.version };
@@ -70,7 +99,7 @@ function changeData(c: Change, now: SheetNow, level: AccessLevel, ro: ReadOption
     case 'columns-deleted':
       return { ...base, columnIds: ids(c.events) };
     case 'sheet-updated':
-      return { ...base, sheet: sheetSummary(sheet, level, ro, permalinkBase), actions: [...new Set(c.events.map((e) => e.action))] };
+      return { ...base, sheet: sheetSummary(sheet, level, ro, permalinkBase), actions: [...new Set(c.events.map((e) => e.action))], ...sheetChanges(c.events) };
     case 'shares':
       return { ...base, actions: [...new Set(c.events.map((e) => e.action))] };
     case 'sheet-deleted':

@@ -3,11 +3,13 @@ import type { SheetPageContext } from './page.ts';
 import type { PanelSection } from '../panels/rowPanel.ts';
 import { sheetQuery } from './actions.ts';
 import { PresenceView, type Viewer } from './presence.ts';
-import type { Column, Row, Sheet } from './types.ts';
+import type { Column, Filter, Row, Sheet } from './types.ts';
 
 /** Kinds of events that move rows or columns: they wait while a cell editor is open (it edits a row by its place). */
 const MOVES = new Set(['rows-added', 'rows-deleted', 'rows-moved', 'columns-added', 'columns-updated', 'columns-deleted', 'reset', 'sheet-updated', 'shares']);
 const ITEM_KINDS = ['attachments', 'discussions', 'comments', 'proofs'];
+/** What a sheet-updated may have changed in the rows shown (their order, values or formats): the sheet is read again. */
+const RELOAD_ON = new Set(['rowOrder', 'conditionalFormats', 'crossSheetReferences', 'summary', 'settings']);
 const ACCESS_WORDS: Record<string, string> = {
   OWNER: 'you own it now',
   ADMIN: 'you may now edit and share it, and change its columns',
@@ -32,6 +34,9 @@ interface Data {
   columns?: Column[];
   sheet?: Partial<Sheet>;
   actions?: string[];
+  /** sheet-updated: what changed (docs/changes-stream.md); `filterIds`, the shared filters changed. */
+  changed?: string[];
+  filterIds?: number[];
   items?: Array<{ action: string; id: number; parentType?: string; parentId?: number; discussionId?: number; rowId?: number }>;
   viewers?: Viewer[];
   count?: number;
@@ -273,8 +278,23 @@ export class LiveSheet {
       return;
     }
     if (s.name !== undefined && s.name !== model.sheet.name) model.apply({ kind: 'meta', sheet: { name: s.name } });
-    // a sort (or a change of the sheet's settings) moves rows everywhere: read it again
-    if ((d.actions ?? []).some((a) => a === 'SORT' || a === 'UPDATE')) await actions.reload();
+    // rows' order, values or formats changed (a sort, conditional formats, settings...), or the
+    // shared filter the person applied: read the sheet again; other shared filters: their list
+    const changed = d.changed ?? ['settings'];
+    const applied = model.sheetFilter?.filter.id;
+    if (changed.some((k) => RELOAD_ON.has(k)) || (applied !== undefined && (d.filterIds ?? []).includes(applied))) await actions.reload();
+    else if (changed.includes('filters')) await this.filtersChanged();
+  }
+
+  /** Shared filters changed, none the person applied: the list the toolbar offers is read again. */
+  private async filtersChanged(): Promise<void> {
+    const { model } = this.ctx;
+    try {
+      const list = await api.get<{ data: Filter[] }>(`/sheetd/sheets/${this.ctx.sheetId}/filters`, { includeAll: true });
+      model.apply({ kind: 'meta', sheet: { filters: list.data } });
+    } catch {
+      // the list stays as it was until the next read of the sheet
+    }
   }
 
   /** The sheet's shares changed: the person's access level may have. */

@@ -27,7 +27,7 @@ export type Change =
   | { kind: 'expanded'; rowId: number; expanded: boolean }
   | { kind: 'columns'; columns: Column[] }
   /** The sheet's own properties (name, version, accessLevel), from the change stream. */
-  | { kind: 'meta'; sheet: Partial<Pick<Sheet, 'name' | 'version' | 'accessLevel' | 'permalink'>> };
+  | { kind: 'meta'; sheet: Partial<Pick<Sheet, 'name' | 'version' | 'accessLevel' | 'permalink' | 'filters'>> };
 
 export interface RowState {
   id: number;

@@ -78,7 +78,7 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
       document.title = `${model.sheet.name} · sheetd`;
     }
     refreshBar();
-    if (scope === 'structure' && document.activeElement !== filterSel) fillFilters();
+    if ((scope === 'structure' || scope === 'meta') && document.activeElement !== filterSel) fillFilters();
     clearFilter.hidden = !model.columnFilter;
   });
   editBar.addEventListener('keydown', (e) => {
