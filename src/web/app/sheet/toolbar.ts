@@ -100,8 +100,12 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     group = h('div', { class: 'tool-group', role: 'group', 'aria-label': label });
     rowTools.append(group);
   };
-  const btn = (label: string, run: () => unknown, opts: { key?: string; needsEdit?: boolean; needsAdmin?: boolean } = {}) => {
-    const b = h('button', { type: 'button', class: 'tool', title: opts.key ? `${label} (${opts.key})` : label }, label);
+  // `shown`: a shorter face (a glyph, or the label's first words); the label stays the button's name
+  const btn = (label: string, run: () => unknown, opts: { key?: string; needsEdit?: boolean; needsAdmin?: boolean; shown?: string } = {}) => {
+    const title = opts.key ? `${label} (${opts.key})` : label;
+    const b = opts.shown === undefined
+      ? h('button', { type: 'button', class: 'tool', title }, label)
+      : h('button', { type: 'button', class: 'tool short', title, 'aria-label': label }, opts.shown);
     b.addEventListener('click', () => void run());
     if ((opts.needsEdit && !model.canEdit) || (opts.needsAdmin && !model.canAdmin)) b.hidden = true;
     group.append(b);
@@ -129,7 +133,7 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
   btn('Add row at bottom', async () => {
     const before = new Set(model.order);
     if (await actions.insertRow(null, false)) await focusNew(ctx, before, model.columns.find((c) => c.primary)?.id ?? model.columns[0]!.id);
-  }, { needsEdit: true });
+  }, { needsEdit: true, shown: 'Add row' });
   btn('Delete row', onRow(async (rowId) => {
     const r = model.rows.get(rowId);
     const kids = model.parents.has(rowId) ? ' and the rows indented under it' : '';
@@ -138,28 +142,28 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
   startGroup('Hierarchy and order');
   btn('Indent', onRow(async (rowId, col) => {
     if (await actions.indent(rowId)) await grid.focusCell(rowId, col.id);
-  }), { needsEdit: true, key: 'Ctrl+]' });
+  }), { needsEdit: true, key: 'Ctrl+]', shown: '⇥' });
   btn('Outdent', onRow(async (rowId, col) => {
     if (await actions.outdent(rowId)) await grid.focusCell(rowId, col.id);
-  }), { needsEdit: true, key: 'Ctrl+[' });
+  }), { needsEdit: true, key: 'Ctrl+[', shown: '⇤' });
   btn('Move up', onRow(async (rowId, col) => {
     if (await actions.move(rowId, -1)) await grid.focusCell(rowId, col.id);
-  }), { needsEdit: true, key: 'Alt+Shift+Up' });
+  }), { needsEdit: true, key: 'Alt+Shift+Up', shown: '↑' });
   btn('Move down', onRow(async (rowId, col) => {
     if (await actions.move(rowId, 1)) await grid.focusCell(rowId, col.id);
-  }), { needsEdit: true, key: 'Alt+Shift+Down' });
+  }), { needsEdit: true, key: 'Alt+Shift+Down', shown: '↓' });
   btn('Expand/collapse', onRow(async (rowId) => {
     const id = model.parents.has(rowId) ? rowId : model.rows.get(rowId)?.parentId;
     if (id !== null && id !== undefined) await actions.setExpanded(id, !model.rows.get(id)?.expanded);
   }));
   startGroup('Undo');
-  btn('Undo', () => actions.undo(), { needsEdit: true, key: 'Ctrl+Z' });
-  btn('Redo', () => actions.redo(), { needsEdit: true, key: 'Ctrl+Y' });
+  btn('Undo', () => actions.undo(), { needsEdit: true, key: 'Ctrl+Z', shown: '↶' });
+  btn('Redo', () => actions.redo(), { needsEdit: true, key: 'Ctrl+Y', shown: '↷' });
   startGroup('Columns');
   const colBtn = btn('Column…', onRow(async (_rowId, col) => columnMenu(ctx, col, colBtn)));
-  btn('Sort ascending', onRow(async (_r, col) => actions.sort(col.id, true)), { needsEdit: true });
-  btn('Sort descending', onRow(async (_r, col) => actions.sort(col.id, false)), { needsEdit: true });
-  btn('Filter by value…', onRow(async (_r, col) => columnFilterDialog(ctx, col)));
+  btn('Sort ascending', onRow(async (_r, col) => actions.sort(col.id, true)), { needsEdit: true, shown: 'Sort A→Z' });
+  btn('Sort descending', onRow(async (_r, col) => actions.sort(col.id, false)), { needsEdit: true, shown: 'Sort Z→A' });
+  btn('Filter by value…', onRow(async (_r, col) => columnFilterDialog(ctx, col)), { shown: 'Filter…' });
   // RevoGrid's header click opens the column's menu too
   grid.el.addEventListener('headerclick', (e: Event) => {
     const prop = (e as CustomEvent<{ prop?: unknown }>).detail?.prop;
