@@ -1,5 +1,5 @@
 import { newReadEpoch, type Queryable } from '../../store/db.ts';
-import { findTokenWithUser } from '../../store/tokens.ts';
+import { findTokenWithUser, type OwnExtras } from '../../store/tokens.ts';
 import { findOrgById, findUserByEmail } from '../../store/users.ts';
 import { apiError } from '../../errors.ts';
 import { isBadText } from '../../engine/input.ts';
@@ -64,7 +64,7 @@ export async function authenticate(
     if (!target || target.org_id !== org.id || target.admin || target.status !== 'ACTIVE') throw apiError(1030);
     user = target;
   }
-  return {
+  const actor: Actor = {
     user,
     requestUser,
     org,
@@ -73,6 +73,19 @@ export async function authenticate(
     scopes: parseScopes(row.scopes),
     apiClientId: row.api_client_id ?? null,
   };
+  if (row.own_extras !== undefined && user === requestUser) readWithToken.set(actor, row.own_extras);
+  return actor;
+}
+
+/** The extras of the token's user that the token's read brought (PostgreSQL), by actor. */
+const readWithToken = new WeakMap<Actor, OwnExtras>();
+
+/**
+ * Get Current User's extras (alternate addresses, profile image) of the actor's own user when
+ * they were read with its token in this request (PostgreSQL: store/tokens.ts), else undefined.
+ */
+export function ownExtrasReadWithToken(actor: Actor): OwnExtras | undefined {
+  return actor.user === actor.requestUser ? readWithToken.get(actor) : undefined;
 }
 
 /**

@@ -21,6 +21,7 @@ import type { Actor, UserRow } from '../platform/context.ts';
 export { isValidEmail, memberOr404, requireSystemAdmin };
 import { pageWindow, type Paging } from '../../paging.ts';
 import { clock } from '../../clock.ts';
+import { ownExtrasReadWithToken } from './auth.ts';
 
 export interface NewUser {
   email: string;
@@ -363,6 +364,13 @@ export async function usersByIds(db: Queryable, ids: number[]) {
 /** What Get Current User shows besides the caller's own row. */
 export async function readCurrentUser(db: Queryable, actor: Actor, withGroups: boolean) {
   const me = actor.user;
+  // on PostgreSQL the request's token read brought the alternate addresses and the profile image
+  const pre = ownExtrasReadWithToken(actor);
+  if (pre !== undefined) {
+    const p = pre.profile_image;
+    const profileImage = p === null ? undefined : { imageId: p.image_id, width: p.width, height: p.height };
+    return { alternateEmails: pre.alternate_emails, profileImage, groups: withGroups ? await groupsOfUser(db, me.id) : undefined };
+  }
   const alternateEmails = await listAlternateEmails(db, me.id);
   const profileImage = await profileImageOf(db, me.id);
   const groups = withGroups ? await groupsOfUser(db, me.id) : undefined;
