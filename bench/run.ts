@@ -18,6 +18,7 @@ const suites: Array<[string, string, string]> = [
   ['cluster', 'cluster.ts', 'benchCluster'],
   ['web', 'web.ts', 'benchWeb'],
   ['stream', 'stream.ts', 'benchStream'],
+  ['peer', 'peer.ts', 'benchPeer'],
 ];
 const wanted = process.argv.slice(2);
 const failed: string[] = [];
