@@ -95,13 +95,47 @@ export class Changeset {
   }
 }
 
+/**
+ * Whether JSON.stringify(a) === JSON.stringify(b), for plain JSON data (stored cells and their
+ * values), without writing either: the same own keys in the same order, keys whose value is
+ * undefined left out, arrays' undefined as null. An update of 500 rows x 5 cells compared 5,000
+ * texts.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    // two different strings, or a string and anything else, never write the same text
+    if (typeof a === 'string' || typeof b === 'string') return false;
+    return JSON.stringify(a) === JSON.stringify(b);
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i] ?? null, b[i] ?? null)) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const ka = Object.keys(x);
+  const kb = Object.keys(y);
+  let j = 0;
+  for (const k of ka) {
+    const v = x[k];
+    if (v === undefined) continue;
+    while (j < kb.length && y[kb[j]!] === undefined) j++;
+    if (j === kb.length || kb[j] !== k || !sameJson(v, y[k])) return false;
+    j++;
+  }
+  while (j < kb.length && y[kb[j]!] === undefined) j++;
+  return j === kb.length;
+}
+
 function sameContent(a: StoredCell | undefined, b: StoredCell | undefined): boolean {
   // both blank, or the same content (a cell written to a blank one never is)
-  return a === undefined || b === undefined ? a === b : JSON.stringify(a) === JSON.stringify(b);
+  return a === undefined || b === undefined ? a === b : sameJson(a, b);
 }
 
 function sameValue(a: StoredCell | undefined, b: StoredCell | undefined): boolean {
-  return JSON.stringify(a?.v) === JSON.stringify(b?.v);
+  return sameJson(a?.v, b?.v);
 }
 
 /**

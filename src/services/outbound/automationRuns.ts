@@ -67,11 +67,23 @@ export interface AutomationDeps {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
+/** An event of a row added, or of a row whose cells changed (what recordAutomationChanges gathers). */
+function isRowChange(e: WriteContext['events'][number]): boolean {
+  if (e.objectType !== 'ROW') return false;
+  if (e.action === 'CREATE') return true;
+  const cols = e.details?.columnIds;
+  return e.action === 'UPDATE' && Array.isArray(cols) && cols.length > 0;
+}
+
 /**
  * Write step (written): a write that added or changed rows of a sheet with enabled row-triggered
  * rules enqueues an automation job, in its transaction, with what changed.
  */
 export async function recordAutomationChanges(ctx: WriteContext): Promise<void> {
+  // the rules are looked up first: the rows' changes are gathered only for a sheet that has some
+  if (!ctx.events.some(isRowChange)) return;
+  const rules = (await listRuleRows(ctx.tx, ctx.sheet.id, { enabledOnly: true })).filter((r) => ROW_TRIGGERS.has((JSON.parse(r.trigger) as { type: string }).type));
+  if (rules.length === 0) return;
   const added: number[] = [];
   const updated = new Map<number, Set<number>>();
   for (const e of ctx.events) {
@@ -85,9 +97,6 @@ export async function recordAutomationChanges(ctx: WriteContext): Promise<void> 
       updated.set(e.objectId, set);
     }
   }
-  if (added.length === 0 && updated.size === 0) return;
-  const rules = (await listRuleRows(ctx.tx, ctx.sheet.id, { enabledOnly: true })).filter((r) => ROW_TRIGGERS.has((JSON.parse(r.trigger) as { type: string }).type));
-  if (rules.length === 0) return;
   const before = new Map<string, StoredCell | undefined>();
   for (const e of ctx.changes.cells) {
     const k = `${e.rowId}:${e.columnId}`;
