@@ -12,6 +12,7 @@ import { permalink } from '../../render/permalinks.ts';
 import { cellOptions, rowCells, type RowPresentOptions } from '../../render/rowCells.ts';
 import { giveBackBodyBuffer, takeBodyBuffer } from './bodyBuffers.ts';
 import { columnFormulaText } from '../../services/computed/formulas.ts';
+import { holdUntilIdle } from '../idleMemory.ts';
 
 /** Users referenced by rows (created/modified by), for system columns and writerInfo. */
 export type { UserLookup } from '../../services/sheets/sheetReads.ts';
@@ -127,7 +128,18 @@ interface CachedCells {
   cells: RowState['cells'];
   json: string;
 }
-const cachedCells = new WeakMap<RowState, CachedCells>();
+let cachedCells = new WeakMap<RowState, CachedCells>();
+/**
+ * The text is kept for reads that follow one another, not for a server gone quiet: it is about as
+ * large as the body (35 MB for 500,000 short cells, more than the model itself), and the first
+ * read after a quiet spell presents the cells again (http/idleMemory.ts).
+ */
+holdUntilIdle({
+  busy: () => false,
+  release: () => {
+    cachedCells = new WeakMap();
+  },
+});
 
 /**
  * How cells are presented by the responses whose rows' JSON is kept: one presentation per model
