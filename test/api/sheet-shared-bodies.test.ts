@@ -91,6 +91,33 @@ describe('Get Sheet under concurrent reads', () => {
     }
   });
 
+  test('gzip reads one after another (a large body\'s gzip is kept for the next reader of the same bytes): each caller gets its own view, and a write or a rename shows at once', async () => {
+    const gz = { headers: { 'accept-encoding': 'gzip' } };
+    const first = await s0.api.get(`/sheets/${sheetId}`, gz);
+    const again = await s0.api.get(`/sheets/${sheetId}`, gz);
+    assert.equal(again.headers.get('content-encoding'), 'gzip');
+    assert.equal(again.text, first.text);
+    const viewerRead = await s0.api.get(`/sheets/${sheetId}`, { ...gz, token: viewer.token });
+    assert.equal((viewerRead.body as SheetBody).accessLevel, 'VIEWER');
+    assert.ok((viewerRead.body as SheetBody).rows.every((row) => row.accessLevel === 'VIEWER'));
+    const owner = await s0.api.get(`/sheets/${sheetId}`, gz);
+    assert.equal((owner.body as SheetBody).accessLevel, 'OWNER');
+    const objectValues = await s0.api.get(`/sheets/${sheetId}?include=objectValue`, gz);
+    assert.ok((objectValues.body as SheetBody).rows[3]!.cells[1]!.objectValue !== undefined);
+    const row = (owner.body as SheetBody).rows[20]!;
+    const put = await s0.api.put(`/sheets/${sheetId}/rows`, [{ id: row.id, cells: [{ columnId: colIds[4], value: 'changed while kept' }] }]);
+    assert.equal(put.status, 200, put.text);
+    const after = await s0.api.get(`/sheets/${sheetId}`, gz);
+    assert.equal((after.body as SheetBody).version, (owner.body as SheetBody).version + 1);
+    assert.equal((after.body as SheetBody).rows[20]!.cells[4]!.value, 'changed while kept');
+    const me = await s0.api.get('/users/me');
+    await s0.api.get(`/sheets/${sheetId}?include=writerInfo`, gz);
+    const renamed = await s0.api.put(`/users/${me.body.id as number}`, { firstName: 'Kept', lastName: 'Gzip' });
+    assert.equal(renamed.status, 200, renamed.text);
+    const named = await s0.api.get(`/sheets/${sheetId}?include=writerInfo`, gz);
+    assert.equal((named.body as SheetBody).rows[0]!.modifiedBy!.name, 'Kept Gzip');
+  });
+
   test('a user renamed between reads: writerInfo shows the new name', async () => {
     const me = await s0.api.get('/users/me');
     const first = await s0.api.get(`/sheets/${sheetId}?include=writerInfo`);

@@ -16,6 +16,10 @@
  *   megabyte written goes to the thread pool as it is done (ParallelGzip), so compressing runs on
  *   the other cores beside the writing instead of after it (a 40 MB body: gzip took 1.8 times the
  *   plain read, now about as long).
+ * - The gzip of a model's last large body is kept for later readers of the same bytes (the same
+ *   test as sharing: model, version, rows, cells objects and key) while the model lives: a
+ *   tenth of the body's size (3.5 MB for 40 MB), and what a browser reloading an unchanged
+ *   sheet asks for. Compressing it again took about 150 ms of CPU for 40 MB.
  */
 import type { ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
@@ -129,9 +133,24 @@ interface Shared {
   release?: () => void;
 }
 
+/** The gzip of a model's last large body, kept (see above). */
+interface KeptGzip {
+  version: number;
+  key: string;
+  rows: readonly RowState[];
+  cells: Array<RowState['cells']>;
+  gzipped: Buffer;
+}
+
+/** Whether `s` was written for exactly what `r` asks (rows and their cells objects the same). */
+function sameBody(s: { version: number; key: string; rows: readonly RowState[]; cells: Array<RowState['cells']> }, r: SheetBodyRequest): boolean {
+  return s.version === r.model.version && s.key === r.key && s.rows.length === r.rows.length && s.rows.every((row, i) => row === r.rows[i] && s.cells[i] === row.cells);
+}
+
 export class SheetBodies {
   private readonly budget: ByteBudget;
   private readonly shared = new WeakMap<SheetModel, Shared[]>();
+  private readonly keptGzip = new WeakMap<SheetModel, KeptGzip>();
   /** Bytes per row of a model's last body: the next one's estimate and initial capacity. */
   private readonly rowBytes = new WeakMap<SheetModel, number>();
 
@@ -142,6 +161,10 @@ export class SheetBodies {
 
   /** The body for `res`, and whether it is gzipped; its memory is accounted for until `res` closes. */
   async body(r: SheetBodyRequest, res: ServerResponse): Promise<{ body: Buffer; gzipped: boolean }> {
+    if (r.gzip) {
+      const kept = this.keptGzip.get(r.model);
+      if (kept !== undefined && sameBody(kept, r)) return { body: kept.gzipped, gzipped: true };
+    }
     const s = this.find(r) ?? this.start(r);
     s.users++;
     res.once('close', () => {
@@ -157,7 +180,7 @@ export class SheetBodies {
   private find(r: SheetBodyRequest): Shared | undefined {
     const list = this.shared.get(r.model);
     if (list === undefined) return undefined;
-    return list.find((s) => s.version === r.model.version && s.key === r.key && s.rows.length === r.rows.length && s.rows.every((row, i) => row === r.rows[i] && s.cells[i] === row.cells));
+    return list.find((s) => sameBody(s, r));
   }
 
   private start(r: SheetBodyRequest): Shared {
@@ -209,6 +232,9 @@ export class SheetBodies {
     }
     const done = () => {
       s.release?.();
+      void s.gzipped?.then((gzipped) => {
+        if (model.version === s.version) this.keptGzip.set(model, { version: s.version, key: s.key, rows: s.rows, cells: s.cells, gzipped });
+      }, () => undefined);
       // all of it written out (not on an aborted response): the Buffer may serve the next body
       if (!s.aborted) s.writer?.release();
     };
