@@ -121,9 +121,17 @@ export async function updateSheet(db: Queryable, id: number, set: Updateable<She
   await db.updateTable('sheets').set(set).where('id', '=', id).execute();
 }
 
-/** Deletes the sheets themselves (their rows, columns and the rest go first: services/sheets/sheetLifecycle.ts). At most 500 ids per call. */
+/**
+ * Deletes the sheets themselves and their rows (columns, history and the rest cascade; what has
+ * no foreign key goes first: services/sheets/sheetLifecycle.ts). At most 500 ids per call.
+ *
+ * The rows go here, not by a cascade: PostgreSQL's rows have no foreign key (migration 0025).
+ * The sheets go first: a write holding a sheet's lock is waited for, so its rows are committed,
+ * and seen, when the rows are deleted; a write that comes after finds no sheet.
+ */
 export async function deleteSheetsById(db: Queryable, ids: number[]): Promise<void> {
   await db.deleteFrom('sheets').where('id', 'in', ids).execute();
+  await db.deleteFrom('rows').where('sheet_id', 'in', ids).execute();
 }
 
 /** At most 400 records per call. */

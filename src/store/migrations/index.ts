@@ -24,6 +24,7 @@ import * as m0020 from './0020_update_requests.ts';
 import * as m0022 from './0022_search_index.ts';
 import * as m0023 from './0023_lookup_indexes.ts';
 import * as m0024 from './0024_search_row_docs.ts';
+import * as m0025 from './0025_lighter_writes.ts';
 
 /**
  * Migrations, applied in name order at start: one file per step, each taking the dialect so
@@ -54,6 +55,7 @@ const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>
   ['0022_search_index', m0022],
   ['0023_lookup_indexes', m0023],
   ['0024_search_row_docs', m0024],
+  ['0025_lighter_writes', m0025],
 ];
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
