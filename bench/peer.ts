@@ -279,7 +279,12 @@ export async function benchPeer(): Promise<void> {
     for (let run = 0; run < RUNS; run++) {
       // alternate which server goes first, so a load that comes and goes falls on both
       const order = run % 2 === 0 ? peers : [...peers].reverse();
-      for (const p of order) runs.get(p.name)!.push(await measure(p, run, data));
+      for (const p of order) {
+        const r = await measure(p, run, data);
+        runs.get(p.name)!.push(r);
+        const f = (x: Step) => `${x.ms.toFixed(0)} ms (CPU ${Number.isNaN(x.cpu) ? '-' : x.cpu.toFixed(0)})`;
+        console.log(`  run ${run + 1}, ${p.name}: insert ${f(r.insert)}, read ${f(r.read)}, update ${f(r.update)}; load ${os.loadavg()[0]!.toFixed(1)}`);
+      }
     }
     const steps = ['insert', 'read', 'update'] as const;
     const fig = (name: string, s: (typeof steps)[number], k: keyof Step) => median(runs.get(name)!.map((r) => r[s][k]));
