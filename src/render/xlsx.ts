@@ -1,4 +1,4 @@
-import writeExcelFile, { type Cell, type Row, type SheetData } from 'write-excel-file/node';
+import type { Cell, Row, SheetData } from 'write-excel-file/node';
 import type { ColumnDef } from '../engine/columns.ts';
 import type { StoredValue } from '../engine/cells.ts';
 import type { RowState, SheetModel } from '../engine/model.ts';
@@ -33,6 +33,8 @@ export async function tableXlsx(name: string, titles: readonly string[], lines: 
   for (const cells of lines) data.push(cells.map(excelCell) as Row);
   // worksheet names: at most 31 characters, none of : \ / ? * [ ]
   const sheetName = name.replace(/[:\\/?*[\]]/g, ' ').slice(0, 31).trim() || 'Sheet1';
+  // imported when first used (most servers never write a workbook: its modules stay out of memory)
+  const { default: writeExcelFile } = await import('write-excel-file/node');
   return writeExcelFile(data, { sheet: sheetName }).toBuffer();
 }
 

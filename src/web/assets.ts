@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The web app's sources (TypeScript and CSS for the browser). */
@@ -41,7 +40,9 @@ export function webAssets(): Promise<Assets> {
 }
 
 async function build(): Promise<Assets> {
-  const key = sourceHash();
+  // imported when the web app is first asked for: a server that only answers the API never loads it
+  const esbuild = await import('esbuild');
+  const key = sourceHash(esbuild.version);
   const root = path.join(os.tmpdir(), `sheetd-web-${process.getuid?.() ?? 'u'}`);
   const dir = path.join(root, key);
   const manifestFile = path.join(dir, 'manifest.json');
@@ -84,9 +85,9 @@ async function build(): Promise<Assets> {
 }
 
 /** A hash of every file the bundle is made of: the app's sources and the versions of its packages. */
-function sourceHash(): string {
+function sourceHash(esbuildVersion: string): string {
   const h = createHash('sha256');
-  h.update(esbuild.version);
+  h.update(esbuildVersion);
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const p = path.join(d, e.name);

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import ical from 'ical-generator';
 import { editPublishedRow, openPublication, type OpenedPublication } from '../services/collaboration/publish.ts';
 import { pageRefusal } from './refusal.ts';
 import { modelForRead } from '../services/computed/currentValues.ts';
@@ -160,6 +159,8 @@ async function sheetCalendar(web: FastifyInstance, p: Extract<OpenedPublication,
   const model = await modelForRead(web.ctx.store.db, p.sheet);
   const dateCols = model.columns.filter((c) => (c.type === 'DATE' || c.type === 'ABSTRACT_DATETIME') && c.systemColumnType === undefined);
   const primary = model.columns.find((c) => c.primary) ?? model.columns[0];
+  // imported when first used (few servers publish calendars: its modules stay out of memory)
+  const { default: ical } = await import('ical-generator');
   const cal = ical({ name: p.sheet.name, prodId: { company: 'sheetd', product: 'published sheet', language: 'EN' } });
   const host = new URL(web.ctx.config.publicUrl || 'http://localhost').hostname;
   for (const id of model.tree.displayOrder()) {

@@ -1,6 +1,5 @@
 import { hasServerSignature, serverSignature } from '../identity/secrets.ts';
 import type { Readable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 import mime from 'mime-types';
 import { BlobNotFound, BlobTooLarge, newBlobKey, type BlobStore } from '../../blobs/index.ts';
 import { apiError } from '../../errors.ts';
@@ -78,6 +77,8 @@ export async function storeFile(blobs: BlobStore, f: FileUpload): Promise<Stored
     throw apiError(1338);
   }
   const { head, body } = await peek(f.body, SNIFF_BYTES, (b) => b.length >= SNIFF_BYTES);
+  // imported when first used (an upload): its modules stay out of memory until then
+  const { fileTypeFromBuffer } = await import('file-type');
   const sniffed = await fileTypeFromBuffer(head);
   const given = f.contentType?.split(';')[0]?.trim().toLowerCase() || null;
   const mimeType = sniffed?.mime ?? (mime.lookup(f.fileName) || null) ?? given ?? 'application/octet-stream';
