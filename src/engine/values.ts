@@ -635,7 +635,13 @@ export function parseRowCells(
   cells: unknown,
   existing: StoredRowCells | undefined,
   ctx: CellWriteContext = {},
-): { cells: StoredRowCells; changed: number[] } {
+): {
+  cells: StoredRowCells;
+  changed: number[];
+  /** A new row's (no `existing`): the keys of its cells, in the order written, and whether one holds a formula. */
+  keys?: readonly string[];
+  formulas?: boolean;
+} {
   if (!Array.isArray(cells)) throw new InvalidInput(1031, String(cells), 'cells');
   const n = cells.length;
   // a column twice: a scan of the few columns so far, a set beyond them
@@ -650,6 +656,7 @@ export function parseRowCells(
   const changed: number[] = new Array<number>(n);
   let links = 0;
   let values = 0;
+  let formulas = false;
   for (let i = 0; i < n; i++) {
     const raw: unknown = cells[i];
     if (!isObject(raw)) throw new InvalidInput(1008, 'cell must be an object');
@@ -673,6 +680,7 @@ export function parseRowCells(
       keys[kept] = key;
       written[kept] = parsed.cell;
       kept++;
+      if (parsed.cell.fx !== undefined) formulas = true;
     }
     changed[i] = column.id;
   }
@@ -681,5 +689,5 @@ export function parseRowCells(
     written.length = kept;
   }
   if (links > 0 && values > 0) throw new InvalidInput(1115);
-  return { cells: out ?? cellsObject(keys, written), changed };
+  return out !== undefined ? { cells: out, changed } : { cells: cellsObject(keys, written), changed, keys, formulas };
 }

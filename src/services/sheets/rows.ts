@@ -83,6 +83,8 @@ export async function addRows(store: SheetStore, actor: Actor, sheetId: number, 
     const ids = newIds(input.length);
     const cctx = cellContext(ctx, o, true, targets);
     const stamp: CellMeta = [ctx.now, actor.user.id];
+    // the stamps of a new row's cells: the same pair each (cellsObject copies them into the row's meta)
+    let stamps: CellMeta[] = [];
     const hasSystemColumns = m.columns.some((c) => c.systemColumnType !== undefined);
     const hasColumnFormulas = m.columns.some((c) => c.formula !== undefined);
     // the columns written in each created row; whether a written cell holds a formula or is in a column with one
@@ -98,25 +100,18 @@ export async function addRows(store: SheetStore, actor: Actor, sheetId: number, 
         if (locked && !isAdmin) throw apiError(1004);
         cctx.rowId = id;
         cctx.rowFormat = format;
-        const { cells, changed } = parseRowCells(m.columnsById, r.cells ?? [], undefined, cctx);
+        const { cells, changed, keys, formulas } = parseRowCells(m.columnsById, r.cells ?? [], undefined, cctx);
         if (hasSystemColumns) {
           for (const colId of changed) {
             if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
           }
         }
-        // a new row has no history: every cell written with content gets this write's meta
-        const metaKeys: string[] = [];
-        const stamps: CellMeta[] = [];
-        for (const colId of changed) {
-          const key = cellKey(colId);
-          const cell = cells[key];
-          if (cell !== undefined) {
-            metaKeys.push(key);
-            stamps.push(stamp);
-            if (cell.fx !== undefined) formulaWrites = true;
-          }
-          if (hasColumnFormulas && m.columnsById.get(colId)!.formula !== undefined) formulaWrites = true;
-        }
+        // a new row has no history: every cell written with content gets this write's meta (the
+        // keys of its cells as parsed, in the order written)
+        const metaKeys = keys!;
+        if (stamps.length !== metaKeys.length) stamps = new Array<CellMeta>(metaKeys.length).fill(stamp);
+        if (formulas === true) formulaWrites = true;
+        if (hasColumnFormulas) for (const colId of changed) if (m.columnsById.get(colId)!.formula !== undefined) formulaWrites = true;
         const row: RowState = {
           id, parentId: null, sortKey: undefined, expanded, locked, format, cells, meta: cellsObject(metaKeys, stamps),
           createdAt: ctx.now, createdBy: actor.user.id, modifiedAt: ctx.now, modifiedBy: actor.user.id,
