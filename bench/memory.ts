@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../test/helpers/process.ts';
 import { recordGoal } from './goals.ts';
+import { rssKb } from './proc.ts';
 
 /**
  * Resident memory of a server process while it serves a 500,000-cell sheet (20 columns x
@@ -27,21 +29,8 @@ const RSS_GOAL = 200;
 
 const root = path.resolve(import.meta.dirname, '..');
 
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-  return kb / 1024;
-}
+const rssMb = (pid: number) => rssKb(pid) / 1024;
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((ok) => s.close(ok));
-  return port;
-}
-
-const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 /** One request; the response body is read and counted, never kept (the client's memory is not the point). */
 function request(port: number, method: string, p: string, headers: Record<string, string>, body?: unknown, keep = true): Promise<{ status: number; bytes: number; text: string }> {

@@ -1,9 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../test/helpers/process.ts';
 import { recordGoal } from './goals.ts';
+import { cpuMs, TICK_MS } from './proc.ts';
 
 /**
  * sheetd beside NocoDB (issue 32's last row): the same REST workload against each server, as a
@@ -39,16 +41,7 @@ const NOCODB_VERSION = '0.301.3';
 const NOCODB_PAGE = 1000;
 
 const root = path.resolve(import.meta.dirname, '..');
-const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const TICK_MS = 1000 / 100; // USER_HZ: /proc's clock ticks are 1/100 s on Linux
-
-/** CPU time (user + system) of a process so far, in ms. */
-function cpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
 
 /** Waits until the process has used no CPU for 300 ms (at most 10 s): the work a step left behind is done. */
 async function settle(pid: number | undefined): Promise<void> {
@@ -63,14 +56,6 @@ async function settle(pid: number | undefined): Promise<void> {
     }
     last = cpuMs(pid);
   }
-}
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((ok) => s.close(ok));
-  return port;
 }
 
 async function waitUp(url: string, child: ChildProcess, what: string, seconds: number): Promise<void> {

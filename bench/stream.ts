@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from '../test/helpers/process.ts';
+import { rssKb } from './proc.ts';
 
 /**
  * Change streams (docs/changes-stream.md), against a `sheetd serve` child process (SQLite, or
@@ -24,19 +26,7 @@ const WRITES = Number(process.env.BENCH_WRITES ?? 60);
 const IDLE = 2000;
 const HEARTBEAT_MS = 3000;
 
-const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
-function rssKb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
-}
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((ok) => s.listen(0, '127.0.0.1', ok));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((ok) => s.close(ok));
-  return port;
-}
 
 function request(port: number, method: string, p: string, token: string, body?: unknown): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
