@@ -29,7 +29,12 @@ export function client(base: string, defaultToken: string) {
     let res: Response;
     let text: string;
     try {
-      res = await fetch(base + path, { method, headers, body });
+      res = await fetch(base + path, { method, headers, body }).catch((e: unknown) => {
+        // a kept-alive connection the server closed (its keep-alive timeout) just as it was
+        // reused, before any answer: a read is sent again once, as HTTP clients do
+        if (method !== 'GET' || !staleConnection(e)) throw e;
+        return fetch(base + path, { method, headers, body });
+      });
       text = await res.text();
     } catch (e) {
       // fetch says only "fetch failed": name the request and the socket's own error
@@ -54,6 +59,12 @@ export function client(base: string, defaultToken: string) {
 }
 
 export type Client = ReturnType<typeof client>;
+
+/** undici's error for a socket the other side closed before it answered. */
+function staleConnection(e: unknown): boolean {
+  const cause = (e as { cause?: { code?: string } }).cause;
+  return cause?.code === 'UND_ERR_SOCKET';
+}
 
 /** The catalogued Error object with this status and code. */
 export function assertError(res: { status: number; body: unknown }, status: number, code: number): void {
