@@ -303,24 +303,21 @@ test('an edit redraws what follows from it: a conditional format turning on and 
   };
   assert.equal(await style(), 'normal rgb(0, 0, 0)');
   await waitText(3, 2, /^1\s*ƒ?$/);
-  // 9: the rule applies (the answer's look, drawn); the formula's row shows the new sum
-  await focus(2, 3);
-  await page.keyboard.type('9');
-  await page.keyboard.press('Enter');
-  await page.locator('.sd-editor').waitFor({ state: 'detached' });
-  await settled(page);
-  await waitText(2, 3, /^9$/);
-  await waitStyle('italic rgb(234, 53, 46)');
-  await waitText(3, 2, /^9\s*ƒ?$/);
-  // 3: it no longer applies
-  await focus(2, 3);
-  await page.keyboard.type('3');
-  await page.keyboard.press('Enter');
-  await page.locator('.sd-editor').waitFor({ state: 'detached' });
-  await settled(page);
-  await waitText(2, 3, /^3$/);
-  await waitStyle('normal rgb(0, 0, 0)');
-  await waitText(3, 2, /^3\s*ƒ?$/);
+  // type a number into the rule's cell and save it with Enter: drawn, with the look the rule gives
+  // and the formula's row showing the new sum
+  const typeAndSave = async (text: string, look: string) => {
+    await focus(2, 3);
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+    await page.locator('.sd-editor').waitFor({ state: 'detached' });
+    await settled(page);
+    await waitText(2, 3, new RegExp(`^${text}$`));
+    await waitStyle(look);
+    await waitText(3, 2, new RegExp(`^${text}\\s*ƒ?$`));
+  };
+  // 9: the rule applies (the answer's look, drawn); 3: it no longer applies
+  await typeAndSave('9', 'italic rgb(234, 53, 46)');
+  await typeAndSave('3', 'normal rgb(0, 0, 0)');
   // a check box toggled twice with Space: drawn each time
   await focus(2, 4);
   await page.keyboard.press(' ');
