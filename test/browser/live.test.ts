@@ -5,6 +5,7 @@ import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
+import { startRelay } from '../helpers/relay.ts';
 import { cellAt, givePassword, openSheet, screenshot, settled, signInPage } from '../helpers/webapp.ts';
 
 /**
@@ -430,6 +431,50 @@ test('a shared filter saved elsewhere (here through the API) joins the filter li
     ada.page.off('request', seen);
   }
   assert.equal((await api.put(`/sheetd/sheets/${sheet.id}/conditionalformats`, { rules: [] })).status, 200);
+});
+
+test('a dropped connection: the page says it is reconnecting, then shows what changed meanwhile', { skip }, async () => {
+  const { Task } = sheet.col;
+  // Ada in a browser whose network to the server can be cut
+  const relay = await startRelay(t.url);
+  const ctx = await browser.newContext({ viewport: { width: 1300, height: 760 } });
+  try {
+    const page = await ctx.newPage();
+    const viaRelay = { ...t, url: relay.url };
+    await signInPage(page, viaRelay, 'admin@example.com');
+    await openSheet(page, viaRelay, sheet.id);
+    await page.locator('body[data-live="open"]').waitFor({ timeout: 30_000 });
+    const rows = (await rowsNow()).map((r) => r.id);
+    const before = await rowCount(page);
+    // the connection drops: the page says it is not connected
+    relay.cut();
+    await until('the page shows it is not connected', async () => (await page.locator('body').getAttribute('data-live')) !== 'open');
+    // meanwhile a program writes a value twice, adds a row at the top and deletes one
+    for (const value of ['Written while away', 'Written while away, again']) {
+      const put = await api.put(`/sheets/${sheet.id}/rows`, [{ id: rows[3], cells: [{ columnId: Task!.id, value }] }]);
+      assert.equal(put.status, 200, put.text);
+    }
+    const add = await api.post(`/sheets/${sheet.id}/rows`, [{ toTop: true, cells: [{ columnId: Task!.id, value: 'Added while away' }] }]);
+    assert.equal(add.status, 200, add.text);
+    const del = await api.del(`/sheets/${sheet.id}/rows?ids=${rows[5]}`);
+    assert.equal(del.status, 200, del.text);
+    // the connection comes back: the stream resumes after the last event it had, the page catches up
+    relay.restore();
+    await page.locator('body[data-live="open"]').waitFor({ timeout: 30_000 });
+    await shows(page, rows[3]!, Task!.id, 'Written while away, again', 'the last of the two values');
+    await until('the added and the deleted row', async () => (await rowCount(page)) === before);
+    await shows(page, add.body.result[0].id, Task!.id, 'Added while away', 'the added row');
+    assert.equal(await cellAt(page, 2, 2).getAttribute('data-row-id'), String(add.body.result[0].id), 'the added row is at the top');
+    assert.equal(await cellOf(page, rows[5]!, Task!.id).count(), 0, 'the deleted row is gone');
+    // and it goes on: a later change arrives live
+    const put = await api.put(`/sheets/${sheet.id}/rows`, [{ id: rows[3], cells: [{ columnId: Task!.id, value: 'Written after coming back' }] }]);
+    assert.equal(put.status, 200, put.text);
+    await shows(page, rows[3]!, Task!.id, 'Written after coming back', 'a change after the reconnection');
+  } finally {
+    await ctx.close();
+    await relay.close();
+  }
+  rowIds = (await rowsNow()).map((r) => r.id);
 });
 
 test('presence goes when the sheet is closed; an unshared person and a deleted sheet are told in plain words', { skip }, async () => {
