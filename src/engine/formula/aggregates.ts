@@ -71,7 +71,9 @@ export class RunningTotals {
       const k = at - run.top;
       if (k < 0 || k >= run.valid) continue;
       run.valid = k;
-      if (run.firstError >= k) run.firstError = Infinity;
+      // written only when it holds a position: rewriting Infinity makes the field mutable, which
+      // throws away the optimized code of every reader (a cold process's first edit recompiled them)
+      if (run.firstError !== Infinity && run.firstError >= k) run.firstError = Infinity;
     }
   }
 

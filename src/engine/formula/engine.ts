@@ -574,13 +574,27 @@ export class FormulaEngine {
   }
 
   private recompute(roots: Iterable<GraphNode>, changes: Changes, all = false): CellChange[] {
-    let ordered = Array.isArray(roots) ? this.graph.keptOrder(roots as GraphNode[]) : undefined;
+    // always asked (a load too, which has no kept order yet): the first edit after a load then
+    // runs code that has type feedback, instead of leaving optimized code on the way
+    const rootList = Array.isArray(roots) ? (roots as GraphNode[]) : [...roots];
+    let ordered = this.graph.keptOrder(rootList);
     if (ordered === undefined) {
-      ordered = this.graph.order(roots);
+      ordered = this.graph.order(rootList);
       // the order of every formula cell serves the edits that follow (graph.ts keptOrder)
       if (all) this.graph.keepOrder(ordered.order, ordered.cyclic);
     }
     const { order, cyclic } = ordered;
+    // cells changed directly that hold a formula may be recomputed: then the recomputation's
+    // change replaces theirs (checked once after the pass, not for each recomputed cell)
+    let watched: FormulaNode[] | undefined;
+    let watchedValues: Scalar[] | undefined;
+    for (let i = 0; i < changes.directCount; i++) {
+      const c = changes.directCell(i);
+      const n = this.nodes.get(c.columnId)?.get(c.rowId);
+      if (n === undefined) continue;
+      (watched ??= []).push(n);
+      (watchedValues ??= []).push(n.value);
+    }
     const ctx = this.ctx;
     ctx.today = this.today;
     // the type of the column of the cell before: consecutive cells mostly share their column
@@ -608,6 +622,13 @@ export class FormulaEngine {
         this.runs.touch(n.colId, n.rowId);
       }
       n.value = v;
+    }
+    if (watched !== undefined) {
+      for (let i = 0; i < watched.length; i++) {
+        const n = watched[i]!;
+        const before = watchedValues![i]!;
+        if (n.value !== before && !sameScalar(before, n.value)) changes.replaceDirect(n.rowId, n.colId);
+      }
     }
     return changes.list();
   }
@@ -689,13 +710,21 @@ class Change implements CellChange {
 
 /**
  * Changed cells of one operation in the order they changed. Cells changed directly (`add`,
- * few) may later be recomputed (`addComputed`, each cell at most once per pass): the last wins.
+ * few, all before the recomputation) may then be recomputed (`addComputed`, each cell at most
+ * once per pass): the last wins.
  */
 class Changes {
   private readonly direct: Change[] = [];
   private readonly computed: Change[] = [];
+  /** Direct changes that a later change of the same cell replaced. */
+  private readonly replaced = new Set<Change>();
+
+  get directCount(): number {
+    return this.direct.length;
+  }
 
   add(rowId: RowId, columnId: ColumnId, value: Scalar): void {
+    this.replaceDirect(rowId, columnId);
     this.direct.push(new Change(rowId, columnId, value));
   }
 
@@ -703,21 +732,24 @@ class Changes {
     this.computed.push(new Change(rowId, columnId, value));
   }
 
+  /** The cells changed directly (for the recomputation to tell which of them it changed again). */
+  directCell(i: number): { readonly rowId: RowId; readonly columnId: ColumnId } {
+    return this.direct[i]!;
+  }
+
+  /** A cell changed directly was changed again (by a later write or the recomputation). */
+  replaceDirect(rowId: RowId, columnId: ColumnId): void {
+    for (const c of this.direct) if (c.rowId === rowId && c.columnId === columnId) this.replaced.add(c);
+  }
+
   list(): CellChange[] {
-    if (this.direct.length === 0) return this.computed;
-    // direct changes are few: keep the last of each cell unless a recomputation came later
-    // (plain loops: an edit feeding 25,000 cells compares its one direct change with each)
-    const direct: Change[] = [];
     const computed = this.computed;
-    for (let i = this.direct.length - 1; i >= 0; i--) {
-      const c = this.direct[i] as Change;
-      let later = false;
-      for (let k = 0; k < direct.length && !later; k++) later = direct[k]!.rowId === c.rowId && direct[k]!.columnId === c.columnId;
-      for (let k = 0; k < computed.length && !later; k++) later = computed[k]!.rowId === c.rowId && computed[k]!.columnId === c.columnId;
-      if (!later) direct.unshift(c);
-    }
-    if (direct.length === 0) return computed;
-    for (let k = 0; k < computed.length; k++) direct.push(computed[k]!);
-    return direct;
+    if (this.direct.length === 0) return computed;
+    const direct = this.replaced.size === 0 ? this.direct : this.direct.filter((c) => !this.replaced.has(c));
+    if (computed.length === 0) return direct;
+    // the recomputed cells are many (25,000 for an edit at the top of a running total): the few
+    // direct ones go in front of them rather than being copied after into a new list
+    computed.unshift(...direct);
+    return computed;
   }
 }

@@ -382,7 +382,10 @@ export class DependencyGraph {
   /** The successors of `n`, worked out again when the graph changed since `n.succ` was. */
   private successorList(n: GraphNode, epoch: number): GraphNode[] {
     let list = n.succ;
-    if (list === null || n.succEpoch !== epoch) {
+    // the epoch alone decides (succEpoch starts at -1, below every epoch): a test of `list` first
+    // would leave the epoch test without type feedback on a process that has only loaded, and
+    // the first edit's walk would leave optimized code there
+    if (n.succEpoch !== epoch || list === null) {
       // worked out in a scratch list: most formula cells feed nothing (the last column of a
       // sheet) and share one empty list; the others get a copy of their own
       const scratch = this.scratch;

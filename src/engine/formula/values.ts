@@ -335,7 +335,9 @@ export function toFormulaResult(v: Scalar): FormulaResult {
 export function sameScalar(a: Scalar, b: Scalar): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
-    return typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b);
+    // NaN is the one value unequal to itself (no Number.isNaN: a property read that a load, whose
+    // comparisons are all against blank, leaves without type feedback for the first edit)
+    return a !== a && b !== b;
   }
   if (a.kind === 'date' && b.kind === 'date') return a.days === b.days;
   if (a.kind === 'time' && b.kind === 'time') return a.secs === b.secs && a.format === b.format && a.precision === b.precision;
