@@ -14,7 +14,8 @@ import { CHROMIUM, launchChromium } from '../test/helpers/chromium.ts';
  *  - bytes sent to the browser for the page (the Get Sheet JSON, compressed, is most of it);
  *  - time for a cell edit to be saved: Enter in the editor to the Update Rows answer in the page
  *    (goal under 100 ms), beside the same Update Rows sent from Node (the server's share).
- * BENCH_WEB_ROWS changes the row count.
+ * BENCH_WEB_ROWS changes the row count; BENCH_WEB_SCREENSHOTS=dir saves the page at the sheet's top
+ * and at its last row (reached with Ctrl+End) there.
  */
 const ROWS = Number(process.env.BENCH_WEB_ROWS ?? 25_000);
 const COLS = 20;
@@ -92,6 +93,20 @@ export async function benchWeb(): Promise<void> {
     console.log(`bytes sent to the browser for the page: ${(sent / 1024).toFixed(0)} KB (${[...byKind].map(([k, v]) => `${k} ${(v / 1024).toFixed(0)} KB`).join(', ')})`);
     const rendered = await page.locator('[role="gridcell"]').count();
     console.log(`cells in the DOM: ${rendered} of ${ROWS * COLS}`);
+    const shots = process.env.BENCH_WEB_SCREENSHOTS;
+    if (shots) {
+      // what a person sees: the top of the sheet, then its last row reached with the keyboard
+      fs.mkdirSync(shots, { recursive: true });
+      await page.locator('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="2"]').click();
+      await page.screenshot({ path: path.join(shots, `grid-${ROWS}-top.png`) });
+      await page.keyboard.press('Control+End');
+      await page.locator(`[role="row"][aria-rowindex="${ROWS + 1}"]`).first().waitFor();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(shots, `grid-${ROWS}-end.png`) });
+      await page.keyboard.press('Control+Home');
+      await page.locator('[role="row"][aria-rowindex="3"]').first().waitFor();
+      console.log(`screenshots: ${shots}/grid-${ROWS}-top.png, grid-${ROWS}-end.png`);
+    }
 
     // a cell edit saved: Enter in the editor to the Update Rows answer
     await page.locator('body[data-sheet-ready="true"]').waitFor();

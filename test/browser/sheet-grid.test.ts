@@ -477,3 +477,36 @@ test('cell formats and conditional formats are drawn (bold, italic, colours)', {
   assert.match(await style(3, 3), /^400 normal/);
   await screenshot(page, 'grid-formats');
 });
+
+test('a sheet of 10,000 rows: Ctrl+End reaches the last row, its number shown whole, and the formula bar names the cell in full', { skip }, async () => {
+  const s = await makeSheet(api, 'Ten thousand', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'A rather long column title', type: 'TEXT_NUMBER' }]);
+  for (let start = 0; start < 10_000; start += 500) {
+    const add = await api.post(`/sheets/${s.id}/rows`, Array.from({ length: 500 }, (_, i) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: `Task ${start + i + 1}` }, { columnId: s.col['A rather long column title']!.id, value: start + i + 1 }] })));
+    assert.equal(add.status, 200, add.text);
+  }
+  await openSheet(page, t, s.id);
+  await focus(2, 2);
+  await page.keyboard.press('Control+End');
+  const last = page.locator('[role="row"][aria-rowindex="10001"]');
+  await last.first().waitFor();
+  // the last row's number: all five digits fit in its cell (not cut to "10…")
+  const number = last.locator('[role="rowheader"]').first();
+  for (let i = 0; i < 100 && (await number.innerText()).trim() !== '10000'; i++) await page.waitForTimeout(50);
+  assert.equal((await number.innerText()).trim(), '10000');
+  const fits = await number.evaluate((e) => {
+    const box = e as unknown as { scrollWidth: number; clientWidth: number };
+    return box.scrollWidth <= box.clientWidth;
+  });
+  assert.ok(fits, 'the row number fits its cell');
+  const focused = page.locator('[role="gridcell"][aria-selected="true"]').first();
+  assert.equal((await focused.innerText()).trim(), '10000');
+  // the formula bar's label: the whole row number and column title, not overlapped by the edit field
+  const where = page.locator('.edit-where');
+  assert.equal((await where.innerText()).trim(), 'Row 10000, A rather long column title');
+  const label = await where.evaluate((e) => {
+    const box = e as unknown as { scrollWidth: number; clientWidth: number };
+    return box.scrollWidth <= box.clientWidth;
+  });
+  assert.ok(label, 'the formula bar\'s label fits');
+  await screenshot(page, 'grid-large');
+});

@@ -90,14 +90,7 @@ export class SheetGrid {
     el.theme = 'compact';
     el.rowSize = ROW_SIZE;
     el.editors = { sheetd: SheetCellEditor as never };
-    el.rowHeaders = {
-      prop: 'n',
-      name: '',
-      size: 56,
-      cellTemplate: (_h: HyperFunc<VNode>, p: CellTemplateProp) => String((p.model as Src).n),
-      cellProperties: () => ({ role: 'rowheader', 'aria-colindex': 1, class: 'sd-rownum' }),
-      columnProperties: () => ({ role: 'columnheader', 'aria-colindex': 1, 'aria-label': 'Row number' }),
-    } as never;
+    this.fitRowHeader();
     // Tab reaches the grid; its focus goes to the focused cell (the first one at first)
     el.tabIndex = 0;
     el.addEventListener('focus', () => {
@@ -181,7 +174,26 @@ export class SheetGrid {
     return o;
   }
 
+  /** Digits of the greatest row number the row-number column is wide enough for. */
+  private rowDigits = 0;
+
+  /** The row-number column, as wide as the sheet's greatest row number needs (25,000 rows: five digits). */
+  private fitRowHeader(): void {
+    const digits = String(Math.max(1, this.model.rows.size)).length;
+    if (digits === this.rowDigits) return;
+    this.rowDigits = digits;
+    this.el.rowHeaders = {
+      prop: 'n',
+      name: '',
+      size: Math.max(56, 22 + digits * 9),
+      cellTemplate: (_h: HyperFunc<VNode>, p: CellTemplateProp) => String((p.model as Src).n),
+      cellProperties: () => ({ role: 'rowheader', 'aria-colindex': 1, class: 'sd-rownum' }),
+      columnProperties: () => ({ role: 'columnheader', 'aria-colindex': 1, 'aria-label': 'Row number' }),
+    } as never;
+  }
+
   setSource(): void {
+    this.fitRowHeader();
     this.looks.clear();
     this.el.source = this.model.visible.map((id) => this.sourceRow(id));
     this.el.setAttribute('aria-rowcount', String(this.model.visible.length + 1));
@@ -263,6 +275,7 @@ export class SheetGrid {
       }
     }
     if (changed) {
+      this.fitRowHeader();
       this.el.source = [...src];
       // the redraw may take the keyboard focus off the focused cell: give it back
       if (this.focus && (document.activeElement === document.body || !document.activeElement)) this.markFocused(this.focus, 0);

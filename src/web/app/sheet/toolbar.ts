@@ -58,12 +58,14 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     const f = focused();
     if (!f) {
       where.textContent = 'Cell';
+      where.title = '';
       editBar.value = '';
       editBar.readOnly = true;
       return;
     }
     const r = model.rows.get(f.rowId);
     where.textContent = `Row ${r?.rowNumber ?? ''}, ${f.col.title}`;
+    where.title = where.textContent;
     const c = model.cell(f.rowId, f.col.id);
     editBar.value = f.col.formula && !c?.formula ? f.col.formula : editText(f.col, c);
     const ro = !model.canEdit || readOnlyReason(f.col) !== null;
