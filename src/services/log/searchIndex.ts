@@ -6,10 +6,10 @@ import { listSummaryFields } from '../../store/summary.ts';
 import {
   allSheetIds, containerNames, DocWriter, indexedObjectIds, indexPosition, lastLogPosition, lockIndex, logAfter, rowsByIds, setIndexPosition, sheetNames, threadTexts, type NewDoc,
 } from '../../store/searchIndex.ts';
-import type { StoredCell, StoredRowCells } from '../../engine/cells.ts';
+import { cellKey, type StoredCell, type StoredRowCells } from '../../engine/cells.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
 import { valueText } from '../../engine/display.ts';
-import { CELL_BREAK, cellTexts, textWords } from '../../engine/search.ts';
+import { CELL_BREAK, pushWords, textWords } from '../../engine/search.ts';
 import { fieldColumn, type SummaryFieldDef } from '../../engine/summary.ts';
 import { clock } from '../../clock.ts';
 import type { Actor } from '../platform/context.ts';
@@ -119,6 +119,9 @@ const doc = (objectType: string, objectId: number, partId: number, sheetId: numb
   return words.length === 0 ? undefined : { objectType, objectId, partId, sheetId, text, words, modifiedAt: Number(modifiedAt) };
 };
 
+/** A row as the indexer reads it (rowsByIds). */
+interface StoredRow { id: number; cells: string; modified_at: number }
+
 /**
  * A row's doc: one for the whole row (one per cell made 20 docs of a 20-column row, and catching
  * up with an add of 500 rows wrote 10,000). Its text is the JSON list of the cells that have
@@ -128,22 +131,41 @@ const doc = (objectType: string, objectId: number, partId: number, sheetId: numb
  * and, when it differs, of the value stored (a number's digits as written, a date as
  * YYYY-MM-DD), so `1500.5` finds a cell shown as `$1,500.50`.
  */
-function rowDocs(sheetId: number, columns: readonly ColumnDef[], row: { id: number; cells: string; modified_at: number }, out: NewDoc[]): void {
-  const cells = JSON.parse(row.cells) as StoredRowCells;
-  const shown: Array<[number, string]> = [];
-  const words: string[] = [];
-  let last = -1;
-  for (const { column, text } of cellTexts(columns, cells)) {
-    const cellWords = textWords(text);
-    if (cellWords.length === 0) continue;
-    const v = cells[String(column.id)]?.v;
-    if (column.id !== last && (typeof v === 'string' || typeof v === 'number') && String(v) !== text) cellWords.push(...textWords(String(v)));
-    last = column.id;
-    if (words.length > 0) words.push(CELL_BREAK);
-    for (const w of cellWords) words.push(w);
-    shown.push([column.id, text]);
-  }
-  if (shown.length > 0) out.push({ objectType: 'row', objectId: Number(row.id), partId: 0, sheetId, text: JSON.stringify(shown), words, modifiedAt: Number(row.modified_at) });
+function rowDocs(sheetId: number, columns: readonly ColumnDef[]): (row: StoredRow, out: NewDoc[]) => void {
+  // the doc's text is JSON.stringify of [[columnId, text], ...], written here from each column's '[id,'
+  const heads = columns.map((c) => `[${JSON.stringify(c.id)},`);
+  return (row, out) => {
+    const cells = JSON.parse(row.cells) as StoredRowCells;
+    let shown = '';
+    const words: string[] = [];
+    // one text of a cell: its words after a CELL_BREAK (none before the first), and `raw`'s after them
+    const add = (i: number, text: string, raw?: string) => {
+      const mark = words.length;
+      if (mark > 0) words.push(CELL_BREAK);
+      if (pushWords(text, words) === 0) {
+        words.length = mark;
+        return;
+      }
+      if (raw !== undefined && raw !== text) pushWords(raw, words);
+      shown += `${shown === '' ? '[' : ','}${heads[i]!}${JSON.stringify(text)}]`;
+    };
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i]!;
+      const cell = cells[cellKey(column.id)];
+      const v = cell?.v;
+      if (v === undefined) continue;
+      const text = valueText(column, v, cell!.f ?? column.format);
+      if (typeof v === 'string' || typeof v === 'number') {
+        if (text !== '') add(i, text, String(v));
+        continue;
+      }
+      if (text !== '') add(i, text);
+      // a contact matches by address as well as by name
+      if (typeof v === 'object' && 'c' in v) add(i, v.c.email);
+      if (typeof v === 'object' && 'mc' in v) for (const x of v.mc) add(i, x.email);
+    }
+    if (shown !== '') out.push({ objectType: 'row', objectId: Number(row.id), partId: 0, sheetId, text: `${shown}]`, words, modifiedAt: Number(row.modified_at) });
+  };
 }
 
 /** The cells a row's doc names (rowDocs): each as a doc of its own, its column the part. */
@@ -169,30 +191,34 @@ function unreadableRows(store: Store): Unreadable {
   return log ? (sheetId, rowId, err) => log.error({ err, sheetId, rowId }, 'search index: a row whose stored cells cannot be read is left out') : () => {};
 }
 
-function rowDocsOrSkip(sheetId: number, columns: readonly ColumnDef[], row: { id: number; cells: string; modified_at: number }, out: NewDoc[], unreadable: Unreadable): void {
-  try {
-    rowDocs(sheetId, columns, row, out);
-  } catch (err) {
-    unreadable(sheetId, Number(row.id), err);
-  }
+/** rowDocs, leaving out (and telling of) a row whose stored cells cannot be read. */
+function rowDocsOrSkip(sheetId: number, columns: readonly ColumnDef[], unreadable: Unreadable): (row: StoredRow, out: NewDoc[]) => void {
+  const docsOf = rowDocs(sheetId, columns);
+  return (row, out) => {
+    try {
+      docsOf(row, out);
+    } catch (err) {
+      unreadable(sheetId, Number(row.id), err);
+    }
+  };
 }
 
 async function indexRows(w: DocWriter, db: Queryable, sheetId: number, rowIds: readonly number[] | 'all', unreadable: Unreadable): Promise<void> {
-  const columns = await listColumns(db, sheetId);
+  const docsOf = rowDocsOrSkip(sheetId, await listColumns(db, sheetId), unreadable);
   if (rowIds === 'all') {
     await w.removeOfSheet(sheetId, ['row']);
     // by ids in pages: the ids of a sheet come from its (sheet_id, sort_key) index, a page of rows by id
     const ids = await rowIdsOf(db, sheetId);
     for (let i = 0; i < ids.length; i += ROW_PAGE) {
       const docs: NewDoc[] = [];
-      for (const r of await rowsByIds(db, sheetId, ids.slice(i, i + ROW_PAGE))) rowDocsOrSkip(sheetId, columns, r, docs, unreadable);
+      for (const r of await rowsByIds(db, sheetId, ids.slice(i, i + ROW_PAGE))) docsOf(r, docs);
       await w.insert(docs);
     }
     return;
   }
   await w.removeObjects('row', sheetId, rowIds);
   const docs: NewDoc[] = [];
-  for (const r of await rowsByIds(db, sheetId, rowIds)) rowDocsOrSkip(sheetId, columns, r, docs, unreadable);
+  for (const r of await rowsByIds(db, sheetId, rowIds)) docsOf(r, docs);
   await w.insert(docs);
 }
 
@@ -365,14 +391,14 @@ async function indexRowsInSteps(store: Store, sheetId: number, pos: number, unre
     const still = await store.db.transaction().execute(async (tx) => {
       if ((await lockIndex(tx, clock.now())) !== pos) return false;
       const w = new DocWriter(tx, store.dialect);
-      const columns = await listColumns(tx, sheetId);
+      const docsOf = rowDocsOrSkip(sheetId, await listColumns(tx, sheetId), unreadable);
       const step = ids.slice(i, i + ROWS_PER_STEP);
       // only this step's rows: an indexer doing the same steps meanwhile (another process's
       // search) must not remove what the other wrote (rows deleted since have events of their own)
       await w.removeObjects('row', sheetId, step);
       for (let j = 0; j < step.length; j += ROW_PAGE) {
         const docs: NewDoc[] = [];
-        for (const r of await rowsByIds(tx, sheetId, step.slice(j, j + ROW_PAGE))) rowDocsOrSkip(sheetId, columns, r, docs, unreadable);
+        for (const r of await rowsByIds(tx, sheetId, step.slice(j, j + ROW_PAGE))) docsOf(r, docs);
         await w.insert(docs);
       }
       return true;
