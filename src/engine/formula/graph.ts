@@ -89,6 +89,11 @@ class ChainStep extends VirtualNode {
   successors(out: GraphNode[]): void {
     this.layout.stepSuccessors(this.at, this.down, out);
   }
+
+  /** For keptOrder's walk: marks what this step reaches (see ChainLayout.reach). */
+  reach(pass: number, epoch: number, open: GraphNode[]): number {
+    return this.layout.reach(this.at, this.down, pass, epoch, open);
+  }
 }
 
 /** A chain laid out on the current row positions. */
@@ -134,6 +139,46 @@ class ChainLayout {
     if (down ? next <= this.downEnd : next >= this.upEnd) out.push(this.step(next, down));
     const ending = down ? this.downEnding[at - this.anchor] : this.upEnding[this.anchor - at];
     if (ending) for (const n of ending) out.push(n);
+  }
+
+  /** keptOrder's walk: the pass that reached steps of this chain, and the nearest step (from the anchor) it reached each way. */
+  private reachedPass = -1;
+  private reachedDown = 0;
+  private reachedUp = 0;
+
+  /**
+   * What a walk reaching the step at `at` reaches through the chain, without visiting each
+   * step: every later step (away from the anchor) and the ranges ending at them. Steps a walk
+   * of the same pass already went through are not gone over again. The readers are marked
+   * with the pass and counted (the count is returned); those that feed something (or may:
+   * their successor list is not of this epoch) go on `open` for the walk to go on from.
+   */
+  reach(at: number, down: boolean, pass: number, epoch: number, open: GraphNode[]): number {
+    const first = down ? at - this.anchor : this.anchor - at;
+    const last = down ? this.downEnd - this.anchor : this.anchor - this.upEnd;
+    let stop = last + 1;
+    if (this.reachedPass === pass) stop = Math.min(stop, down ? this.reachedDown : this.reachedUp);
+    else {
+      this.reachedPass = pass;
+      this.reachedDown = this.reachedUp = Infinity;
+    }
+    if (first >= stop) return 0;
+    if (down) this.reachedDown = first;
+    else this.reachedUp = first;
+    const ending = down ? this.downEnding : this.upEnding;
+    let count = 0;
+    for (let k = first; k < stop; k++) {
+      const list = ending[k];
+      if (list === undefined) continue;
+      for (let i = 0; i < list.length; i++) {
+        const n = list[i]!;
+        if (n.mark === pass) continue;
+        n.mark = pass;
+        count++;
+        if (n.succ !== NO_SUCCESSORS || n.succEpoch !== epoch) open.push(n);
+      }
+    }
+    return count;
   }
 
   private step(at: number, down: boolean): ChainStep {
@@ -444,16 +489,23 @@ export class DependencyGraph {
       const r = roots[i]!;
       if (r.mark === pass) continue;
       r.mark = pass;
+      if (isFormulaNode(r)) reached++;
       stack.push(r);
     }
     while (stack.length > 0) {
       const n = stack.pop()!;
-      if (isFormulaNode(n)) reached++;
+      if (n instanceof ChainStep) {
+        // a running total's chain, gone through at once: its 25,000 steps, each a node of the
+        // walk, were half of the walk of an edit at the top
+        reached += n.reach(pass, epoch, stack);
+        continue;
+      }
       const list = this.successorList(n, epoch);
       for (let i = 0; i < list.length; i++) {
         const m = list[i]!;
         if (m.mark !== pass) {
           m.mark = pass;
+          if (isFormulaNode(m)) reached++;
           stack.push(m);
         }
       }

@@ -217,3 +217,71 @@ test('running ranges (SUM/COUNT/AVG from $1 to @row): incremental equals full re
     { numRuns: 300 },
   );
 });
+
+/**
+ * An edit right after a load orders what it reaches by the order the load computed (the kept
+ * order, walked through running totals' chains at once) instead of ordering it afresh: its
+ * values and its list of changed cells must be what a full recomputation gives.
+ */
+test('edits right after a load (kept order, chains): values and changed cells equal a full recomputation', () => {
+  const cellArb = fc.record({ row: pick, col, tpl: fc.nat({ max: TEMPLATES.length - 1 }), r: pick, s: pick, t: col, u: col });
+  const valueArb = fc.oneof(fc.integer({ min: -3, max: 6 }), fc.double({ min: -2, max: 2, noNaN: true }), fc.constant('x'), fc.constant(null));
+  const running = ['=SUM(A$1:A@row)', '=SUM([Col B]$1:[Col B]@row) + 1', '=COUNT(A@row:A$3)', '=IFERROR(AVG([Col B]@row:[Col B]$2), 0)', '=SUM(A$1:A@row) + [Col B]@row'];
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 3, max: 9 }),
+      fc.array(fc.record({ row: pick, col, value: valueArb }), { maxLength: 20 }),
+      fc.array(cellArb, { maxLength: 6 }),
+      fc.option(fc.record({ col: fc.nat({ max: 2 }), f: fc.nat({ max: running.length - 1 }) }), { nil: undefined }),
+      fc.array(fc.record({ row: pick, col, value: valueArb }), { minLength: 1, maxLength: 6 }),
+      (rowCount, inputs, formulas, columnFormula, edits) => {
+        const m: Model = { rows: Array.from({ length: rowCount }, (_, i) => ({ id: i + 1, parentId: null })), inputs: new Map(), nextId: 100 };
+        const n = m.rows.length;
+        const num = (k: number): number => (k % (n + 1)) + 1;
+        const cells: LoadCell[] = [];
+        for (const v of inputs) {
+          const r = (v.row % n) + 1;
+          const c = COLUMNS[v.col]!.id;
+          m.inputs.set(`${r}:${c}`, v.value);
+        }
+        for (const [k, v] of m.inputs) {
+          const [r, c] = k.split(':').map(Number) as [number, number];
+          cells.push({ rowId: r, columnId: c, value: v });
+        }
+        for (const f of formulas) {
+          const text = TEMPLATES[f.tpl]!(num(f.r), num(f.s), TITLES[f.t]!, TITLES[f.u]!);
+          cells.push({ rowId: (f.row % n) + 1, columnId: COLUMNS[f.col]!.id, formula: text });
+        }
+        const colFormulas = columnFormula === undefined ? [] : [{ columnId: COLUMNS[columnFormula.col]!.id, formula: running[columnFormula.f]! }];
+        const e = new FormulaEngine(COLUMNS, m.rows, { now: () => NOW });
+        e.load(cells, colFormulas);
+        const snapshot = (): Map<string, unknown> => {
+          const out = new Map<string, unknown>();
+          for (const r of m.rows) for (const c of COLUMNS) out.set(`${r.id}:${c.id}`, e.result(r.id, c.id));
+          return out;
+        };
+        for (const edit of edits) {
+          const r = (edit.row % n) + 1;
+          const c = COLUMNS[edit.col]!.id;
+          const before = snapshot();
+          const changes = e.setCellValue(r, c, edit.value);
+          if (!e.isColumnFormulaCell(r, c)) m.inputs.set(`${r}:${c}`, edit.value);
+          const after = snapshot();
+          const listed = new Map(changes.map((ch) => [`${ch.rowId}:${ch.columnId}`, ch.result]));
+          assert.equal(listed.size, changes.length, 'a cell listed twice');
+          for (const [k, v] of after) {
+            if (!listed.has(k)) assert.deepEqual(v, before.get(k), `cell ${k} changed but is not listed`);
+            else assert.deepEqual(listed.get(k), v, `cell ${k} listed with another value`);
+          }
+        }
+        const f = fresh(e, m);
+        for (const r of m.rows) {
+          for (const c of COLUMNS) {
+            assert.deepEqual(e.result(r.id, c.id), f.result(r.id, c.id), `row ${r.id} col ${c.title}: ${e.formulaOf(r.id, c.id) ?? '(value)'}`);
+          }
+        }
+      },
+    ),
+    { numRuns: 400 },
+  );
+});
