@@ -19,6 +19,7 @@ let dropTimer: NodeJS.Timeout | undefined;
 
 holdUntilIdle({
   busy: () => false,
+  holds: () => spares.reduce((sum, b) => sum + b.length, 0),
   release: () => {
     spares.length = 0;
   },

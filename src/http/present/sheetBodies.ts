@@ -102,7 +102,7 @@ class ByteBudget {
 
 /** Large bodies written, being sent or waiting for the budget, in every server of the process: the server is not idle while there are any. */
 let largeBodies = 0;
-holdUntilIdle({ busy: () => largeBodies > 0, release: () => undefined });
+holdUntilIdle({ busy: () => largeBodies > 0, holds: () => 0, release: () => undefined });
 
 export interface SheetBodyRequest {
   model: SheetModel;

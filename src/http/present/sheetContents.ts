@@ -129,6 +129,8 @@ interface CachedCells {
   json: string;
 }
 let cachedCells = new WeakMap<RowState, CachedCells>();
+/** Characters of text kept since the last release (rows kept again counted again: an estimate). */
+let cellsKept = 0;
 /**
  * The text is kept for reads that follow one another, not for a server gone quiet: it is about as
  * large as the body (35 MB for 500,000 short cells, more than the model itself), and the first
@@ -136,8 +138,10 @@ let cachedCells = new WeakMap<RowState, CachedCells>();
  */
 holdUntilIdle({
   busy: () => false,
+  holds: () => cellsKept,
   release: () => {
     cachedCells = new WeakMap();
+    cellsKept = 0;
   },
 });
 
@@ -299,7 +303,10 @@ export function writeRowsJson(w: JsonWriter, model: SheetModel, rows: readonly R
     }
     const json = c + ']}';
     w.write(json);
-    if (format !== undefined) cachedCells.set(row, { format, cells, json });
+    if (format !== undefined) {
+      cachedCells.set(row, { format, cells, json });
+      cellsKept += json.length;
+    }
   }
   w.write(']');
 }
