@@ -124,6 +124,24 @@ describe('import', () => {
     assert.deepEqual(table(s), [['a', 1, null], ['b', 2, 'extra']]);
   });
 
+  test('CSV text comes back as written, whatever it holds; rows of several batches keep the file order', async () => {
+    const odd = ['back\\slash', 'tab\there', 'two\nlines', 'carriage\rreturn', 'crlf\r\nend', '\\N', '\\.', '\\', 'quote "q"', 'é ü 😀', '{"v":1}', '  spaced  '];
+    const quoted = (t: string) => `"${t.replaceAll('"', '""')}"`;
+    const lines = ['Text,Number'];
+    for (const [i, t] of odd.entries()) lines.push(`${quoted(t)},${i}`);
+    // past the import's batches of 512 rows
+    for (let i = odd.length; i < 1300; i++) lines.push(`row ${i},${i}`);
+    const res = await post('/sheets/import?sheetName=Odd&headerRowIndex=0', lines.join('\n') + '\n', 'text/csv');
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const s = await sheetOf(res.body.result.id);
+    const expected: unknown[][] = odd.map((t, i) => [t, i]);
+    for (let i = odd.length; i < 1300; i++) expected.push([`row ${i}`, i]);
+    assert.deepEqual(table(s), expected);
+    const row = await s0.api.get(`/sheets/${s.id}/rows/${(s.rows[1] as unknown as { id: number }).id}`);
+    assert.equal(row.status, 200, JSON.stringify(row.body));
+    assert.equal((row.body as { cells: Array<{ value?: unknown }> }).cells[0]!.value, 'tab\there');
+  });
+
   test('XLSX: numbers, dates, booleans and formula results keep their kind', async () => {
     const body = await xlsxOf([
       ['Item', 'Cost', 'When', 'Paid'],

@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import { openStore, retryingDeadlocks } from '../../src/store/db.ts';
+import { insertBatches, openStore, retryingDeadlocks } from '../../src/store/db.ts';
 import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
 import { storeForFile } from '../helpers/store.ts';
 import { ensureBootstrap } from '../../src/services/identity/bootstrap.ts';
@@ -113,6 +113,43 @@ test('an idle PostgreSQL connection ended by the server is reported and replaced
     await db.drop();
     fs.rmSync(dir2, { recursive: true, force: true });
   }
+});
+
+test('rows written batch by batch (one COPY on PostgreSQL): all or none with their transaction, values as given, and the store keeps working after a failed one', async () => {
+  const sheetId = newId();
+  // SQLite checks the rows' sheet
+  await f.store.db.insertInto('sheets').values({ id: sheetId, org_id: newId(), owner_id: newId(), name: 'copy', version: 0, is_template: 0, settings: '{}', created_at: 1, modified_at: 1 }).execute();
+  const odd = ['back\\slash', 'tab\there', 'two\nlines', 'cr\rlf\r\n', '\\N', '\\.', '\\', 'é 😀', ''];
+  let n = 0;
+  const record = (i: number) => ({
+    id: sheetId + 1 + i, sheet_id: sheetId, parent_id: i % 3 === 0 ? null : sheetId + 1, sort_key: i * 1.5 - 0.25, expanded: 1, locked: 0,
+    format: i < odd.length ? odd[i]! : null, cells: JSON.stringify({ 1: { v: `row ${i} ${odd[i % odd.length]}` } }), cell_meta: '{}',
+    created_at: 1_700_000_000_000 + i, created_by: null, modified_at: 1_700_000_000_000, modified_by: i,
+  });
+  function* batches(count: number, fail?: number): Generator<ReturnType<typeof record>[]> {
+    for (let from = 0; from < count; from += 500) {
+      if (fail !== undefined && from >= fail) throw new Error('the batches failed');
+      yield Array.from({ length: Math.min(500, count - from) }, (_, k) => record(from + k));
+      n++;
+    }
+  }
+  const stored = () => f.store.db.selectFrom('rows').selectAll().where('sheet_id', '=', sheetId).orderBy('sort_key').execute();
+  // the batches' own failure, after two of them were sent
+  await assert.rejects(f.store.db.transaction().execute((tx) => insertBatches(tx, 'rows', batches(1200, 1000))), /the batches failed/);
+  assert.equal(n, 2);
+  assert.deepEqual(await stored(), []);
+  // the database's refusal (a row id twice, in the second batch)
+  function* twice(): Generator<ReturnType<typeof record>[]> {
+    yield [record(0), record(1)];
+    yield [record(2), record(1)];
+  }
+  await assert.rejects(f.store.db.transaction().execute((tx) => insertBatches(tx, 'rows', twice())), (e: Error & { code?: string }) => /unique|23505/i.test(`${e.code} ${e.message}`));
+  assert.deepEqual(await stored(), []);
+  // then a whole write, on the same store
+  await f.store.db.transaction().execute((tx) => insertBatches(tx, 'rows', batches(1200)));
+  const rows = await stored();
+  assert.equal(rows.length, 1200);
+  assert.deepEqual(rows, Array.from({ length: 1200 }, (_, i) => record(i)));
 });
 
 test('a transaction chosen as a deadlock victim runs again and commits (retryingDeadlocks)', { skip: !TEST_PG_URL && 'PostgreSQL only' }, async () => {

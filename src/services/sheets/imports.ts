@@ -12,7 +12,7 @@ import { KEY_STEP } from '../../engine/sortKeys.ts';
 import { apiError } from '../../errors.ts';
 import { apiErrorOf } from '../platform/errors.ts';
 import { newIds } from '../../ids.ts';
-import { insertMany, type Store } from '../../store/db.ts';
+import { insertBatches, type Store } from '../../store/db.ts';
 import type { RowTable } from '../../store/schema.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import type { Insertable } from 'kysely';
@@ -50,8 +50,7 @@ export type ImportProgress = (phase: 'checking' | 'writing', done: number, total
 
 /**
  * Rows per batch: between progress reports while reading the file, and written together (SQLite:
- * multi-row INSERTs of 128 rows in process; PostgreSQL: one statement, one round trip, of unnest
- * of arrays; batches of 4,096 rows were no faster there and cost more to send).
+ * multi-row INSERTs of 128 rows in process; PostgreSQL: a piece of the one COPY that takes them all).
  */
 const BATCH = 512;
 
@@ -154,10 +153,11 @@ function sheetContainerOf(c: ResolvedContainer): SheetContainer {
  * column of the file (types as engine/imports.ts infers them) and a row per non-blank line,
  * created in one transaction with the SHEET CREATE event of Create Sheet (one event: the rows
  * come with the sheet). The upload goes to a temporary file and is read once (readTable); the
- * rows are written in multi-row statements, their cells' JSON built as text, their ids in
- * ascending order (inserted so, the index of row ids takes them in order instead of at random
- * pages: a third of the inserts' time on SQLite). The search index takes the new rows after the
- * answer (the job worker's catch-up).
+ * rows are written batch by batch (store/db.ts insertBatches: multi-row statements on SQLite, one
+ * COPY streamed as the batches are made on PostgreSQL), their cells' JSON built as text, their
+ * ids in ascending order (inserted so, the index of row ids takes them in order instead of at
+ * random pages: a third of the inserts' time on SQLite). The search index takes the new rows
+ * after the answer (the job worker's catch-up).
  */
 export async function importSheet(store: Store, actor: Actor, where: { type: 'home' | 'folder' | 'workspace'; id: number | null }, r: ImportRequest): Promise<SheetRow> {
   const name = requireName({ sheetName: r.sheetName }, 'sheetName');
@@ -189,26 +189,30 @@ export async function importSheet(store: Store, actor: Actor, where: { type: 'ho
     const ids = newIds(total).sort((a, b) => a - b);
     // each column's values, its key in the cells' JSON ("id":) and its type
     const parts = created.map((col, j) => ({ values: table.columns[j] ?? [], key: `${JSON.stringify(String(col.id))}:`, type: col.type }));
-    for (let from = 0; from < total; from += BATCH) {
-      const to = Math.min(total, from + BATCH);
-      const batch: Insertable<RowTable>[] = [];
-      for (let i = from; i < to; i++) {
-        let cells = '';
-        for (const part of parts) {
-          const v = part.values[i];
-          const cell = v === undefined ? undefined : importCellJson(part.type, v);
-          if (cell !== undefined) cells += (cells === '' ? '{' : ',') + part.key + cell;
+    function* batches(): Generator<Insertable<RowTable>[]> {
+      for (let from = 0; from < total; from += BATCH) {
+        const to = Math.min(total, from + BATCH);
+        const batch: Insertable<RowTable>[] = [];
+        for (let i = from; i < to; i++) {
+          let cells = '';
+          for (const part of parts) {
+            const v = part.values[i];
+            const cell = v === undefined ? undefined : importCellJson(part.type, v);
+            if (cell !== undefined) cells += (cells === '' ? '{' : ',') + part.key + cell;
+          }
+          batch.push({
+            id: ids[i]!, sheet_id: sheet.id, parent_id: null, sort_key: (i + 1) * KEY_STEP, expanded: 1, locked: 0, format: null,
+            cells: cells === '' ? '{}' : cells + '}', cell_meta: '{}', created_at: now, created_by: actor.user.id, modified_at: now, modified_by: actor.user.id,
+          });
         }
-        batch.push({
-          id: ids[i]!, sheet_id: sheet.id, parent_id: null, sort_key: (i + 1) * KEY_STEP, expanded: 1, locked: 0, format: null,
-          cells: cells === '' ? '{}' : cells + '}', cell_meta: '{}', created_at: now, created_by: actor.user.id, modified_at: now, modified_by: actor.user.id,
-        });
+        // the values written are let go as they go
+        for (const part of parts) for (let i = from; i < to; i++) part.values[i] = null;
+        yield batch;
+        // asked for the next batch: this one is written (SQLite) or on its way (PostgreSQL)
+        r.progress?.('writing', to, total);
       }
-      // the values written are let go as they go
-      for (const part of parts) for (let i = from; i < to; i++) part.values[i] = null;
-      await insertMany(tx, 'rows', batch);
-      r.progress?.('writing', to, total);
     }
+    await insertBatches(tx, 'rows', batches());
     return sheet;
   });
 }
