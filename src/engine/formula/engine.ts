@@ -583,7 +583,7 @@ export class FormulaEngine {
       // the order of every formula cell serves the edits that follow (graph.ts keptOrder)
       if (all) this.graph.keepOrder(ordered.order, ordered.cyclic);
     }
-    const { order, cyclic } = ordered;
+    const { order, cyclic, pass } = ordered;
     // cells changed directly that hold a formula may be recomputed: then the recomputation's
     // change replaces theirs (checked once after the pass, not for each recomputed cell)
     let watched: FormulaNode[] | undefined;
@@ -603,7 +603,7 @@ export class FormulaEngine {
     // an indexed loop: on a cold process the array iterator's results are objects (25,000 of them)
     for (let i = 0; i < order.length; i++) {
       const n = order[i]!;
-      if (!isFormulaNode(n)) continue;
+      if (n.mark !== pass || !isFormulaNode(n)) continue;
       let v: Scalar;
       if (cyclic.size > 0 && cyclic.has(n)) {
         v = err('#CIRCULAR REFERENCE');
