@@ -39,6 +39,8 @@ const RUNS = 3;
 const GOAL = 6;
 const NOCODB_VERSION = '0.301.3';
 const NOCODB_PAGE = 1000;
+/** Rows a page of the paged read (sheetd's Get Sheet page/pageSize): NocoDB's largest page. */
+const PAGE_ROWS = NOCODB_PAGE;
 
 const root = path.resolve(import.meta.dirname, '..');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -86,14 +88,38 @@ interface Peer {
   insert(table: unknown, rows: Array<Array<string | number>>): Promise<void>;
   /** All rows; returns how many were read. */
   readAll(table: unknown): Promise<number>;
+  /**
+   * All rows in pages of PAGE_ROWS, as a client reading a large table page by page would (and
+   * as NocoDB must: 1,000 is its largest page). Absent when readAll already reads that way.
+   */
+  readPaged?(table: unknown): Promise<number>;
   update(table: unknown, value: string): Promise<void>;
   close(): Promise<void>;
 }
 
-async function json(res: Response, what: string): Promise<unknown> {
+/**
+ * Where the bench's time in a step's requests goes (the read's parts): until each answer's head
+ * came (the server's work before it sends, and the request), reading the bodies (their transfer
+ * and UTF-8 decoding in this process), and parsing their JSON in this process.
+ */
+interface Io { head: number; body: number; parse: number; bytes: number }
+const newIo = (): Io => ({ head: 0, body: 0, parse: 0, bytes: 0 });
+let io = newIo();
+const since = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
+
+async function json(answer: Promise<Response>, what: string): Promise<unknown> {
+  const t0 = process.hrtime.bigint();
+  const res = await answer;
+  const t1 = process.hrtime.bigint();
   const text = await res.text();
+  const t2 = process.hrtime.bigint();
   if (!res.ok) throw new Error(`${what}: ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as unknown;
+  const out = JSON.parse(text) as unknown;
+  io.head += Number(t1 - t0) / 1e6;
+  io.body += Number(t2 - t1) / 1e6;
+  io.parse += since(t2);
+  io.bytes += text.length;
+  return out;
 }
 
 async function startSheetd(): Promise<Peer> {
@@ -109,7 +135,7 @@ async function startSheetd(): Promise<Peer> {
   await waitUp(`${base}/health`, child, 'sheetd', 60);
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   const call = async (method: string, p: string, body?: unknown) =>
-    json(await fetch(`${base}/2.0${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) }), `sheetd ${method} ${p}`);
+    json(fetch(`${base}/2.0${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) }), `sheetd ${method} ${p}`);
   interface T { id: number; colIds: number[]; rowIds: number[] }
   return {
     name: 'sheetd',
@@ -128,6 +154,14 @@ async function startSheetd(): Promise<Peer> {
       const r = (await call('GET', `/sheets/${(table as T).id}`)) as { rows: unknown[] };
       return r.rows.length;
     },
+    async readPaged(table) {
+      let n = 0;
+      for (let page = 1; ; page++) {
+        const r = (await call('GET', `/sheets/${(table as T).id}?page=${page}&pageSize=${PAGE_ROWS}`)) as { rows: unknown[]; totalRowCount: number };
+        n += r.rows.length;
+        if (r.rows.length === 0 || page * PAGE_ROWS >= r.totalRowCount) return n;
+      }
+    },
     async update(table, value) {
       const t = table as T;
       await call('PUT', `/sheets/${t.id}/rows`, t.rowIds.slice(-UPDATE_ROWS).map((id) => ({ id, cells: t.colIds.slice(1, 1 + UPDATE_CELLS).map((columnId) => ({ columnId, value })) })));
@@ -142,7 +176,7 @@ async function startSheetd(): Promise<Peer> {
 /** NocoDB through its v2 API: meta API for the base and table, data API for the records. */
 async function nocodbPeer(base: string, headers: Record<string, string>, pid: number | undefined, close: () => Promise<void>): Promise<Peer> {
   const call = async (method: string, p: string, body?: unknown) =>
-    json(await fetch(`${base}${p}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) }), `NocoDB ${method} ${p}`);
+    json(fetch(`${base}${p}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) }), `NocoDB ${method} ${p}`);
   const b = (await call('POST', '/api/v2/meta/bases', { title: `sheetd-peer-${Date.now()}` })) as { id: string };
   interface T { id: string; titles: string[]; rowIds: number[] }
   return {
@@ -203,7 +237,7 @@ async function startNocodb(dir: string): Promise<Peer> {
     await stop(child);
     throw new Error(`${(e as Error).message}\n${stderr}`);
   }
-  const signup = (await json(await fetch(`${base}/api/v1/auth/user/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'Bench-password-1234' }) }), 'NocoDB signup')) as { token: string };
+  const signup = (await json(fetch(`${base}/api/v1/auth/user/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'Bench-password-1234' }) }), 'NocoDB signup')) as { token: string };
   console.log(`NocoDB ${version} (node ${await nodeVersion(nodeBin)}), SQLite meta database`);
   return nocodbPeer(base, { 'xc-auth': signup.token }, child.pid, async () => {
     await stop(child);
@@ -220,30 +254,33 @@ async function nodeVersion(bin: string): Promise<string> {
   });
 }
 
-interface Step { ms: number; cpu: number }
-interface Run { insert: Step; read: Step; update: Step; rowsRead: number }
+interface Step { ms: number; cpu: number; io: Io }
+interface Run { insert: Step; read: Step; paged: Step; update: Step }
 
 async function measure(peer: Peer, run: number, data: Array<Array<Array<string | number>>>): Promise<Run> {
   const table = await peer.create(run);
   await settle(peer.pid);
   const step = async (fn: () => Promise<void>): Promise<Step> => {
     const c0 = peer.pid === undefined ? NaN : cpuMs(peer.pid);
+    io = newIo();
     const t0 = process.hrtime.bigint();
     await fn();
-    const took = Number(process.hrtime.bigint() - t0) / 1e6;
+    const took = since(t0);
+    const stepIo = io;
     await settle(peer.pid);
-    return { ms: took, cpu: peer.pid === undefined ? NaN : cpuMs(peer.pid) - c0 };
+    return { ms: took, cpu: peer.pid === undefined ? NaN : cpuMs(peer.pid) - c0, io: stepIo };
   };
   const insert = await step(async () => {
     for (const batch of data) await peer.insert(table, batch);
   });
-  let rowsRead = 0;
-  const read = await step(async () => {
-    rowsRead = await peer.readAll(table);
+  const reading = (how: (table: unknown) => Promise<number>) => step(async () => {
+    const n = await how(table);
+    if (n !== ROWS) throw new Error(`${peer.name} read ${n} rows, not ${ROWS}`);
   });
+  const read = await reading((t) => peer.readAll(t));
+  const paged = peer.readPaged ? await reading((t) => peer.readPaged!(t)) : read;
   const update = await step(() => peer.update(table, `u${run}`));
-  if (rowsRead !== ROWS) throw new Error(`${peer.name} read ${rowsRead} rows, not ${ROWS}`);
-  return { insert, read, update, rowsRead };
+  return { insert, read, paged, update };
 }
 
 export async function benchPeer(): Promise<void> {
@@ -259,7 +296,7 @@ export async function benchPeer(): Promise<void> {
       noco = await startNocodb(process.env.NOCODB_DIR);
     }
     if (noco) peers.push(noco);
-    console.log(`workload: ${COLS} columns, ${ROWS} rows as ${data.length} x ${BATCH}-row inserts, read all, update ${UPDATE_ROWS} rows x ${UPDATE_CELLS} cells; ${RUNS} runs, medians; load ${os.loadavg()[0]!.toFixed(1)} at the start`);
+    console.log(`workload: ${COLS} columns, ${ROWS} rows as ${data.length} x ${BATCH}-row inserts, read all (sheetd: one Get Sheet, then again in pages of ${PAGE_ROWS}; NocoDB: pages of ${NOCODB_PAGE}), update ${UPDATE_ROWS} rows x ${UPDATE_CELLS} cells; ${RUNS} runs, medians; load ${os.loadavg()[0]!.toFixed(1)} at the start`);
     const runs = new Map<string, Run[]>(peers.map((p) => [p.name, []]));
     for (let run = 0; run < RUNS; run++) {
       // alternate which server goes first, so a load that comes and goes falls on both
@@ -268,14 +305,16 @@ export async function benchPeer(): Promise<void> {
         const r = await measure(p, run, data);
         runs.get(p.name)!.push(r);
         const f = (x: Step) => `${x.ms.toFixed(0)} ms (CPU ${Number.isNaN(x.cpu) ? '-' : x.cpu.toFixed(0)})`;
-        console.log(`  run ${run + 1}, ${p.name}: insert ${f(r.insert)}, read ${f(r.read)}, update ${f(r.update)}; load ${os.loadavg()[0]!.toFixed(1)}`);
+        const paged = r.paged === r.read ? '' : `, read in pages ${f(r.paged)}`;
+        console.log(`  run ${run + 1}, ${p.name}: insert ${f(r.insert)}, read ${f(r.read)}${paged}, update ${f(r.update)}; load ${os.loadavg()[0]!.toFixed(1)}`);
       }
     }
-    const steps = ['insert', 'read', 'update'] as const;
-    const fig = (name: string, s: (typeof steps)[number], k: keyof Step) => median(runs.get(name)!.map((r) => r[s][k]));
+    const steps = ['insert', 'read', 'paged', 'update'] as const;
+    const fig = (name: string, s: (typeof steps)[number], k: 'ms' | 'cpu') => median(runs.get(name)!.map((r) => r[s][k]));
     const fmt = (x: number) => (Number.isNaN(x) ? '-' : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(0)} ms`);
     console.log(`${''.padEnd(28)}${'sheetd'.padStart(10)}${'NocoDB'.padStart(10)}   NocoDB/sheetd (goal >= ${GOAL}x)`);
-    const label = { insert: `insert ${ROWS} rows (${data.length} x ${BATCH})`, read: 'read all rows', update: `update ${UPDATE_ROWS} rows x ${UPDATE_CELLS}` };
+    const label = { insert: `insert ${ROWS} rows (${data.length} x ${BATCH})`, read: 'read all rows', paged: `  in pages of ${PAGE_ROWS}`, update: `update ${UPDATE_ROWS} rows x ${UPDATE_CELLS}` };
+    const short = { insert: 'insert', read: 'read', paged: 'read in pages', update: 'update' };
     const ratios: string[] = [];
     const cpuRatios: string[] = [];
     let met = true;
@@ -287,12 +326,19 @@ export async function benchPeer(): Promise<void> {
         const text = Number.isNaN(ratio) ? (noco ? '-' : 'not measured') : `${ratio.toFixed(1)}x${k === 'ms' ? (ratio >= GOAL ? '   met' : '   NOT met') : ''}`;
         console.log(`${(k === 'ms' ? label[s] : '  server CPU').padEnd(28)}${fmt(a).padStart(10)}${fmt(b).padStart(10)}   ${text}`);
         if (k === 'ms') {
-          ratios.push(`${s} ${Number.isNaN(ratio) ? '-' : ratio.toFixed(1) + 'x'}`);
+          ratios.push(`${short[s]} ${Number.isNaN(ratio) ? '-' : ratio.toFixed(1) + 'x'}`);
           if (!(ratio >= GOAL)) met = false;
-        } else cpuRatios.push(`${s} ${Number.isNaN(ratio) ? '-' : ratio.toFixed(1) + 'x'}`);
+        } else cpuRatios.push(`${short[s]} ${Number.isNaN(ratio) ? '-' : ratio.toFixed(1) + 'x'}`);
       }
     }
-    const totalCpu = (name: string) => steps.reduce((sum, s) => sum + fig(name, s, 'cpu'), 0);
+    // where the bench's time of each read went (medians): the answers' heads, their bodies, their JSON parse in this process
+    for (const s of ['read', 'paged'] as const) {
+      const part = (name: string, k: keyof Io) => median(runs.get(name)!.map((r) => r[s].io[k]));
+      const parts = (name: string) => `head ${fmt(part(name, 'head'))}, body ${fmt(part(name, 'body'))} (${(part(name, 'bytes') / 1e6).toFixed(1)} MB), parse ${fmt(part(name, 'parse'))}`;
+      console.log(`${label[s].trim()}, where the bench's time went: sheetd ${parts('sheetd')}${noco ? `; NocoDB ${parts('NocoDB')}` : ''}`);
+    }
+    // the three steps of the workload (the read as one Get Sheet)
+    const totalCpu = (name: string) => (['insert', 'read', 'update'] as const).reduce((sum, s) => sum + fig(name, s, 'cpu'), 0);
     if (noco) {
       const cpuRatio = totalCpu('NocoDB') / totalCpu('sheetd');
       console.log(`server CPU, all three steps: sheetd ${fmt(totalCpu('sheetd'))}, NocoDB ${fmt(totalCpu('NocoDB'))}: ${Number.isNaN(cpuRatio) ? '-' : cpuRatio.toFixed(1) + 'x less'}; load ${os.loadavg()[0]!.toFixed(1)} at the end`);
