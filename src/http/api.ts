@@ -87,7 +87,7 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
   }
   api.addHook('onRequest', async (req, reply) => {
     if (req.is404) return;
-    const cfg = req.routeOptions.config;
+    const cfg = req.routeSettings ?? req.routeOptions.config;
     if (!acceptable(req.headers.accept, cfg.produces)) throw apiError(1052);
     reply.header('cache-control', 'no-store');
     if (cfg.public) return;
@@ -104,7 +104,7 @@ export async function apiPlugin(api: FastifyInstance, opts: { known: KnownRoutes
     try {
       assertRequestText(req.params, req.query);
       req.ro = readOptions(req.query as Record<string, string>);
-      if (req.routeOptions.config.body === 'required' && req.body === undefined) throw apiError(1024);
+      if ((req.routeSettings ?? req.routeOptions.config).body === 'required' && req.body === undefined) throw apiError(1024);
     } catch (e) {
       done(e as Error);
       return;

@@ -46,6 +46,12 @@ declare module 'fastify' {
     reauthenticate: (this: FastifyRequest) => Promise<Actor>;
     /** services/log/events.ts eventsRecorded() when the request arrived. */
     recordedAtArrival: number;
+    /**
+     * The route's config (`routeOptions.config`, with its url), read once when the request
+     * arrives: Fastify's routeOptions getter builds a new object on every read. Null when a hook
+     * before it failed the request (a URI too long).
+     */
+    routeSettings: (FastifyContextConfig & { url?: string }) | null;
   }
 }
 
@@ -102,6 +108,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.addHook('onRequest', (req, _reply, done) => {
     requestArrived();
     req.recordedAtArrival = eventsRecorded();
+    req.routeSettings = req.routeOptions.config ?? null;
     done();
   });
   // events recorded while this request ran may be its own, now committed: the change streams read the log
@@ -116,6 +123,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.decorateRequest('actor', null as unknown as Actor);
   app.decorateRequest('ro', null as unknown as ReadOptions);
   app.decorateRequest('recordedAtArrival', 0);
+  app.decorateRequest('routeSettings', null);
   app.decorateRequest('reauthenticate', null as unknown as (this: FastifyRequest) => Promise<Actor>);
 
   // Every registered path (the API's and the root's), for the fuzz suite and for 405 answers.

@@ -13,8 +13,14 @@ import { errorBody, protocolError } from './errors.ts';
 /** Longest request target (path and query) in bytes; beyond it 414. */
 export const MAX_URI_LENGTH = 12 * 1024;
 
+/** The last response a socket began (its request is `res.req`); see servingOn. */
+const serving = new WeakMap<Socket, ServerResponse>();
+
 /** The response a socket is working on, from its request's arrival until the response closes. */
-const serving = new WeakMap<Socket, { req: IncomingMessage; res: ServerResponse }>();
+function servingOn(socket: Socket): { req: IncomingMessage; res: ServerResponse } | undefined {
+  const res = serving.get(socket);
+  return res === undefined || res.closed ? undefined : { req: res.req, res };
+}
 
 /** Fastify server options for the timeouts; `node` also goes into https options (Fastify passes `http` only to http.createServer). */
 export function edgeOptions(config: Config) {
@@ -50,18 +56,16 @@ export function installEdge(app: FastifyInstance, config: Config): void {
     lastDropLog = now;
     dropped = 0;
   });
+  // no listener on the response (a closure and a listener added and removed per request): a
+  // closed response is simply no longer the one its socket works on
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    serving.set(socket, { req, res });
-    res.once('close', () => {
-      if (serving.get(socket)?.res === res) serving.delete(socket);
-    });
+    serving.set(req.socket, res);
   });
   // Node destroys a socket idle for connectionTimeout only when nobody listens to 'timeout'.
   // Listening lets a request that has fully arrived take as long as its handler needs: the idle
   // cut-off is for clients that stop sending (or stop reading what is written to them).
   server.on('timeout', (socket: Socket) => {
-    const cur = serving.get(socket);
+    const cur = servingOn(socket);
     if (cur && cur.req.complete && socket.writableLength === 0) return;
     socket.destroy();
   });
@@ -113,7 +117,7 @@ function clientErrorHandler(this: unknown, err: ConnectionError & { reason?: str
     // read (and drop) what the client still sends, so that its close is seen and the socket goes
     socket.resume();
   };
-  const cur = serving.get(socket);
+  const cur = servingOn(socket);
   if (!cur) {
     answer();
     return;

@@ -30,7 +30,8 @@ export function installMetrics(app: FastifyInstance, store: Store): (req: Fastif
   let dropped = 0;
 
   app.addHook('onResponse', (req, reply, done) => {
-    const labels = { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    const settings = req.routeSettings;
+    const labels = { method: req.method, route: (settings ? settings.url : req.routeOptions.url) ?? 'unmatched', status: String(reply.statusCode) };
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
     done();

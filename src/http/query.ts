@@ -71,7 +71,13 @@ export function idList(q: Query, name: string): number[] {
   });
 }
 
+/** The read options of a request that names none (most): one object, shared, never changed. */
+const NO_READ_OPTIONS: ReadOptions = Object.freeze({ include: new Set<string>(), exclude: new Set<string>(), numericDates: false, level: 0, accessApiLevel: 0 });
+
 export function readOptions(q: Query): ReadOptions {
+  if (q.include === undefined && q.exclude === undefined && q.numericDates === undefined && q.level === undefined && q.accessApiLevel === undefined) {
+    return NO_READ_OPTIONS;
+  }
   return {
     include: new Set(list(q, 'include')),
     exclude: new Set(list(q, 'exclude')),

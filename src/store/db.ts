@@ -124,13 +124,19 @@ export async function openStore(opts: {
     const dataVersion = sqlite.prepare('pragma data_version').pluck();
     // another process's commits are asked of SQLite once per read epoch (see newReadEpoch)
     let seenEpoch = -1;
-    let version = 0;
+    let version: number | undefined;
+    // the stamp is one counter (no string per read): this process's statements that may write,
+    // and one more each time SQLite's data_version shows another process's commit
     changeStamps.set(db, () => {
       if (seenEpoch !== readEpoch) {
-        version = dataVersion.get() as number;
         seenEpoch = readEpoch;
+        const v = dataVersion.get() as number;
+        if (v !== version) {
+          version = v;
+          writes.count++;
+        }
       }
-      return `${writes.count}:${version}`;
+      return writes.count;
     });
     // Statistics for the query planner, as SQLite advises for a long-lived connection: at open
     // (0x10002: every table, analysed where it would help) and then once an hour (tables whose
@@ -253,7 +259,7 @@ function cachedStatement(stmt: Database.Statement, writes: { count: number }): C
  * of another process (SQLite's data_version, e.g. the sheetd CLI). None for PostgreSQL (other
  * processes write without telling) nor for a transaction (a Transaction is not its database).
  */
-const changeStamps = new WeakMap<object, () => string>();
+const changeStamps = new WeakMap<object, () => number>();
 
 /**
  * Asking SQLite whether another process committed (`pragma data_version`) took a fifth of the
@@ -290,7 +296,7 @@ export async function stampedRead<T>(db: Queryable, space: string, key: string |
   cache.values.set(key, value);
   return value;
 }
-const stampedSpaces = new WeakMap<object, Map<string, { stamp: string; values: Map<string | number, unknown> }>>();
+const stampedSpaces = new WeakMap<object, Map<string, { stamp: number; values: Map<string | number, unknown> }>>();
 const STAMPED_MAX = 10_000;
 
 /**

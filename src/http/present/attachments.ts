@@ -74,7 +74,7 @@ export interface DiscussionParts {
 
 /** The Discussion object: comments and commentAttachments with include=comments / attachments. */
 export function presentDiscussion(
-  d: DiscussionRow, parts: DiscussionParts, v: AttachmentView & { include: Set<string>; level: AccessLevel; accessApiLevel: number },
+  d: DiscussionRow, parts: DiscussionParts, v: AttachmentView & { include: ReadonlySet<string>; level: AccessLevel; accessApiLevel: number },
 ) {
   const last = parts.comments.at(-1);
   const out: Record<string, unknown> = {

@@ -30,8 +30,8 @@ export interface Actor {
 
 /** Options every read can carry (query parameters of spec 4.1). */
 export interface ReadOptions {
-  include: Set<string>;
-  exclude: Set<string>;
+  include: ReadonlySet<string>;
+  exclude: ReadonlySet<string>;
   numericDates: boolean;
   level: number;
   accessApiLevel: number;
