@@ -118,6 +118,36 @@ describe('Get Sheet under concurrent reads', () => {
     assert.equal((named.body as SheetBody).rows[0]!.modifiedBy!.name, 'Kept Gzip');
   });
 
+  test('plain reads one after another (the last large body is kept for the next reader of the same bytes): each caller gets its own view, and a write or a row\'s new discussion shows at once', async () => {
+    const first = await s0.api.get(`/sheets/${sheetId}`);
+    const again = await s0.api.get(`/sheets/${sheetId}`);
+    assert.equal(again.text, first.text);
+    const viewerRead = await s0.api.get(`/sheets/${sheetId}`, { token: viewer.token });
+    assert.equal((viewerRead.body as SheetBody).accessLevel, 'VIEWER');
+    assert.ok((viewerRead.body as SheetBody).rows.every((row) => row.accessLevel === 'VIEWER'));
+    const owner = await s0.api.get(`/sheets/${sheetId}`);
+    assert.equal((owner.body as SheetBody).accessLevel, 'OWNER');
+    const row = (owner.body as SheetBody).rows[30]!;
+    const put = await s0.api.put(`/sheets/${sheetId}/rows`, [{ id: row.id, cells: [{ columnId: colIds[6], value: 'changed while kept, plain' }] }]);
+    assert.equal(put.status, 200, put.text);
+    const after = await s0.api.get(`/sheets/${sheetId}`);
+    assert.equal((after.body as SheetBody).version, (owner.body as SheetBody).version + 1);
+    assert.equal((after.body as SheetBody).rows[30]!.cells[6]!.value, 'changed while kept, plain');
+    // a row's discussions change without a new sheet version
+    for (const headers of [{}, { 'accept-encoding': 'gzip' }] as Array<Record<string, string>>) {
+      const before = await s0.api.get(`/sheets/${sheetId}?include=discussions`, { headers });
+      await s0.api.get(`/sheets/${sheetId}?include=discussions`, { headers });
+      type WithThreads = { rows: Array<{ id: number; discussions?: unknown[] }> };
+      const target = (before.body as WithThreads).rows[40 + Object.keys(headers).length]!;
+      assert.deepEqual(target.discussions, []);
+      const d = await s0.api.post(`/sheets/${sheetId}/rows/${target.id}/discussions`, { comment: { text: 'new while kept' } });
+      assert.equal(d.status, 200, d.text);
+      const next = await s0.api.get(`/sheets/${sheetId}?include=discussions`, { headers });
+      const shown = (next.body as WithThreads).rows.find((r) => r.id === target.id)!;
+      assert.equal(shown.discussions!.length, 1, JSON.stringify(headers));
+    }
+  });
+
   test('a user renamed between reads: writerInfo shows the new name', async () => {
     const me = await s0.api.get('/users/me');
     const first = await s0.api.get(`/sheets/${sheetId}?include=writerInfo`);

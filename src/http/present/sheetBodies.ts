@@ -6,8 +6,8 @@
  *   may bring formula results up to date without a new version), and the same `key`, which the
  *   route makes of everything else that decides the bytes as the request itself computed it
  *   (access level, user settings, filters, include/exclude, ...). Sharing stops when the last of
- *   its responses has closed: nothing is kept for later readers, so a body is never older than
- *   the requests it answers.
+ *   its responses has closed; a later reader gets the body only as the kept one below, under the
+ *   same test, so a body never holds other bytes than the request would have written.
  * - Large bodies (1 MB or more, by an estimate made before writing) take their size from a byte
  *   budget from the moment they are written until every response sending them has closed; a
  *   request that would go over it waits. A body larger than the whole budget runs alone.
@@ -16,6 +16,10 @@
  *   megabyte written goes to the thread pool as it is done (ParallelGzip), so compressing runs on
  *   the other cores beside the writing instead of after it (a 40 MB body: gzip took 1.8 times the
  *   plain read, now about as long).
+ * - The last large body whose responses all finished is kept, one in the process, for the next
+ *   reader of the same bytes (the same test as sharing), until another body is written, 30 s
+ *   pass or the server goes quiet (`kept` below): its Buffer is the one the next body would have
+ *   reused anyway.
  * - The gzip of a model's last large body is kept for later readers of the same bytes (the same
  *   test as sharing: model, version, rows, cells objects and key) while the model lives: a
  *   tenth of the body's size (3.5 MB for 40 MB), and what a browser reloading an unchanged
@@ -102,7 +106,25 @@ class ByteBudget {
 
 /** Large bodies written, being sent or waiting for the budget, in every server of the process: the server is not idle while there are any. */
 let largeBodies = 0;
-holdUntilIdle({ busy: () => largeBodies > 0, holds: () => 0, release: () => undefined });
+holdUntilIdle({ busy: () => largeBodies > 0, holds: () => kept?.s.bytes ?? 0, release: () => dropKept(false) });
+
+/**
+ * The last large body whose responses all finished, kept for the next reader of the same bytes
+ * (the test of sharing: model, version, rows, cells objects, key): one in the process, until
+ * another body is written (its Buffer then serves that one, as the spare Buffer did), KEEP_MS
+ * pass or the server goes quiet. A repeated read of an unchanged sheet is then sent without
+ * writing it again (40 MB for 500,000 cells: the kept cells' text copied into a Buffer).
+ */
+let kept: { owner: SheetBodies; model: WeakRef<SheetModel>; s: Shared; timer: NodeJS.Timeout } | undefined;
+const KEEP_MS = 30_000;
+
+/** Drops the kept body; its Buffer serves the next body unless the server is going quiet. */
+function dropKept(toSpares: boolean): void {
+  if (kept === undefined) return;
+  clearTimeout(kept.timer);
+  if (toSpares) kept.s.writer?.release();
+  kept = undefined;
+}
 
 export interface SheetBodyRequest {
   model: SheetModel;
@@ -123,6 +145,8 @@ interface Shared {
   rows: readonly RowState[];
   cells: Array<RowState['cells']>;
   plain: Promise<Buffer>;
+  /** The plain body's size once written. */
+  bytes?: number;
   gzipped?: Promise<Buffer>;
   writer?: JsonWriter;
   /** Responses sending it that have not closed. */
@@ -165,7 +189,7 @@ export class SheetBodies {
       const kept = this.keptGzip.get(r.model);
       if (kept !== undefined && sameBody(kept, r)) return { body: kept.gzipped, gzipped: true };
     }
-    const s = this.find(r) ?? this.start(r);
+    const s = this.find(r) ?? this.reuse(r) ?? this.start(r);
     s.users++;
     res.once('close', () => {
       if (!res.writableFinished) s.aborted = true;
@@ -183,8 +207,30 @@ export class SheetBodies {
     return list.find((s) => sameBody(s, r));
   }
 
+  /** The kept body (see `kept`) when it is what `r` asks for: shared again from now on. */
+  private reuse(r: SheetBodyRequest): Shared | undefined {
+    if (kept === undefined || kept.owner !== this || kept.model.deref() !== r.model || !sameBody(kept.s, r)) return undefined;
+    const s = kept.s;
+    dropKept(false);
+    largeBodies++;
+    s.release = () => {
+      largeBodies--;
+    };
+    s.aborted = false;
+    this.add(r.model, s);
+    return s;
+  }
+
+  private add(model: SheetModel, s: Shared): void {
+    const list = this.shared.get(model);
+    if (list === undefined) this.shared.set(model, [s]);
+    else list.push(s);
+  }
+
   private start(r: SheetBodyRequest): Shared {
     const { model, rows } = r;
+    // the kept body is not this one: its Buffer may serve this one
+    dropKept(true);
     const estimate = Math.ceil(rows.length * (this.rowBytes.get(model) ?? FIRST_ROW_GUESS) * 1.06) + r.around;
     const s: Shared = { version: model.version, key: r.key, rows, cells: rows.map((row) => row.cells), plain: Promise.resolve(Buffer.alloc(0)), users: 0, aborted: false };
     s.plain = (async () => {
@@ -208,6 +254,7 @@ export class SheetBodies {
         throw e;
       }
       const body = w.toBuffer();
+      s.bytes = body.length;
       if (rows.length > 0) this.rowBytes.set(model, Math.max(1, (body.length - r.around) / rows.length));
       if (zipping !== undefined && body.length >= LARGE_BODY) {
         s.gzipped = zipping.finish(body, w.unhanded());
@@ -217,9 +264,7 @@ export class SheetBodies {
     })();
     // a failure reaches every request through `plain`; this only keeps it from being unhandled
     s.plain.catch(() => undefined);
-    const list = this.shared.get(model);
-    if (list === undefined) this.shared.set(model, [s]);
-    else list.push(s);
+    this.add(model, s);
     return s;
   }
 
@@ -230,14 +275,24 @@ export class SheetBodies {
       list.splice(list.indexOf(s), 1);
       if (list.length === 0) this.shared.delete(model);
     }
-    const done = () => {
+    const done = (plain: PromiseSettledResult<Buffer>) => {
       s.release?.();
+      s.release = undefined;
       void s.gzipped?.then((gzipped) => {
         if (model.version === s.version) this.keptGzip.set(model, { version: s.version, key: s.key, rows: s.rows, cells: s.cells, gzipped });
       }, () => undefined);
-      // all of it written out (not on an aborted response): the Buffer may serve the next body
-      if (!s.aborted) s.writer?.release();
+      // an aborted response's socket may still hold the Buffer: it is left to the collector
+      if (s.aborted || s.writer === undefined) return;
+      // all of it written out: a large body is kept for the next reader of the same bytes, else
+      // the Buffer may serve the next body
+      if (plain.status === 'fulfilled' && plain.value.length >= LARGE_BODY && model.version === s.version) {
+        dropKept(true);
+        kept = { owner: this, model: new WeakRef(model), s, timer: setTimeout(() => dropKept(true), KEEP_MS) };
+        kept.timer.unref();
+      } else {
+        s.writer.release();
+      }
     };
-    void Promise.allSettled([s.plain, s.gzipped]).then(done);
+    void Promise.allSettled([s.plain, s.gzipped]).then(([plain]) => done(plain!));
   }
 }

@@ -336,6 +336,9 @@ export function rowsJsonKey(model: SheetModel, rows: readonly RowState[], o: Row
     o.filteredOut === undefined ? null : [...o.filteredOut].sort((a, b) => a - b),
     o.conditionalFormats === undefined ? null : [...o.conditionalFormats].map(([id, m]) => [id, [...m]]),
     users,
+    // the rows' discussions and attachments, as the request read them (they change without a new version)
+    ro.include.has('discussions') ? [...(o.threads?.discussions ?? [])] : null,
+    ro.include.has('attachments') ? [...(o.threads?.attachments ?? [])] : null,
   ]);
 }
 
