@@ -26,8 +26,9 @@ export async function sheetAccessLevel(db: Queryable, actor: Actor, sheet: Sheet
  * Loads a sheet the caller may act on with at least `needed`: 1006 when the caller cannot see
  * it (a sheet without access is not revealed), 1004 when it can see it but not do this.
  */
-export async function sheetFor(db: Queryable, actor: Actor, sheetId: number, needed: AccessLevel): Promise<{ sheet: SheetRow; level: AccessLevel }> {
-  const sheet = await findSheet(db, sheetId);
+export async function sheetFor(db: Queryable, actor: Actor, sheetId: number, needed: AccessLevel, known?: SheetRow): Promise<{ sheet: SheetRow; level: AccessLevel }> {
+  // `known`: the sheet as this transaction has just read it (a write's lock)
+  const sheet = known ?? (await findSheet(db, sheetId));
   if (!sheet) throw apiError(1006);
   const level = await sheetAccessLevel(db, actor, sheet);
   requireAccess(level, needed);

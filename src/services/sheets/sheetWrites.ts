@@ -1,5 +1,5 @@
 import type { Queryable, Store, Tx } from '../../store/db.ts';
-import { findSheet, lockSheetRow, setLockTimeout, updateSheet, type SheetRow } from '../../store/sheets.ts';
+import { findSheet, lockSheetRow, updateSheet, type SheetRow } from '../../store/sheets.ts';
 import { saveModel } from '../../store/sheetModels.ts';
 import { Changeset, type SheetModel } from '../../engine/model.ts';
 import { apiError } from '../../errors.ts';
@@ -93,22 +93,30 @@ export interface SheetStore extends Store {
  * PostgreSQL: takes the sheets' row locks (4004 after the lock timeout), so that a check made
  * after it ("this row has no proof yet") holds until the commit. SQLite: the write transaction is the lock.
  */
-export async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts: WriteOptions = {}): Promise<void> {
-  if (store.dialect !== 'postgres') return; // SQLite: the write transaction is the lock
-  await setLockTimeout(tx, opts.lockTimeoutMs ?? store.lockTimeoutMs);
+export async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts: WriteOptions = {}): Promise<Map<number, SheetRow>> {
+  const locked = new Map<number, SheetRow>();
+  if (store.dialect !== 'postgres') return locked; // SQLite: the write transaction is the lock
+  // the first lock's statement sets the transaction's lock timeout (lockSheetRow)
+  let timeout: number | undefined = opts.lockTimeoutMs ?? store.lockTimeoutMs;
   // ascending ids: two writers over the same sheets never wait on each other in a circle
   for (const id of [...new Set(sheetIds)].sort((a, b) => a - b)) {
     try {
-      await lockSheetRow(tx, id);
+      const sheet = await lockSheetRow(tx, id, timeout);
+      timeout = undefined;
+      if (sheet !== undefined) locked.set(id, sheet);
     } catch (e) {
       if ((e as { code?: string }).code === '55P03') throw apiError(4004, id);
       throw e;
     }
   }
+  return locked;
 }
 
-async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: number): Promise<WriteContext> {
-  const { sheet, level } = target.system ? { sheet: await systemSheet(tx, target.sheetId), level: 'OWNER' as AccessLevel } : await sheetFor(tx, actor, target.sheetId, target.needed);
+/** `locked`: the sheet as its lock read it (PostgreSQL), so that it is not read again. */
+async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: number, locked: SheetRow | undefined): Promise<WriteContext> {
+  const { sheet, level } = target.system
+    ? { sheet: locked ?? (await systemSheet(tx, target.sheetId)), level: 'OWNER' as AccessLevel }
+    : await sheetFor(tx, actor, target.sheetId, target.needed, locked);
   // the model as stored (not one a reader computed values into): what this write saves is
   // what it changes and computes itself
   const model = await modelForWrite(tx, sheet);
@@ -152,10 +160,10 @@ export async function writeSheets<T>(
   let committed: SheetModel[] = [];
   try {
     const out = await store.db.transaction().execute(async (tx) => {
-      await lockSheets(tx, store, ids, opts);
+      const locked = await lockSheets(tx, store, ids, opts);
       const now = clock.now();
       const ctxs: WriteContext[] = [];
-      for (const t of targets) ctxs.push(await openWrite(tx, actor, t, now));
+      for (const t of targets) ctxs.push(await openWrite(tx, actor, t, now, locked.get(t.sheetId)));
       for (const ctx of ctxs) for (const step of store.writes.opened) await step(ctx);
       const result = await fn(ctxs);
       for (const ctx of ctxs) for (const step of store.writes.written) await step(ctx);
