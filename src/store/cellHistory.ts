@@ -1,5 +1,5 @@
 import type { Insertable } from 'kysely';
-import { insertMany, type Queryable } from './db.ts';
+import { insertMany, PG_STATEMENT_BYTES, type Queryable } from './db.ts';
 import type { CellHistoryTable } from './schema.ts';
 
 /** Earlier states of one cell, newest first (each kept when the cell was overwritten). */
@@ -16,5 +16,5 @@ export async function listCellHistory(db: Queryable, sheetId: number, rowId: num
 
 /** Keeps earlier states of cells that a write overwrote. */
 export async function insertCellHistory(db: Queryable, records: ReadonlyArray<Insertable<CellHistoryTable>>): Promise<void> {
-  await insertMany(db, 'cell_history', records);
+  await insertMany(db, 'cell_history', records, undefined, { pgStatementBytes: PG_STATEMENT_BYTES });
 }

@@ -416,16 +416,53 @@ function plainColumns(records: ReadonlyArray<Record<string, unknown>>): { column
 }
 
 /**
+ * The records [from, to) of each statement when a statement's values are to stay under about
+ * `maxBytes` (all of them in one without it). The driver (pg) writes a statement's values as
+ * one Buffer, and each array parameter as one string, both made afresh: above about 128 KB such
+ * a Buffer or string is memory of its own from the system (malloc's mmap threshold, V8's large
+ * objects), which costs a page fault per 4 KB written, more than writing it: binding the 500 rows
+ * of an add (about 1 MB) took 17 ms of CPU in one statement against 4.6 ms in ten (a loop of
+ * pg's own prepareValue and bind, on a machine at a load of 20).
+ * Estimated: a string's length and a quarter (the array literal's escaped quotes), 17 bytes a number.
+ */
+function statementRanges(values: unknown[][], maxBytes: number | undefined): Array<[number, number]> {
+  const n = values[0]!.length;
+  if (maxBytes === undefined) return [[0, n]];
+  const ranges: Array<[number, number]> = [];
+  let from = 0;
+  let bytes = 0;
+  for (let i = 0; i < n; i++) {
+    let b = 0;
+    for (const column of values) {
+      const v = column[i];
+      b += typeof v === 'string' ? v.length + (v.length >> 2) + 3 : 17;
+    }
+    if (i > from && bytes + b > maxBytes) {
+      ranges.push([from, i]);
+      from = i;
+      bytes = 0;
+    }
+    bytes += b;
+  }
+  ranges.push([from, n]);
+  return ranges;
+}
+
+/** Statement values of about this size at most (statementRanges): under the 128 KB of fresh memory. */
+export const PG_STATEMENT_BYTES = 96 * 1024;
+
+/**
  * Inserts records. On PostgreSQL, records of plain values go in one statement whatever their
  * number: `insert ... select ... from unnest($1::bigint[], ...)`, one array parameter per column
  * (500 rows of 13 columns were 7 statements of up to 1,664 parameters, each parsed and planned
- * afresh). Elsewhere, multi-row statements of at most `chunk` rows (a power of two; the rest in
+ * afresh); with `pgStatementBytes`, in as many statements of the same text as keep each one's
+ * values under that size (statementRanges). Elsewhere, multi-row statements of at most `chunk` rows (a power of two; the rest in
  * halving chunks, so a table has few statement shapes), each compiled once (runShaped):
  * inserting 500 rows otherwise builds and compiles a query of all their values every time.
  * Records must have the same keys in the same order and plain values (string, number, null);
  * others go through the query builder as they are.
  */
-export async function insertMany<T extends keyof DB & string>(db: Queryable, table: T, records: ReadonlyArray<Insertable<DB[T]>>, chunk = 128): Promise<void> {
+export async function insertMany<T extends keyof DB & string>(db: Queryable, table: T, records: ReadonlyArray<Insertable<DB[T]>>, chunk = 128, opts: { pgStatementBytes?: number } = {}): Promise<void> {
   if (records.length === 0) return;
   // the builder's own types do not follow a table name that is a type parameter
   const qb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
@@ -435,7 +472,10 @@ export async function insertMany<T extends keyof DB & string>(db: Queryable, tab
       const { names, arrays } = await unnestParts(db, table, plain.columns);
       // in the records' order (with ordinality): serial columns (the change log's seq) number
       // the rows as they were given
-      await db.executeQuery(CompiledQuery.raw(`insert into "${table}" (${names}) select ${names} from unnest(${arrays}) with ordinality as u(${names}, sheetd_n) order by sheetd_n`, plain.values));
+      const text = `insert into "${table}" (${names}) select ${names} from unnest(${arrays}) with ordinality as u(${names}, sheetd_n) order by sheetd_n`;
+      for (const [from, to] of statementRanges(plain.values, opts.pgStatementBytes)) {
+        await db.executeQuery(CompiledQuery.raw(text, from === 0 && to === records.length ? plain.values : plain.values.map((v) => v.slice(from, to))));
+      }
       return;
     }
   }
@@ -562,10 +602,10 @@ async function copyIn<R>(client: pg.PoolClient, sql: string, data: CopyIn): Prom
 /**
  * Updates records by their `id` (the first key of each; the others are the columns set, the same
  * keys in the same order in every record, plain values). On PostgreSQL one statement sets them
- * all from unnest (500 rows were 500 round trips); elsewhere one compiled statement runs per
+ * all from unnest (500 rows were 500 round trips; with `pgStatementBytes`, as insertMany); elsewhere one compiled statement runs per
  * record, in process.
  */
-export async function updateManyById<T extends keyof DB & string>(db: Queryable, table: T, records: ReadonlyArray<{ id: number } & Record<string, string | number | null>>): Promise<void> {
+export async function updateManyById<T extends keyof DB & string>(db: Queryable, table: T, records: ReadonlyArray<{ id: number } & Record<string, string | number | null>>, opts: { pgStatementBytes?: number } = {}): Promise<void> {
   if (records.length === 0) return;
   const columns = Object.keys(records[0]!);
   if (columns[0] !== 'id') throw new Error('updateManyById: id must be the first key');
@@ -575,7 +615,10 @@ export async function updateManyById<T extends keyof DB & string>(db: Queryable,
     if (plain === undefined) throw new Error(`updateManyById: records of ${table} differ in their keys or hold objects`);
     const { names, arrays } = await unnestParts(db, table, columns);
     const assignments = set.map((c) => `"${c}" = u."${c}"`).join(', ');
-    await db.executeQuery(CompiledQuery.raw(`update "${table}" as t set ${assignments} from unnest(${arrays}) as u(${names}) where t."id" = u."id"`, plain.values));
+    const text = `update "${table}" as t set ${assignments} from unnest(${arrays}) as u(${names}) where t."id" = u."id"`;
+    for (const [from, to] of statementRanges(plain.values, opts.pgStatementBytes)) {
+      await db.executeQuery(CompiledQuery.raw(text, from === 0 && to === records.length ? plain.values : plain.values.map((v) => v.slice(from, to))));
+    }
     return;
   }
   const qb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;

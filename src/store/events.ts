@@ -1,11 +1,11 @@
 import { sql, type Insertable } from 'kysely';
-import { insertMany, type Queryable, type Store } from './db.ts';
+import { insertMany, PG_STATEMENT_BYTES, type Queryable, type Store } from './db.ts';
 import type { EventTable } from './schema.ts';
 
 export async function appendEvents(db: Queryable, rows: Insertable<EventTable>[]): Promise<void> {
   if (rows.length === 0) return;
   // multi-row statements compiled once per shape (a write of 500 rows appends 500 events)
-  await insertMany(db, 'events', rows);
+  await insertMany(db, 'events', rows, undefined, { pgStatementBytes: PG_STATEMENT_BYTES });
 }
 
 /** Events positioned per sequencer transaction: a write of 500 rows fits in one. */

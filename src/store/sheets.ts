@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { insertMany, updateManyById, type Queryable, type Tx } from './db.ts';
+import { insertMany, PG_STATEMENT_BYTES, updateManyById, type Queryable, type Tx } from './db.ts';
 import type { ColumnTable, RowTable, SheetTable } from './schema.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 
@@ -189,7 +189,7 @@ export async function deleteRowsById(db: Queryable, ids: readonly number[]): Pro
 
 /** Inserts rows with multi-row statements compiled once per shape (insertMany). */
 export async function insertRows(db: Queryable, records: ReadonlyArray<Insertable<RowTable>>): Promise<void> {
-  await insertMany(db, 'rows', records);
+  await insertMany(db, 'rows', records, undefined, { pgStatementBytes: PG_STATEMENT_BYTES });
 }
 
 /** A stored row's new state: its id, then the columns an update sets (in this order in every record). */
@@ -197,7 +197,7 @@ export type RowUpdate = Omit<RowTable, 'sheet_id' | 'created_at' | 'created_by'>
 
 /** Updates stored rows (one statement on PostgreSQL, one compiled statement per row on SQLite). */
 export async function updateRows(db: Queryable, records: readonly RowUpdate[]): Promise<void> {
-  await updateManyById(db, 'rows', records as unknown as ReadonlyArray<{ id: number } & Record<string, string | number | null>>);
+  await updateManyById(db, 'rows', records as unknown as ReadonlyArray<{ id: number } & Record<string, string | number | null>>, { pgStatementBytes: PG_STATEMENT_BYTES });
 }
 
 /** Makes a sheet's stored columns these: gone ones deleted, existing ones updated, new ones inserted. */
