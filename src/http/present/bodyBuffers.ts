@@ -9,6 +9,8 @@
 import { holdUntilIdle } from '../idleMemory.ts';
 
 const MIN_SIZE = 1024 * 1024;
+/** A Buffer asked for at least this size comes from the spares (when one is there) and goes back to them. */
+export const SPARE_MIN_BYTES = MIN_SIZE;
 /** Large bodies alive at once are bounded by the byte budget (present/sheetBodies.ts); a few spares cover them. */
 const MAX_SPARES = 1;
 

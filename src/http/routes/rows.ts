@@ -4,9 +4,13 @@ import { bool, idList, pathId, type Query } from '../query.ts';
 import { bulkResult, success, type BulkItemFailure } from '../present/envelope.ts';
 import { errorBody } from '../errors.ts';
 import { JsonWriter, presentRow, writeRowsJson } from '../present/sheetContents.ts';
+import { SPARE_MIN_BYTES } from '../present/bodyBuffers.ts';
 import { userLookup } from '../../services/sheets/sheetReads.ts';
 
 type SheetParams = FastifyRequest<{ Params: { sheetId: string } }>;
+
+/** From this estimate on, a rows answer is written into a spare body Buffer (below 128 KB malloc reuses memory itself). */
+const LARGE_ANSWER = 128 * 1024;
 
 function writeOptions(req: FastifyRequest): RowWriteOptions {
   const q = req.query as Query;
@@ -36,10 +40,19 @@ export async function rowRoutes(app: FastifyInstance): Promise<void> {
     const { result: _r, ...rest } = bulkResult({ result: [] }, failed, version);
     const head = JSON.stringify({ message: rest.message, resultCode: rest.resultCode });
     const tail = JSON.stringify(rest);
-    const w = new JsonWriter(result.rows.length * 1024);
+    // An answer of many rows (500 rows of 20 cells: about 800 KB) is written into a spare body
+    // Buffer (present/bodyBuffers.ts), given back once it is sent: a fresh one of that size is
+    // memory of its own from the system, a page fault per 4 KB written (the growing writer made
+    // two: 512 KB, then 768 KB).
+    const estimate = result.rows.length * 1024;
+    const w = new JsonWriter(estimate >= LARGE_ANSWER ? Math.max(estimate, SPARE_MIN_BYTES) : estimate);
     w.write(`${head.slice(0, -1)},"result":`);
     writeRowsJson(w, model, result.rows, opts);
     w.write(tail.slice(head.length - 1));
+    reply.raw.once('close', () => {
+      // all of it written out (not an aborted answer): nothing reads the Buffer any more
+      if (reply.raw.writableFinished) w.release();
+    });
     return reply.type('application/json; charset=utf-8').send(w.toBuffer());
   }
 
