@@ -36,7 +36,9 @@ test('resuming by Last-Event-ID after kill -9 of the serving process loses nothi
     }
   };
   const writers = Array.from({ length: 4 }, writer);
-  await new Promise((r) => setTimeout(r, 1500));
+  const added = (st: SseStream) => st.events.filter((e) => e.event === 'rows-added').flatMap((e) => e.data.rowIds as number[]);
+  // the stream is killed while it announces rows: a few have come through it first (however slow the machine)
+  await first.until(() => added(first).length >= 3, 30_000, 'rows announced before the kill');
   const beforeKill = first.events.filter((e) => e.event === 'rows-added').length;
   await c.kill(2);
   await first.ended;
@@ -44,12 +46,13 @@ test('resuming by Last-Event-ID after kill -9 of the serving process loses nothi
   assert.ok(lastId !== null);
   const second: SseStream = await openStream(`${c.base}/sheetd/sheets/${s.id}/changes`, { authorization: `Bearer ${c.adminToken}`, 'last-event-id': lastId });
   assert.equal(second.status, 200);
-  await new Promise((r) => setTimeout(r, 1500));
+  // writers go on until rows written after the resume have come through the new stream too
+  const resumedAt = added(second).length;
+  await second.until(() => added(second).length >= resumedAt + 3, 30_000, 'rows announced after resuming');
   stop = true;
   await Promise.all(writers);
 
   const rows = ((await api.get(`/sheets/${s.id}?pageSize=100000`)).body.rows as Array<{ id: number }>).map((r) => r.id);
-  const added = (st: SseStream) => st.events.filter((e) => e.event === 'rows-added').flatMap((e) => e.data.rowIds as number[]);
   await second.until(() => added(first).length + added(second).length >= rows.length, 30_000, 'every committed row');
   await new Promise((r) => setTimeout(r, 500));
   const all = [...added(first), ...added(second)];
