@@ -112,7 +112,7 @@ export class DocWriter {
   /** After a build from the data: PostgreSQL makes its GIN index again and gathers statistics for the planner. */
   async built(): Promise<void> {
     if (this.dialect !== 'postgres') return;
-    // as migration 0027 left it: new docs' words go into the tree at once, no pending list to merge
+    // as migration 0026 left it: new docs' words go into the tree at once, no pending list to merge
     await sql`create index if not exists search_docs_tsv on search_docs using gin (tsv) with (fastupdate = off)`.execute(this.tx);
     await sql`analyze search_docs`.execute(this.tx);
   }

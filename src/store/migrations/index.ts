@@ -25,7 +25,7 @@ import * as m0022 from './0022_search_index.ts';
 import * as m0023 from './0023_lookup_indexes.ts';
 import * as m0024 from './0024_search_row_docs.ts';
 import * as m0025 from './0025_lighter_writes.ts';
-import * as m0027 from './0027_search_gin_direct.ts';
+import * as m0026 from './0026_search_gin_direct.ts';
 
 /**
  * Migrations, applied in name order at start: one file per step, each taking the dialect so
@@ -57,7 +57,7 @@ const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>
   ['0023_lookup_indexes', m0023],
   ['0024_search_row_docs', m0024],
   ['0025_lighter_writes', m0025],
-  ['0027_search_gin_direct', m0027],
+  ['0026_search_gin_direct', m0026],
 ];
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
