@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import { insertBatches, openStore, retryingDeadlocks } from '../../src/store/db.ts';
+import { insertBatches, insertMany, openStore, retryingDeadlocks } from '../../src/store/db.ts';
 import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
 import { storeForFile } from '../helpers/store.ts';
 import { ensureBootstrap } from '../../src/services/identity/bootstrap.ts';
@@ -150,6 +150,26 @@ test('rows written batch by batch (one COPY on PostgreSQL): all or none with the
   const rows = await stored();
   assert.equal(rows.length, 1200);
   assert.deepEqual(rows, Array.from({ length: 1200 }, (_, i) => record(i)));
+});
+
+test('many rows in one insert (one COPY on PostgreSQL): values as given, in order, all or none with their transaction', async () => {
+  const sheetId = newId();
+  await f.store.db.insertInto('sheets').values({ id: sheetId, org_id: newId(), owner_id: newId(), name: 'many', version: 0, is_template: 0, settings: '{}', created_at: 1, modified_at: 1 }).execute();
+  const odd = ['back\\slash', 'tab\there', 'two\nlines', 'cr\rlf\r\n', '\\N', '\\.', '\\', 'é 😀', '', '"quoted" {json}'];
+  const record = (i: number) => ({
+    id: sheetId + 1 + i, sheet_id: sheetId, parent_id: i % 3 === 0 ? null : sheetId + 1, sort_key: i === 0 ? -1e-7 : i * 1.5 - 0.25, expanded: 1, locked: 0,
+    format: i < odd.length ? odd[i]! : null, cells: JSON.stringify({ 1: { v: `row ${i} ${odd[i % odd.length]}` } }), cell_meta: '{}',
+    created_at: 1_700_000_000_000 + i, created_by: i === 1 ? 2 ** 53 - 1 : null, modified_at: 1_700_000_000_000, modified_by: i,
+  });
+  const stored = () => f.store.db.selectFrom('rows').selectAll().where('sheet_id', '=', sheetId).orderBy('sort_key').execute();
+  // a row id twice: the database refuses the whole insert, with the unique violation's code
+  const twice = [...Array.from({ length: 40 }, (_, i) => record(i)), record(7)];
+  await assert.rejects(f.store.db.transaction().execute((tx) => insertMany(tx, 'rows', twice)), (e: Error & { code?: string }) => /unique|23505/i.test(`${e.code} ${e.message}`));
+  assert.deepEqual(await stored(), []);
+  // outside a transaction and inside one, on the same store
+  await insertMany(f.store.db, 'rows', Array.from({ length: 20 }, (_, i) => record(i)));
+  await f.store.db.transaction().execute((tx) => insertMany(tx, 'rows', Array.from({ length: 600 }, (_, i) => record(20 + i))));
+  assert.deepEqual(await stored(), Array.from({ length: 620 }, (_, i) => record(i)));
 });
 
 test('a transaction chosen as a deadlock victim runs again and commits (retryingDeadlocks)', { skip: !TEST_PG_URL && 'PostgreSQL only' }, async () => {
