@@ -1,11 +1,30 @@
 import { sql, type Insertable } from 'kysely';
-import { insertMany, PG_STATEMENT_BYTES, type Queryable, type Store } from './db.ts';
+import { insertMany, onPostgres, PG_STATEMENT_BYTES, type Queryable, type Store } from './db.ts';
 import type { EventTable } from './schema.ts';
 
+/**
+ * Appends events to the change log. On PostgreSQL they wait for the sequencer to position them
+ * (sequenceEvents). On SQLite they are positioned here, after every position given so far: its
+ * writers are serial (every transaction begins immediate, taking the write lock, in this process
+ * and in any other on the file), so positions given in a transaction's order are its commit
+ * order. The sequencer's later UPDATE of each event through the log's indexes (and its commit)
+ * was about a tenth of the SQL of an add of 500 rows. Outside a transaction the read of the last
+ * position and the insert go in one of their own.
+ */
 export async function appendEvents(db: Queryable, rows: Insertable<EventTable>[]): Promise<void> {
   if (rows.length === 0) return;
+  if (onPostgres(db)) {
+    await insertMany(db, 'events', rows, undefined, { pgStatementBytes: PG_STATEMENT_BYTES });
+    return;
+  }
+  if (!db.isTransaction) {
+    await db.transaction().execute((tx) => appendEvents(tx, rows));
+    return;
+  }
+  const r = await db.selectFrom('events').select((eb) => eb.fn.max('pos').as('m')).executeTakeFirst();
+  const last = Number(r?.m ?? 0);
   // multi-row statements compiled once per shape (a write of 500 rows appends 500 events)
-  await insertMany(db, 'events', rows, undefined, { pgStatementBytes: PG_STATEMENT_BYTES });
+  await insertMany(db, 'events', rows.map((e, i) => ({ ...e, pos: last + 1 + i })));
 }
 
 /** Events positioned per sequencer transaction: a write of 500 rows fits in one. */
@@ -25,7 +44,8 @@ const SEQUENCER_LOCK = 0x73686565_74647371n;
  * they append events, and a transaction that starts after another committed takes higher seqs.
  *
  * Called before the change log is read (GET /events) and, on PostgreSQL, by the job worker on
- * every tick, so few events wait for it. Returns how many events it positioned.
+ * every tick, so few events wait for it. On SQLite events are positioned as they are appended
+ * (appendEvents): the sequencer positions only those an older sheetd left without one. Returns how many events it positioned.
  */
 export async function sequenceEvents(store: Store): Promise<number> {
   let total = 0;
