@@ -168,8 +168,27 @@ export function writeRowCells(
   return edits;
 }
 
+/**
+ * Every row of a model in display order, kept while the tree's display order (an array the tree
+ * replaces, never changes, when rows move, come or go) and the model's rows are the same: a
+ * whole-sheet read asked for it each time, 25,000 lookups by 53-bit id (4 to 17 ms of a repeated
+ * Get Sheet whose body was kept). Rows come and go only through addModelRows and
+ * deleteModelRows, which drop it; a row's cells change in place (the same RowState).
+ */
+const inOrder = new WeakMap<SheetModel, { order: readonly number[]; rows: Map<number, RowState>; list: readonly RowState[] }>();
+
+export function rowsInOrder(m: SheetModel): readonly RowState[] {
+  const order = m.tree.displayOrder();
+  const kept = inOrder.get(m);
+  if (kept !== undefined && kept.order === order && kept.rows === m.rows) return kept.list;
+  const list = Object.freeze(order.map((id) => m.rows.get(id)!));
+  inOrder.set(m, { order, rows: m.rows, list });
+  return list;
+}
+
 /** Adds rows already placed in the tree to the model. */
 export function addModelRows(m: SheetModel, cs: Changeset, rows: Iterable<RowState>): void {
+  inOrder.delete(m);
   for (const r of rows) {
     m.rows.set(r.id, r);
     cs.added.add(r.id);
@@ -179,6 +198,7 @@ export function addModelRows(m: SheetModel, cs: Changeset, rows: Iterable<RowSta
 /** Deletes rows with their children (RowTree.deleteRows); returns every id deleted. */
 export function deleteModelRows(m: SheetModel, cs: Changeset, ids: readonly number[], opts: RowMutationOptions & { ignoreMissing?: boolean }): number[] {
   const deleted = m.tree.deleteRows(ids, opts);
+  inOrder.delete(m);
   for (const id of deleted) {
     m.rows.delete(id);
     cs.deleted.add(id);

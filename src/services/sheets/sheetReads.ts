@@ -2,7 +2,7 @@ import type { Queryable } from '../../store/db.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
 import type { StoredContact } from '../../engine/contacts.ts';
-import type { RowState, SheetModel } from '../../engine/model.ts';
+import { rowsInOrder, type RowState, type SheetModel } from '../../engine/model.ts';
 import { pageWindow, type Paging } from '../../paging.ts';
 import { apiError } from '../../errors.ts';
 import type { AccessLevel } from '../access/access.ts';
@@ -57,16 +57,20 @@ async function rowViews(db: Queryable, actor: Actor, ro: ReadOptions, model: She
   return { view, rules, users, system, hidden };
 }
 
-function selectedRows(model: SheetModel, q: SheetQuery): RowState[] {
+function selectedRows(model: SheetModel, q: SheetQuery): readonly RowState[] {
   const order = model.tree.displayOrder();
   let ids: readonly number[] = order;
+  const since = q.rowsModifiedSince;
   if (q.rowIds && q.rowIds.length > 0) {
     const want = new Set(q.rowIds);
     ids = order.filter((id) => want.has(id));
   } else if (q.rowNumbers && q.rowNumbers.length > 0) {
     ids = q.rowNumbers.map((n) => model.tree.rowIdAt(n)).filter((id): id is number => id !== undefined).sort((a, b) => model.tree.rowNumberOf(a)! - model.tree.rowNumberOf(b)!);
+  } else {
+    // every row: kept between reads while the rows and their order stay
+    const all = rowsInOrder(model);
+    return since === undefined ? all : all.filter((r) => r.modifiedAt >= since);
   }
-  const since = q.rowsModifiedSince;
   return since === undefined ? ids.map((id) => model.rows.get(id)!) : ids.map((id) => model.rows.get(id)!).filter((r) => r.modifiedAt >= since);
 }
 
@@ -75,7 +79,7 @@ export interface RowsView {
   sheet: SheetRow;
   level: AccessLevel;
   model: SheetModel;
-  rows: RowState[];
+  rows: readonly RowState[];
   users: UserLookup;
   /** Rows the applied filter hides (undefined: no filter looked at). */
   hidden: Set<number> | undefined;
