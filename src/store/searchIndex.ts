@@ -92,7 +92,21 @@ export class DocWriter {
 
   /** Docs of these objects of a sheet (sheetId null: objects outside sheets). */
   async removeObjects(objectType: string, sheetId: number | null, ids: readonly number[]): Promise<void> {
-    for (const part of chunks(ids)) await this.remove(sql`${sheetCond(sheetId)} and object_type = ${objectType} and object_id in (${sql.join(part)})`);
+    for (const part of chunks(ids)) {
+      const where = sql`${sheetCond(sheetId)} and object_type = ${objectType} and object_id in (${sql.join(part)})`;
+      if (this.dialect !== 'sqlite') {
+        await this.remove(where);
+        continue;
+      }
+      // SQLite: the docs' ids first, then both tables by id. Rows just added have no docs (the
+      // catch-up after an add): one lookup of the objects, where the deletes made two.
+      const docIds = (await sql<{ id: number }>`select id from search_docs where ${where}`.execute(this.tx)).rows.map((r) => r.id);
+      if (docIds.length === 0) continue;
+      for (const d of chunks(docIds)) {
+        await sql`delete from search_fts where rowid in (${sql.join(d)})`.execute(this.tx);
+        await sql`delete from search_docs where id in (${sql.join(d)})`.execute(this.tx);
+      }
+    }
   }
 
   async removeOfSheet(sheetId: number, objectTypes?: readonly string[]): Promise<void> {

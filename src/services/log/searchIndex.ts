@@ -441,7 +441,7 @@ async function catchUp(store: Store): Promise<number> {
       const pos = await indexPosition(store.db);
       if (pos === null) return null;
       const events = await logAfter(store.db, pos, EVENT_BATCH);
-      return events.length === 0 ? null : { pos, upto: Number(events[events.length - 1]!.pos), whole: plan(events).whole };
+      return events.length === 0 ? null : { pos, events, upto: Number(events[events.length - 1]!.pos), whole: plan(events).whole };
     })();
     const rowsDone = new Set<number>();
     for (const sheetId of ahead?.whole ?? []) if (await indexRowsInSteps(store, sheetId, ahead!.pos, unreadable)) rowsDone.add(sheetId);
@@ -455,7 +455,10 @@ async function catchUp(store: Store): Promise<number> {
         await setIndexPosition(tx, upto);
         return -1;
       }
-      let events = await logAfter(tx, pos, EVENT_BATCH);
+      // The events read ahead, when no indexer moved the position since: a position is given
+      // once, above every earlier one, so the events up to the last one read are still these
+      // (later ones come in the next batch). An add of 500 rows read its 500 events twice.
+      let events = ahead !== null && pos === ahead.pos ? ahead.events : await logAfter(tx, pos, EVENT_BATCH);
       if (events.length === 0) return 0;
       // Rows indexed in steps count only if no other indexer moved the position since, and for
       // the events read before the steps began: a row changed by a later event may have been
