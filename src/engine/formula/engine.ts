@@ -11,6 +11,7 @@ import { FormulaEvaluator, type ColumnRun, type EvalContext } from './evaluator.
 import { fitColumn } from './fit.ts';
 import { DependencyGraph, isFormulaNode, type FormulaNode, type GraphNode } from './graph.ts';
 import { parseFormula } from './parser.ts';
+import { FormulaParseCache } from './parsecache.ts';
 import { render } from './render.ts';
 import { shrinkRangesForDeletedRows } from './rewrite.ts';
 import { RowModel, type RowInfo } from './rows.ts';
@@ -204,11 +205,13 @@ export class FormulaEngine {
   /** Loads cells (values and formulas) and column formulas, then computes everything once. */
   load(cells: Iterable<LoadCell>, columnFormulas: Iterable<{ readonly columnId: ColumnId; readonly formula: string }> = []): CellChange[] {
     const created: FormulaNode[] = [];
+    // formulas that differ only by row numbers (a running total written cell to cell) are parsed once
+    const parses = new FormulaParseCache(this.schema);
     for (const c of cells) {
       if (!this.columns.has(c.columnId) || !this.rows.has(c.rowId)) continue;
       if (c.value !== undefined) this.storeInput(c.rowId, c.columnId, c.value);
       if (c.formula !== undefined) {
-        const n = this.upsertNode(c.rowId, c.columnId, parseFormula(c.formula, this.schema), false);
+        const n = this.upsertNode(c.rowId, c.columnId, parses.parse(c.formula), false);
         created.push(n);
       }
     }

@@ -35,10 +35,19 @@ export function isFormulaText(text: unknown): text is string {
 }
 
 export function parseFormula(text: string, schema: SheetSchema): Formula {
+  return parseRecordingRows(text, schema, undefined);
+}
+
+/**
+ * parseFormula, also pushing onto `rowNumbers` the source offset of each row number it read
+ * (`5` in `[A]5` or `[A]$5`), in the order the tree holds them (parsecache.ts).
+ * @internal
+ */
+export function parseRecordingRows(text: string, schema: SheetSchema, rowNumbers: number[] | undefined): Formula {
   if (!text.startsWith('=')) return { ok: false, text, code: '#UNPARSEABLE', reason: 'a formula starts with =' };
   try {
     const tokens = tokenize(text, 1);
-    const root = new Parser(tokens, schema).parseAll();
+    const root = new Parser(tokens, schema, rowNumbers).parseAll();
     return { ok: true, text, root };
   } catch (e) {
     if (e instanceof LexError) return { ok: false, text, code: e.imbalanced ? '#IMBALANCED' : '#UNPARSEABLE', reason: e.message };
@@ -53,6 +62,7 @@ class Parser {
   constructor(
     private readonly tokens: readonly Token[],
     private readonly schema: SheetSchema,
+    private readonly rowNumbers: number[] | undefined,
   ) {}
 
   parseAll(): Node {
@@ -265,6 +275,7 @@ class Parser {
     this.next();
     const rowNumber = Number(t.value);
     if (rowNumber < 1) throw new ParseError('row numbers start at 1');
+    this.rowNumbers?.push(t.start);
     const rowId = this.schema.rowIdByNumber(rowNumber);
     return rowId === undefined ? { kind: 'missing', rowNumber, abs } : { kind: 'id', rowId, abs };
   }
