@@ -86,7 +86,7 @@ class Collector {
         if (cols === undefined) return;
         this.structural = true;
         if (n.r1 === null || n.r2 === null) {
-          for (const c of cols) this.ranges.push({ colId: c, start: null, end: null });
+          for (let i = 0; i < cols.length; i++) this.ranges.push({ colId: cols[i]!, start: null, end: null });
           return;
         }
         const a = this.row(n.r1);
@@ -94,7 +94,10 @@ class Collector {
         if (a === undefined || b === undefined) return;
         // start at the fixed end, so that a column's running ranges share their start (graph.ts chains them)
         const swap = (n.r1.kind === 'at' && n.r2.kind !== 'at') || (n.r2.kind !== 'at' && n.r2.abs && (n.r1.kind === 'at' || !n.r1.abs));
-        for (const c of cols) this.ranges.push(swap ? { colId: c, start: b, end: a } : { colId: c, start: a, end: b });
+        for (let i = 0; i < cols.length; i++) {
+          const c = cols[i]!;
+          this.ranges.push(swap ? { colId: c, start: b, end: a } : { colId: c, start: a, end: b });
+        }
         return;
       }
       case 'xref':
@@ -115,7 +118,8 @@ class Collector {
           this.hierarchy(n.name, n.args[0]);
           return;
         }
-        for (const a of n.args) this.visit(a);
+        // indexed: a for-of makes an iterator result per argument until this code is optimized
+        for (let i = 0; i < n.args.length; i++) this.visit(n.args[i]!);
         return;
       default:
         return;

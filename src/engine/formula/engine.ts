@@ -207,7 +207,9 @@ export class FormulaEngine {
     const created: FormulaNode[] = [];
     // formulas that differ only by row numbers (a running total written cell to cell) are parsed once
     const parses = new FormulaParseCache(this.schema);
-    for (const c of cells) {
+    const list: readonly LoadCell[] = Array.isArray(cells) ? cells : Array.from(cells);
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i]!;
       if (!this.columns.has(c.columnId) || !this.rows.has(c.rowId)) continue;
       if (c.value !== undefined) this.storeInput(c.rowId, c.columnId, c.value);
       if (c.formula !== undefined) {
@@ -219,21 +221,24 @@ export class FormulaEngine {
       if (!this.columns.has(cf.columnId)) continue;
       const f = parseFormula(cf.formula, this.schema);
       this.columnFormulas.set(cf.columnId, f);
-      for (const r of this.rows.ids) {
+      // indexed loops here and below: a for-of makes an iterator result per step until optimized
+      const ids = this.rows.ids;
+      for (let i = 0; i < ids.length; i++) {
+        const r = ids[i]!;
         const existing = this.nodes.get(cf.columnId)?.get(r);
         if (existing && !existing.fromColumn) continue;
         created.push(this.upsertNode(r, cf.columnId, f, true));
       }
     }
-    for (const n of created) this.attach(n);
-    return this.recompute(this.allNodes(), new Changes(), true);
+    for (let i = 0; i < created.length; i++) this.attach(created[i]!);
+    return this.recompute(this.allNodeList(), new Changes(), true);
   }
 
   /** Recomputes every formula cell (and re-reads the clock). */
   recalculateAll(): CellChange[] {
     this.today = todayDays(this.now(), this.offset);
     this.crossCache.clear();
-    return this.recompute(this.allNodes(), new Changes(), true);
+    return this.recompute(this.allNodeList(), new Changes(), true);
   }
 
   // ------------------------------------------------------------ cells
@@ -574,6 +579,13 @@ export class FormulaEngine {
 
   private *allNodes(): Iterable<FormulaNode> {
     for (const byRow of this.nodes.values()) yield* byRow.values();
+  }
+
+  /** allNodes() as an array (Map.forEach: no generator or iterator results on a process not yet optimized). */
+  private allNodeList(): FormulaNode[] {
+    const out: FormulaNode[] = [];
+    this.nodes.forEach((byRow) => byRow.forEach((n) => out.push(n)));
+    return out;
   }
 
   private recompute(roots: Iterable<GraphNode>, changes: Changes, all = false): CellChange[] {

@@ -109,14 +109,15 @@ class ChainLayout {
 
   constructor(
     readonly anchor: number,
-    members: Iterable<RangeEntry>,
+    /** Set.forEach rather than for-of: no iterator result per member on a process not yet optimized. */
+    members: ReadonlySet<RangeEntry>,
     rows: RowModel,
   ) {
     this.downEnd = anchor - 1;
     this.upEnd = anchor + 1;
-    for (const e of members) {
+    members.forEach((e) => {
       const end = rows.indexOf(e.dep.end as RowId);
-      if (end === undefined) continue;
+      if (end === undefined) return;
       const down = end >= anchor;
       const ending = down ? this.downEnding : this.upEnding;
       const k = down ? end - anchor : anchor - end;
@@ -125,7 +126,7 @@ class ChainLayout {
       list.push(e.node);
       if (down) this.downEnd = Math.max(this.downEnd, end);
       else this.upEnd = Math.min(this.upEnd, end);
-    }
+    });
   }
 
   /** The steps the cell at position `at` feeds. */
@@ -138,7 +139,7 @@ class ChainLayout {
     const next = down ? at + 1 : at - 1;
     if (down ? next <= this.downEnd : next >= this.upEnd) out.push(this.step(next, down));
     const ending = down ? this.downEnding[at - this.anchor] : this.upEnding[this.anchor - at];
-    if (ending) for (const n of ending) out.push(n);
+    if (ending) for (let i = 0; i < ending.length; i++) out.push(ending[i]!);
   }
 
   /** keptOrder's walk: the pass that reached steps of this chain, and the nearest step (from the anchor) it reached each way. */
@@ -253,9 +254,10 @@ class ColumnRanges {
   /** What a change to the cell at position `at` feeds: chain steps and the single ranges holding it. */
   successors(at: number, out: GraphNode[]): void {
     this.refresh();
-    for (const g of this.chained) g.chain()?.enter(at, out);
+    const chained = this.chained;
+    for (let i = 0; i < chained.length; i++) chained[i]!.chain()?.enter(at, out);
     const block = this.blocks.get(at >> BLOCK_SHIFT);
-    if (block) for (const e of block) if (this.holds(e, at)) out.push(e.node);
+    if (block) for (let i = 0; i < block.length; i++) if (this.holds(block[i]!, at)) out.push(block[i]!.node);
   }
 
   /** Every formula whose range holds position `at` (no virtual nodes). */
@@ -324,11 +326,18 @@ export class DependencyGraph {
 
   constructor(private readonly rows: RowModel) {}
 
+  // register and unregister run for every formula cell of a load, on a process that has not
+  // optimized them yet: indexed loops, since a for-of (and a destructured [column, row]) makes
+  // an iterator and a result object per step until the code is optimized
   register(node: FormulaNode, deps: Deps): void {
-    this.unregister(node);
+    if (node.deps !== NO_DEPS) this.unregister(node);
     this.epoch++;
     node.deps = deps;
-    for (const [c, r] of deps.cells) {
+    const cells = deps.cells;
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i]!;
+      const c = cell[0];
+      const r = cell[1];
       let byRow = this.cellReaders.get(c);
       if (!byRow) this.cellReaders.set(c, (byRow = new Map()));
       const cur = byRow.get(r);
@@ -337,22 +346,26 @@ export class DependencyGraph {
         if (!cur.includes(node)) cur.push(node);
       } else if (cur !== node) byRow.set(r, [cur, node]);
     }
-    const entries: RangeEntry[] = [];
-    for (const dep of deps.ranges) {
+    const ranges = deps.ranges;
+    let entries: RangeEntry[] | undefined;
+    for (let i = 0; i < ranges.length; i++) {
+      const dep = ranges[i]!;
       if (dep.start === null || dep.end === null) {
         let w = this.wholeColumnReaders.get(dep.colId);
         if (!w) this.wholeColumnReaders.set(dep.colId, (w = new WholeColumn()));
         w.readers.add(node);
       } else {
-        let ranges = this.rangeReaders.get(dep.colId);
-        if (!ranges) this.rangeReaders.set(dep.colId, (ranges = new ColumnRanges(this.rows)));
+        let byColumn = this.rangeReaders.get(dep.colId);
+        if (!byColumn) this.rangeReaders.set(dep.colId, (byColumn = new ColumnRanges(this.rows)));
         const e = { node, dep };
-        ranges.add(e);
-        entries.push(e);
+        byColumn.add(e);
+        (entries ??= []).push(e);
       }
     }
-    if (entries.length > 0) this.rangeEntries.set(node, entries);
-    for (const name of deps.crossSheets) {
+    if (entries !== undefined) this.rangeEntries.set(node, entries);
+    const names = deps.crossSheets;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
       let set = this.crossReaders.get(name);
       if (!set) this.crossReaders.set(name, (set = new Set()));
       set.add(node);
@@ -362,23 +375,34 @@ export class DependencyGraph {
   unregister(node: FormulaNode): void {
     this.epoch++;
     const deps = node.deps;
-    for (const [c, r] of deps.cells) {
-      const byRow = this.cellReaders.get(c);
+    // a node registers range entries only with deps of its own
+    if (deps === NO_DEPS) return;
+    const cells = deps.cells;
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i]!;
+      const r = cell[1];
+      const byRow = this.cellReaders.get(cell[0]);
       const cur = byRow?.get(r);
       if (cur === undefined || byRow === undefined) continue;
       if (cur === node) byRow.delete(r);
       else if (Array.isArray(cur)) {
-        const i = cur.indexOf(node);
-        if (i >= 0) cur.splice(i, 1);
+        const at = cur.indexOf(node);
+        if (at >= 0) cur.splice(at, 1);
         if (cur.length === 0) byRow.delete(r);
       }
     }
-    for (const dep of deps.ranges) {
+    const ranges = deps.ranges;
+    for (let i = 0; i < ranges.length; i++) {
+      const dep = ranges[i]!;
       if (dep.start === null || dep.end === null) this.wholeColumnReaders.get(dep.colId)?.readers.delete(node);
     }
-    for (const e of this.rangeEntries.get(node) ?? []) this.rangeReaders.get(e.dep.colId)?.remove(e);
-    this.rangeEntries.delete(node);
-    for (const name of deps.crossSheets) this.crossReaders.get(name)?.delete(node);
+    const entries = this.rangeEntries.get(node);
+    if (entries !== undefined) {
+      for (let i = 0; i < entries.length; i++) this.rangeReaders.get(entries[i]!.dep.colId)?.remove(entries[i]!);
+      this.rangeEntries.delete(node);
+    }
+    const names = deps.crossSheets;
+    for (let i = 0; i < names.length; i++) this.crossReaders.get(names[i]!)?.delete(node);
     node.deps = NO_DEPS;
   }
 
@@ -404,7 +428,7 @@ export class DependencyGraph {
   successorsOf(colId: ColumnId, rowId: RowId, out: GraphNode[]): void {
     const direct = this.cellReaders.get(colId)?.get(rowId);
     if (direct !== undefined) {
-      if (Array.isArray(direct)) for (const n of direct) out.push(n);
+      if (Array.isArray(direct)) for (let i = 0; i < direct.length; i++) out.push(direct[i]!);
       else out.push(direct);
     }
     const whole = this.wholeColumnReaders.get(colId);
