@@ -29,13 +29,18 @@ export type TokenWithUser = NonNullable<Awaited<ReturnType<typeof readTokenWithU
  * profile image (Get Current User's extras: a round trip less for it, nearly nothing for the others).
  */
 async function readTokensWithUsers(db: Queryable, hashes: string[]): Promise<Map<string, TokenWithUser>> {
-  const rows = await selectShaped(db, 'tokens with users', () => tokenLookup(db)
+  const withExtras = () => tokenLookup(db)
     .select(sql<OwnExtras>`json_build_object(
       'alternate_emails', coalesce((select json_agg(a order by a.created_at, a.id) from alternate_emails a where a.user_id = u.id), '[]'::json),
       'profile_image', (select json_build_object('image_id', p.image_id, 'width', p.width, 'height', p.height, 'blob_key', p.blob_key) from profile_images p where p.user_id = u.id)
     )`.as('own_extras'))
-    .select('t.token_hash')
-    .where('t.token_hash', '=', (eb) => eb.fn('any', [eb.val(hashes)])), [hashes]);
+    .select('t.token_hash');
+  // one token (the usual batch): `= $1`, whose plan PostgreSQL keeps for the prepared statement
+  // (its generic plan costs what a planned one does); `= any($1)` was planned afresh on every
+  // run (0.2-0.5 ms of the database's CPU, against 0.1 to execute it)
+  const rows = hashes.length === 1
+    ? await selectShaped(db, 'token with user and extras', () => withExtras().where('t.token_hash', '=', hashes[0]!), [hashes[0]])
+    : await selectShaped(db, 'tokens with users', () => withExtras().where('t.token_hash', '=', (eb) => eb.fn('any', [eb.val(hashes)])), [hashes]);
   return new Map(rows.map((r) => [r.token_hash, r]));
 }
 

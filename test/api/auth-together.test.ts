@@ -61,3 +61,27 @@ test('a token revoked, or a user deactivated, is refused at once among requests 
   });
   assert.ok(others.length > 0);
 });
+
+test('one token read again and again, one request at a time: a new alternate address shows, and a revocation refuses, on the next request', async () => {
+  // on PostgreSQL the token read is a prepared statement whose plan is kept after a few runs on
+  // a connection: its answers still come from the data as it is when the request asks
+  const email = `together.alone.${randomString(6).toLowerCase()}@corp.example`;
+  const res = await api.post('/users', { email });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const id = res.body.result.id as number;
+  const token = await tokenFor(t, email);
+  for (let i = 0; i < 12; i++) {
+    const me = await api.get('/users/me', { token });
+    assert.equal(me.status, 200, JSON.stringify(me.body));
+    assert.deepEqual(me.body.alternateEmails ?? [], []);
+  }
+  const alternate = email.replace('@', '.alt@');
+  assert.equal((await api.post(`/users/${id}/alternateemails`, [{ email: alternate }])).status, 200);
+  for (let i = 0; i < 3; i++) {
+    const me = await api.get('/users/me', { token });
+    assert.equal(me.status, 200, JSON.stringify(me.body));
+    assert.deepEqual(me.body.alternateEmails.map((a: { email: string }) => a.email), [alternate]);
+  }
+  assert.equal((await api.del('/token', { token })).status, 200);
+  assertError(await api.get('/users/me', { token }), 401, 1002);
+});
