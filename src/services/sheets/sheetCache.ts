@@ -69,9 +69,17 @@ export async function readModel(db: Queryable, sheet: SheetRow): Promise<SheetMo
  * unless a reader changed it, else loaded (the writer puts it in the cache after its commit).
  */
 export async function modelForWrite(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
+  return storedModel(sheet) ?? loadModel(db, sheet);
+}
+
+/**
+ * The cached model of a sheet when it holds what the database holds at `sheet.version` (the row
+ * just read; not a model a reader computed values into, nor one a write has taken out), else
+ * undefined. Its rows must not be changed.
+ */
+export function storedModel(sheet: SheetRow): SheetModel | undefined {
   const hit = cache.get(sheet.id);
-  if (hit && hit.version === sheet.version && !changedByRead.has(hit)) return hit;
-  return loadModel(db, sheet);
+  return hit && hit.version === sheet.version && !changedByRead.has(hit) ? hit : undefined;
 }
 
 export { findSheet, loadModel, recordToColumn };
