@@ -35,32 +35,60 @@ const HIERARCHY = new Set(['CHILDREN', 'PARENT', 'ANCESTORS']);
 
 export const NO_DEPS: Deps = { cells: [], ranges: [], crossSheets: [], structural: false, usesToday: false };
 
+/** The collector between two walks (a walk never starts another): none made per formula cell. */
+let spare: Collector | null = null;
+
 export function collectDeps(formula: Formula, hostRow: RowId, hostCol: ColumnId, ctx: DepsContext): Deps {
   if (!formula.ok) return NO_DEPS;
-  const c = new Collector(hostRow, hostCol, ctx);
+  const c = spare ?? new Collector();
+  spare = null;
+  c.start(hostRow, hostCol, ctx);
   c.visit(formula.root);
-  return {
-    cells: c.cells.length === 0 ? NO_DEPS.cells : c.cells,
-    ranges: c.ranges.length === 0 ? NO_DEPS.ranges : c.ranges,
-    crossSheets: c.crossSheets.length === 0 ? NO_DEPS.crossSheets : c.crossSheets,
+  const deps: Deps = {
+    cells: c.cells ?? NO_DEPS.cells,
+    ranges: c.ranges ?? NO_DEPS.ranges,
+    crossSheets: c.crossSheets ?? NO_DEPS.crossSheets,
     structural: c.structural,
     usesToday: c.usesToday,
   };
+  c.start(0, 0, null);
+  spare = c;
+  return deps;
 }
 
-/** One walk over a tree (a class rather than closures: this runs for every formula cell on load). */
+/**
+ * One walk over a tree (a class rather than closures: this runs for every formula cell on load).
+ * Its lists are made when first needed (most formulas read no range or no other sheet), and
+ * one collector serves every walk: on a load they were five objects per formula cell to collect.
+ */
 class Collector {
-  readonly cells: [ColumnId, RowId][] = [];
-  readonly ranges: RangeDep[] = [];
-  readonly crossSheets: string[] = [];
+  cells: [ColumnId, RowId][] | null = null;
+  ranges: RangeDep[] | null = null;
+  crossSheets: string[] | null = null;
   structural = false;
   usesToday = false;
+  private hostRow: RowId = 0;
+  private hostCol: ColumnId = 0;
+  private ctx: DepsContext = null!;
 
-  constructor(
-    private readonly hostRow: RowId,
-    private readonly hostCol: ColumnId,
-    private readonly ctx: DepsContext,
-  ) {}
+  start(hostRow: RowId, hostCol: ColumnId, ctx: DepsContext | null): void {
+    this.cells = null;
+    this.ranges = null;
+    this.crossSheets = null;
+    this.structural = false;
+    this.usesToday = false;
+    this.hostRow = hostRow;
+    this.hostCol = hostCol;
+    this.ctx = ctx!;
+  }
+
+  private cell(colId: ColumnId, rowId: RowId): void {
+    (this.cells ??= []).push([colId, rowId]);
+  }
+
+  private range(dep: RangeDep): void {
+    (this.ranges ??= []).push(dep);
+  }
 
   private row(r: RowRef): RowId | undefined {
     switch (r.kind) {
@@ -78,7 +106,7 @@ class Collector {
     switch (n.type) {
       case 'cell': {
         const r = this.row(n.row);
-        if (r !== undefined && this.ctx.hasColumn(n.col.colId)) this.cells.push([n.col.colId, r]);
+        if (r !== undefined && this.ctx.hasColumn(n.col.colId)) this.cell(n.col.colId, r);
         return;
       }
       case 'range': {
@@ -86,7 +114,7 @@ class Collector {
         if (cols === undefined) return;
         this.structural = true;
         if (n.r1 === null || n.r2 === null) {
-          for (let i = 0; i < cols.length; i++) this.ranges.push({ colId: cols[i]!, start: null, end: null });
+          for (let i = 0; i < cols.length; i++) this.range({ colId: cols[i]!, start: null, end: null });
           return;
         }
         const a = this.row(n.r1);
@@ -96,12 +124,12 @@ class Collector {
         const swap = (n.r1.kind === 'at' && n.r2.kind !== 'at') || (n.r2.kind !== 'at' && n.r2.abs && (n.r1.kind === 'at' || !n.r1.abs));
         for (let i = 0; i < cols.length; i++) {
           const c = cols[i]!;
-          this.ranges.push(swap ? { colId: c, start: b, end: a } : { colId: c, start: a, end: b });
+          this.range(swap ? { colId: c, start: b, end: a } : { colId: c, start: a, end: b });
         }
         return;
       }
       case 'xref':
-        this.crossSheets.push(n.name);
+        (this.crossSheets ??= []).push(n.name);
         return;
       case 'unary':
       case 'criterion':
@@ -146,9 +174,9 @@ class Collector {
     if (r === undefined || !this.ctx.hasColumn(colId)) return;
     const rows = this.ctx.rows;
     if (name === 'CHILDREN') {
-      for (const c of rows.children(r)) this.cells.push([colId, c]);
+      for (const c of rows.children(r)) this.cell(colId, c);
     } else {
-      for (let p = rows.parentOf(r); p !== null; p = name === 'PARENT' ? null : rows.parentOf(p)) this.cells.push([colId, p]);
+      for (let p = rows.parentOf(r); p !== null; p = name === 'PARENT' ? null : rows.parentOf(p)) this.cell(colId, p);
     }
   }
 }

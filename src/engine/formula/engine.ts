@@ -472,8 +472,13 @@ export class FormulaEngine {
     const i = this.columnOrder.indexOf(a);
     const j = this.columnOrder.indexOf(b);
     if (i < 0 || j < 0) return undefined;
-    return i === j ? [a] : this.columnOrder.slice(Math.min(i, j), Math.max(i, j) + 1);
+    if (i !== j) return this.columnOrder.slice(Math.min(i, j), Math.max(i, j) + 1);
+    // one list per column, kept: a range in one column (every running total) asks once per cell
+    let one = this.singleColumns.get(a);
+    if (one === undefined) this.singleColumns.set(a, (one = [a]));
+    return one;
   }
+  private readonly singleColumns = new Map<ColumnId, readonly ColumnId[]>();
 
   /** @internal */
   crossSheetRange(name: string): RangeValue | ErrorValue {
@@ -551,9 +556,20 @@ export class FormulaEngine {
     this.graph.register(n, deps);
     if (deps.structural) this.structural.add(n);
     else this.structural.delete(n);
-    if (deps.usesToday || isTimeDependent(n.formula)) this.timeDependent.add(n);
+    if (deps.usesToday || this.callsToday(n.formula)) this.timeDependent.add(n);
     else this.timeDependent.delete(n);
   }
+
+  /** isTimeDependent, asked once for the cells of a column formula in a row (they share its tree). */
+  private callsToday(f: Formula): boolean {
+    if (f !== this.todayFormula) {
+      this.todayFormula = f;
+      this.todayAnswer = isTimeDependent(f);
+    }
+    return this.todayAnswer;
+  }
+  private todayFormula: Formula | null = null;
+  private todayAnswer = false;
 
   private dropNode(n: FormulaNode): void {
     this.runs.touch(n.colId, n.rowId); // the cell shows its input again
