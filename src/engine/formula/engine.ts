@@ -6,7 +6,7 @@
  */
 import type { ColumnId, Formula, RowId } from './ast.ts';
 import { RunningTotals } from './aggregates.ts';
-import { collectDeps, isTimeDependent, type DepsContext } from './deps.ts';
+import { collectDeps, collectDepsTemplate, isTimeDependent, type Deps, type DepsContext, type DepsTemplate } from './deps.ts';
 import { FormulaEvaluator, type ColumnRun, type EvalContext } from './evaluator.ts';
 import { fitColumn } from './fit.ts';
 import { DependencyGraph, isFormulaNode, type FormulaNode, type GraphNode } from './graph.ts';
@@ -230,7 +230,24 @@ export class FormulaEngine {
         created.push(this.upsertNode(r, cf.columnId, f, true));
       }
     }
-    for (let i = 0; i < created.length; i++) this.attach(created[i]!);
+    // a column formula's cells read the same cells but for their own row: its dependencies are
+    // worked out once (deps.ts collectDepsTemplate) while rows and columns stay as they are
+    let templateOf: Formula | undefined;
+    let templateCol: ColumnId | undefined;
+    let template: DepsTemplate | undefined;
+    for (let i = 0; i < created.length; i++) {
+      const n = created[i]!;
+      if (!n.fromColumn) {
+        this.attach(n);
+        continue;
+      }
+      if (n.formula !== templateOf || n.colId !== templateCol) {
+        templateOf = n.formula;
+        templateCol = n.colId;
+        template = collectDepsTemplate(n.formula, n.colId, this.depsCtx);
+      }
+      this.attach(n, template?.forRow(n.rowId));
+    }
     return this.recompute(this.allNodeList(), new Changes(), true);
   }
 
@@ -551,8 +568,8 @@ export class FormulaEngine {
   }
 
   /** (Re)computes a node's dependencies and registers them. */
-  private attach(n: FormulaNode): void {
-    const deps = collectDeps(n.formula, n.rowId, n.colId, this.depsCtx);
+  private attach(n: FormulaNode, known?: Deps): void {
+    const deps = known ?? collectDeps(n.formula, n.rowId, n.colId, this.depsCtx);
     this.graph.register(n, deps);
     if (deps.structural) this.structural.add(n);
     else this.structural.delete(n);
