@@ -766,6 +766,11 @@ export class SheetGrid {
       e.preventDefault();
       e.stopPropagation();
       await this.moveFocus(to[0], to[1]);
+      // Home reaches the first column, which may be the pinned primary one: the other columns
+      // scroll back to their start too, so the view is the sheet's left edge (after Ctrl+End it
+      // stayed at the last columns)
+      const first = this.cols.find((c) => !c.primary);
+      if (e.key === 'Home' && to[1] === 0 && first !== undefined) await this.el.scrollToColumnProp(`c${first.id}`);
     }
   }
 
