@@ -483,8 +483,7 @@ export async function insertMany<T extends keyof DB & string>(db: Queryable, tab
     if (plain !== undefined && records.length >= PG_COPY_MIN && copyable(plain.values)) {
       // COPY's text costs node-postgres and the server less than unnest's array literals (every
       // quote of a cell's JSON escaped, then parsed back), and it needs no statement per 96 KB
-      const names = plain.columns.map((c) => `"${c}"`).join(', ');
-      await db.executeQuery(CompiledQuery.raw(`copy "${table}" (${names}) from stdin`, [new CopyIn(copyChunks(plain.values))]));
+      await db.executeQuery(CompiledQuery.raw(copyStatement(table, plain.columns), [new CopyIn(copyChunks(plain.values))]));
       return;
     }
     if (plain !== undefined) {
@@ -542,7 +541,7 @@ export async function insertBatches<T extends keyof DB & string>(db: Queryable, 
       next = await each.next();
     }
   }
-  await db.executeQuery(CompiledQuery.raw(`copy "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) from stdin`, [new CopyIn(text())]));
+  await db.executeQuery(CompiledQuery.raw(copyStatement(table, columns), [new CopyIn(text())]));
 }
 
 /** From this many records on, insertMany sends plain records to PostgreSQL by COPY, not unnest. */
@@ -566,8 +565,8 @@ async function* copyChunks(values: unknown[][]): AsyncGenerator<string> {
   let s = '';
   for (let i = 0; i < n; i++) {
     for (let k = 0; k < values.length; k++) {
-      const v = values[k]![i];
-      const t = typeof v === 'string' ? (COPY_SPECIAL.test(v) ? v.replace(COPY_SPECIALS, copyEscape) : v) : v === null ? '\\N' : String(v);
+      // copyable checked every value
+      const t = copyValue(values[k]![i])!;
       s += k === 0 ? t : `\t${t}`;
     }
     s += '\n';
@@ -579,6 +578,18 @@ async function* copyChunks(values: unknown[][]): AsyncGenerator<string> {
   if (s !== '') yield s;
 }
 
+/** A value in COPY's text format (`\\N` for null; backslash, tab, newline and carriage return escaped); undefined for anything but a string, number or null. */
+function copyValue(v: unknown): string | undefined {
+  if (typeof v === 'string') return COPY_SPECIAL.test(v) ? v.replace(COPY_SPECIALS, copyEscape) : v;
+  if (typeof v === 'number') return String(v);
+  return v === null ? '\\N' : undefined;
+}
+
+/** The statement of a COPY of `columns` into `table`, its data sent as a CopyIn parameter. */
+function copyStatement(table: string, columns: readonly string[]): string {
+  return `copy "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) from stdin`;
+}
+
 /** COPY's text format of records: a line each, values by tabs, `\N` for null, `\`, tab, newline and carriage return escaped. */
 function copyText(table: string, columns: readonly string[], records: ReadonlyArray<Record<string, unknown>>): string {
   let s = '';
@@ -586,12 +597,8 @@ function copyText(table: string, columns: readonly string[], records: ReadonlyAr
     let k = 0;
     for (const key in r) {
       if (key !== columns[k]) throw new Error(`copy into ${table}: records differ in their keys`);
-      const v = r[key];
-      let t: string;
-      if (typeof v === 'string') t = COPY_SPECIAL.test(v) ? v.replace(COPY_SPECIALS, copyEscape) : v;
-      else if (typeof v === 'number') t = String(v);
-      else if (v === null) t = '\\N';
-      else throw new Error(`copy into ${table}: ${key} is not a string, number or null`);
+      const t = copyValue(r[key]);
+      if (t === undefined) throw new Error(`copy into ${table}: ${key} is not a string, number or null`);
       s += k === 0 ? t : `\t${t}`;
       k++;
     }
