@@ -73,7 +73,7 @@ export class FormulaParseCache {
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       if (c === RUN_CODE) return undefined;
-      if (c < 48 || c > 57) continue;
+      if (!isDigit(c)) continue;
       const s = i;
       while (i + 1 < text.length && isDigit(text.charCodeAt(i + 1))) i++;
       starts.push(s);
