@@ -236,3 +236,30 @@ test('SQLite: a transaction holds the write lock from its start, so another proc
     other.close();
   }
 });
+
+test('the token read gives the token, its user and organization as stored (PostgreSQL: one json object a row): odd text, nulls, 53-bit ids and times', async () => {
+  const { findTokenWithUser, insertToken } = await import('../../src/store/tokens.ts');
+  await ensureBootstrap(f.store, { adminEmail: 'a@example.com', dataDir: f.dataDir });
+  const db = f.store.db;
+  const user = await db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
+  const odd = 'quote " backslash \\ tab \t newline \n é 😀 \u2028 <b>';
+  await db.updateTable('users').set({ first_name: odd, last_name: null, company: '', title: '0', last_login: 2 ** 52 + 1 }).where('id', '=', user.id).execute();
+  const hash = 'f'.repeat(64);
+  const tokenId = newId();
+  await insertToken(db, { id: tokenId, user_id: user.id, name: odd, token_hash: hash, kind: 'RAW', scopes: 'READ_SHEETS WRITE_SHEETS', expires_at: 2 ** 53 - 1, revoked_at: null, created_at: Date.now(), api_client_id: null });
+  const row = await findTokenWithUser(db, hash);
+  assert.ok(row);
+  const u = await db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+  const o = await db.selectFrom('orgs').selectAll().where('id', '=', u.org_id).executeTakeFirstOrThrow();
+  const { own_extras: extras, token_hash: _hash, ...got } = row as typeof row & { token_hash?: string };
+  const userColumns = Object.fromEntries(Object.entries(u).filter(([k]) => k in got));
+  assert.deepEqual(got, {
+    token_id: tokenId, token_name: odd, kind: 'RAW', scopes: 'READ_SHEETS WRITE_SHEETS', expires_at: 2 ** 53 - 1, revoked_at: null, api_client_id: null,
+    ...userColumns, org_name: o.name, org_plan: o.plan, org_created_at: o.created_at,
+  });
+  assert.equal(Object.keys(userColumns).length, 21);
+  assert.equal(got.first_name, odd);
+  assert.equal(got.last_login, 2 ** 52 + 1);
+  if (f.databaseUrl) assert.deepEqual(extras, { alternate_emails: [], profile_image: null });
+  assert.equal(await findTokenWithUser(db, 'e'.repeat(64)), undefined);
+});
