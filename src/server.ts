@@ -17,7 +17,7 @@ import { createMailer, mailJobHandler } from './mail/index.ts';
 import { deleteBlobsHandler } from './services/platform/blobs.ts';
 import { DELETE_BLOBS_JOB } from './services/collaboration/attachments.ts';
 import { startInvalidation } from './pubsub/invalidation.ts';
-import { forgetOlder } from './services/sheets/sheetCache.ts';
+import { forgetAllSheets, forgetOlder } from './services/sheets/sheetCache.ts';
 import type { SheetStore } from './services/sheets/sheetWrites.ts';
 import { sheetWriteSteps } from './services/sheets/writeSteps.ts';
 import { createCallbackSender } from './callbacks/index.ts';
@@ -163,6 +163,10 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
         await liveBus.close();
         await limiter.close();
         await store.close();
+        // the models of its sheets go with the store (dropping them is always safe: the cache
+        // is checked against the database); a server started after it in the same process
+        // would otherwise collect them with its own garbage on every large read
+        forgetAllSheets();
         await blobs.close();
       })();
       return closing;

@@ -183,6 +183,15 @@ export class SheetBodies {
     this.budget = new ByteBudget(budgetBytes);
   }
 
+  /**
+   * The server closes: the body it kept goes (its rows would otherwise hold the whole model, and
+   * its Buffer the body, for KEEP_MS after the server is gone: a second server started in the
+   * same process paid for collecting them on every read).
+   */
+  close(): void {
+    if (kept?.owner === this) dropKept(false);
+  }
+
   /** The body for `res`, and whether it is gzipped; its memory is accounted for until `res` closes. */
   async body(r: SheetBodyRequest, res: ServerResponse): Promise<{ body: Buffer; gzipped: boolean }> {
     if (r.gzip) {

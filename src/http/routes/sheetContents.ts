@@ -23,6 +23,7 @@ export async function sheetContentRoutes(app: FastifyInstance): Promise<void> {
   const store = () => app.ctx.store;
   const base = () => app.ctx.config.publicUrl;
   const bodies = new SheetBodies(app.ctx.config.bodyMemory);
+  app.addHook('onClose', async () => bodies.close());
 
   // Create Sheet in home belongs to the sheet-object routes; this is its fallback form (from
   // columns only) for when those are not registered before this plugin.
