@@ -118,6 +118,11 @@ holdUntilIdle({ busy: () => largeBodies > 0, holds: () => kept?.s.bytes ?? 0, re
 let kept: { owner: SheetBodies; model: WeakRef<SheetModel>; s: Shared; timer: NodeJS.Timeout } | undefined;
 const KEEP_MS = 30_000;
 
+/** Bytes of the kept body (0: none), for tests. */
+export function keptBodyBytes(): number {
+  return kept?.s.bytes ?? 0;
+}
+
 /** Drops the kept body; its Buffer serves the next body unless the server is going quiet. */
 function dropKept(toSpares: boolean): void {
   if (kept === undefined) return;
