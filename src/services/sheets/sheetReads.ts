@@ -118,13 +118,16 @@ export async function getSheet(db: Queryable, actor: Actor, sheetId: number, ro:
     const w = pageWindow(rows.length, q.paging);
     rows = w.limit === null ? rows : rows.slice(w.offset, w.offset + w.limit);
   }
+  // the rows' writers and the cell links out, read at once (on PostgreSQL, two connections of the
+  // pool: one round trip instead of two, on every read)
+  const [users, links] = await Promise.all([views.users ?? userLookup(db, rows), linksOut(db, sheetId)]);
   const out: SheetView = {
     unchanged: false,
     sheet, level, model, rows, columns, droppedHidden, hidden,
     totalRowCount: droppedHidden ? model.rows.size - hidden.size : model.rows.size,
-    users: views.users ?? (await userLookup(db, rows)),
+    users,
     conditionalFormats: views.rules.length > 0 ? conditionalFormats(model, views.rules, actor, rows, views.system) : undefined,
-    linksOut: await linksOut(db, sheetId),
+    linksOut: links,
     showParentRowsForFilters: views.view?.applied !== undefined ? views.view.applied.include_parent === 1 : undefined,
   };
   if (ro.include.has('ownerInfo')) {
@@ -146,10 +149,11 @@ export async function getRow(db: Queryable, actor: Actor, sheetId: number, rowId
   const row = model.rows.get(rowId);
   if (!row) throw apiError(1006);
   const views = await rowViews(db, actor, ro, model, filterId);
+  const [users, links] = await Promise.all([views.users ?? userLookup(db, [row]), linksOut(db, sheetId)]);
   return {
     sheet, level, model, row, rows: [row], hidden: views.hidden,
-    users: views.users ?? (await userLookup(db, [row])),
+    users,
     conditionalFormats: views.rules.length > 0 ? conditionalFormats(model, views.rules, actor, [row], views.system) : undefined,
-    linksOut: await linksOut(db, sheetId),
+    linksOut: links,
   };
 }
