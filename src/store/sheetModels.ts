@@ -1,7 +1,7 @@
 import type { Queryable, Tx } from './db.ts';
 import { columnToRecord, deleteRowsById, insertRows, listColumns, listRows, saveColumns, updateRows, type RowUpdate, type SheetRow } from './sheets.ts';
 import { insertCellHistory } from './cellHistory.ts';
-import type { StoredRowCells } from '../engine/cells.ts';
+import { cellsObject, type StoredRowCells } from '../engine/cells.ts';
 import { RowTree } from '../engine/rows.ts';
 import { indexColumns, settleOrder, type CellMeta, type Changeset, type RowState, type SheetModel } from '../engine/model.ts';
 
@@ -12,6 +12,7 @@ export async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetMo
   const rows = new Map<number, RowState>();
   const pairs = new MetaPairs();
   for (const r of records) {
+    const cells = JSON.parse(r.cells) as StoredRowCells;
     rows.set(r.id, {
       id: r.id,
       parentId: r.parent_id,
@@ -19,8 +20,8 @@ export async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetMo
       expanded: !!r.expanded,
       locked: !!r.locked,
       format: r.format ?? undefined,
-      cells: JSON.parse(r.cells) as StoredRowCells,
-      meta: pairs.share(JSON.parse(r.cell_meta) as Record<string, CellMeta>),
+      cells,
+      meta: storedMeta(r.cell_meta, cells, pairs),
       createdAt: r.created_at,
       createdBy: r.created_by,
       modifiedAt: r.modified_at,
@@ -44,21 +45,39 @@ class MetaPairs {
   share(meta: Record<string, CellMeta>): Record<string, CellMeta> {
     for (const k in meta) {
       const m = meta[k]!;
-      if (m.length !== 2) continue;
-      const last = this.last;
-      if (last !== undefined && m[0] === last[0] && m[1] === last[1]) {
-        meta[k] = last;
-        continue;
-      }
-      let byBy = this.byAt.get(m[0]);
-      if (byBy === undefined) this.byAt.set(m[0], (byBy = new Map()));
-      const hit = byBy.get(m[1]);
-      if (hit === undefined) byBy.set(m[1], m);
-      else meta[k] = hit;
-      this.last = hit ?? m;
+      if (m.length === 2) meta[k] = this.one(m);
     }
     return meta;
   }
+
+  /** The array kept for the pair [at, by] of `m` (`m` itself the first time). */
+  one(m: CellMeta): CellMeta {
+    const last = this.last;
+    if (last !== undefined && m[0] === last[0] && m[1] === last[1]) return last;
+    let byBy = this.byAt.get(m[0]);
+    if (byBy === undefined) this.byAt.set(m[0], (byBy = new Map()));
+    const hit = byBy.get(m[1]);
+    if (hit === undefined) byBy.set(m[1], m);
+    this.last = hit ?? m;
+    return this.last;
+  }
+}
+
+/**
+ * The stored text of a row's cell meta, in one of two forms. In full, an object of each cell's
+ * [modifiedAt, modifiedBy(, email)] by column id. Shared, `{"*":[at,by]}`: every cell of the row
+ * (each key of its cells, in their order) has that pair and no other cell has meta; this is what
+ * a row added by a write usually is (its 20 cells stamped alike: about 35 bytes instead of 800,
+ * written and parsed again on every load). `*` is never a column id (those are digits).
+ */
+const SHARED = '{"*":';
+
+function storedMeta(text: string, cells: StoredRowCells, pairs: MetaPairs): Record<string, CellMeta> {
+  if (!text.startsWith(SHARED)) return pairs.share(JSON.parse(text) as Record<string, CellMeta>);
+  const pair = pairs.one((JSON.parse(text) as { '*': CellMeta })['*']);
+  const keys: string[] = [];
+  for (const k in cells) keys.push(k);
+  return cellsObject(keys, new Array<CellMeta>(keys.length).fill(pair));
 }
 
 /**
@@ -107,7 +126,7 @@ function rowUpdate(r: RowState): RowUpdate {
     locked: r.locked ? 1 : 0,
     format: r.format ?? null,
     cells: JSON.stringify(r.cells),
-    cell_meta: metaJson(r.meta),
+    cell_meta: metaJson(r.meta, r.cells),
     modified_at: r.modifiedAt,
     modified_by: r.modifiedBy,
   };
@@ -118,12 +137,16 @@ function rowRecord(sheetId: number, r: RowState) {
 }
 
 /**
- * JSON.stringify(meta), each distinct [modifiedAt, modifiedBy] written once: the cells of a row
- * written together share it (20 cells of a new row: one pair instead of 40 numbers to format).
- * The text is kept for the next row with the same columns and the same pairs (the rows of one
- * write mostly): a write of 500 new rows formats it once.
+ * The stored text of a row's meta (storedMeta reads it back): the shared form when every key of
+ * the meta is a key of the cells, in the same order, all with one [modifiedAt, modifiedBy] pair;
+ * else JSON.stringify(meta), each distinct pair written once: the cells of a row written
+ * together share it (20 cells: one pair instead of 40 numbers to format). The full text is kept
+ * for the next row with the same columns and the same pairs (the rows of one write mostly): a
+ * write of 500 rows formats it once.
  */
-function metaJson(meta: RowState['meta']): string {
+function metaJson(meta: RowState['meta'], cells: StoredRowCells): string {
+  const shared = sharedPairJson(meta, cells);
+  if (shared !== undefined) return shared;
   // for-in, not a load by each key of Object.keys: with numeric-string names those are slow
   const last = lastMeta;
   let n = 0;
@@ -163,6 +186,33 @@ function metaJson(meta: RowState['meta']): string {
   return s;
 }
 let lastMeta: { keys: readonly string[]; ats: readonly number[]; bys: ReadonlyArray<number | null>; json: string } | undefined;
+
+/** The shared form of `meta` (metaJson), or undefined when it does not fit. */
+function sharedPairJson(meta: RowState['meta'], cells: StoredRowCells): string | undefined {
+  // for-in, not loads by key: with numeric-string names those are slow
+  const keys: string[] = [];
+  let pair: CellMeta | undefined;
+  for (const k in meta) {
+    const m = meta[k]!;
+    if (m.length !== 2) return undefined;
+    if (pair === undefined) pair = m;
+    else if (m !== pair && (m[0] !== pair[0] || m[1] !== pair[1])) return undefined;
+    keys.push(k);
+  }
+  if (pair === undefined) return undefined;
+  let n = 0;
+  for (const k in cells) {
+    if (n >= keys.length || keys[n] !== k) return undefined;
+    n++;
+  }
+  if (n !== keys.length) return undefined;
+  const last = lastShared;
+  if (last !== undefined && last.pair[0] === pair[0] && last.pair[1] === pair[1]) return last.json;
+  const json = `${SHARED}${JSON.stringify([pair[0], pair[1]])}}`;
+  lastShared = { pair, json };
+  return json;
+}
+let lastShared: { pair: CellMeta; json: string } | undefined;
 
 /**
  * The cells and meta of rows a write created or changed, copied into objects of V8's fast

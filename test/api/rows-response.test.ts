@@ -6,7 +6,8 @@ import { makeSheet } from '../helpers/sheets.ts';
 import { client } from '../helpers/http.ts';
 import { spawnServer } from '../helpers/process.ts';
 
-const s0 = serverForFile();
+// many reads of cell history, compared across two processes: above the default rate limit
+const s0 = serverForFile({ SHEETD_RATE_LIMIT: '100000' });
 
 const COLUMNS = [
   { title: 'Task', type: 'TEXT_NUMBER', primary: true },
@@ -130,6 +131,52 @@ describe('rows responses', () => {
       const b = await api2.get(`/sheets/${s.id}?include=writerInfo`);
       // (the sheet's permalink names each server's own address)
       assert.equal(JSON.stringify(b.body.rows), JSON.stringify(a.body.rows));
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('rows whose cells all share one writer and time are stored with that pair once, and read back the same by a second process, in the sheet and in its copy', { skip: notInCluster('starts a process of its own (test/cluster reads across processes)') }, async () => {
+    const s = await makeSheet(s0.api, 'shared meta', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }, { title: 'B', type: 'TEXT_NUMBER' }, { title: 'C', type: 'CHECKBOX' }]);
+    const c = (t: string) => s.col[t]!.id;
+    const added = await s0.api.post(`/sheets/${s.id}/rows`, [0, 1, 2, 3].map((i) => ({ toBottom: true, cells: [{ columnId: c('A'), value: `a${i}` }, ...(i === 1 ? [] : [{ columnId: c('B'), value: i }]), { columnId: c('C'), value: i % 2 === 0 }] })));
+    assert.equal(added.status, 200, added.text);
+    const ids = (added.body.result as Array<{ id: number }>).map((r) => r.id);
+    await new Promise((r) => setTimeout(r, 5));
+    // row 2: one cell written again later, one cleared: two stamps, and meta for a cell with no content
+    const updated = await s0.api.put(`/sheets/${s.id}/rows`, [{ id: ids[2], cells: [{ columnId: c('B'), value: 'later' }, { columnId: c('C'), value: null }] }]);
+    assert.equal(updated.status, 200, updated.text);
+    const stored = await s0.t.server.store.db.selectFrom('rows').select(['id', 'cell_meta']).where('sheet_id', '=', s.id).execute();
+    const metaOf = new Map(stored.map((r) => [Number(r.id), r.cell_meta]));
+    assert.match(metaOf.get(ids[0]!)!, /^\{"\*":\[\d+,\d+\]\}$/);
+    assert.match(metaOf.get(ids[1]!)!, /^\{"\*":\[\d+,\d+\]\}$/);
+    assert.doesNotMatch(metaOf.get(ids[2]!)!, /"\*"/);
+    const copied = await s0.api.post(`/sheets/${s.id}/copy?include=data`, { destinationType: 'home', newName: 'shared meta copy' });
+    assert.equal(copied.status, 200, copied.text);
+    const copyId = copied.body.result.id as number;
+    const copyRows = ((await s0.api.get(`/sheets/${copyId}`)).body.rows as Array<{ id: number; cells: Array<{ columnId: number }> }>);
+    const second = await spawnServer({ SHEETD_DATA_DIR: s0.t.dataDir, ...(s0.t.config.databaseUrl ? { DATABASE_URL: s0.t.config.databaseUrl } : {}) });
+    try {
+      const api2 = client(second.base, s0.t.adminToken);
+      const histories: Array<[number, number, number]> = [];
+      for (const id of ids) for (const col of ['A', 'B', 'C']) histories.push([s.id, id, c(col)]);
+      for (const row of copyRows) for (const cell of row.cells) histories.push([copyId, row.id, cell.columnId]);
+      let current = 0;
+      for (const [sheetId, rowId, columnId] of histories) {
+        const path = `/sheets/${sheetId}/rows/${rowId}/columns/${columnId}/history?include=columnType&numericDates=true`;
+        const a = await s0.api.get(path);
+        const b = await api2.get(path);
+        assert.equal(a.status, 200, a.text);
+        assert.equal(b.text, a.text, path);
+        if ((a.body.data as unknown[]).length > 0) current++;
+      }
+      // every cell written has a current entry: 4 rows x 3 columns but row 1's B, in both sheets (the copy's rows have no earlier states)
+      assert.ok(current >= 11 + 10, `cells with history: ${current}`);
+      for (const sheetId of [s.id, copyId]) {
+        const a = await s0.api.get(`/sheets/${sheetId}?include=writerInfo`);
+        const b = await api2.get(`/sheets/${sheetId}?include=writerInfo`);
+        assert.equal(JSON.stringify(b.body.rows), JSON.stringify(a.body.rows));
+      }
     } finally {
       await second.close();
     }

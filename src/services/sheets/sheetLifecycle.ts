@@ -87,6 +87,11 @@ function remapKeys(json: string, colMap: Map<number, number>): string {
   const obj = JSON.parse(json) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) {
+    // the shared pair of a row's cell meta (store/sheetModels.ts) names no column
+    if (k === '*') {
+      out[k] = v;
+      continue;
+    }
     const n = colMap.get(Number(k));
     if (n !== undefined) out[String(n)] = v;
   }

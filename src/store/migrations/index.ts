@@ -26,6 +26,7 @@ import * as m0023 from './0023_lookup_indexes.ts';
 import * as m0024 from './0024_search_row_docs.ts';
 import * as m0025 from './0025_lighter_writes.ts';
 import * as m0026 from './0026_search_gin_direct.ts';
+import * as m0027 from './0027_shared_cell_meta.ts';
 
 /**
  * Migrations, applied in name order at start: one file per step, each taking the dialect so
@@ -58,6 +59,7 @@ const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>
   ['0024_search_row_docs', m0024],
   ['0025_lighter_writes', m0025],
   ['0026_search_gin_direct', m0026],
+  ['0027_shared_cell_meta', m0027],
 ];
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
