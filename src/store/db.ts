@@ -203,6 +203,15 @@ function cachingStatements(sqlite: Database.Database, writes: { count: number })
   };
 }
 
+/**
+ * SQLite: the parameters of many runs of one statement, given to executeQuery as its one
+ * parameter: the store's statements (cachingStatements) run it once for each, in one call, where
+ * a query each went through the query executor and its promise (updateManyById: 500 rows).
+ */
+class RunEach {
+  constructor(readonly parameters: ReadonlyArray<readonly unknown[]>) {}
+}
+
 /** What Kysely's SQLite driver uses of a statement. */
 interface CachedStatement {
   readonly reader: boolean;
@@ -219,6 +228,12 @@ function cachedStatement(stmt: Database.Statement, writes: { count: number }): C
       all: (parameters) => stmt.all(parameters),
       run: (parameters) => {
         if (!stmt.readonly) writes.count++;
+        const each = parameters.length === 1 ? parameters[0] : undefined;
+        if (each instanceof RunEach) {
+          let changes = 0;
+          for (const p of each.parameters) changes += stmt.run(p).changes;
+          return { changes, lastInsertRowid: 0 };
+        }
         return stmt.run(parameters);
       },
       iterate: (parameters) => stmt.iterate(parameters),
@@ -665,7 +680,7 @@ async function copyIn<R>(client: pg.PoolClient, sql: string, data: CopyIn): Prom
  * Updates records by their `id` (the first key of each; the others are the columns set, the same
  * keys in the same order in every record, plain values). On PostgreSQL one statement sets them
  * all from unnest (500 rows were 500 round trips; with `pgStatementBytes`, as insertMany); elsewhere one compiled statement runs per
- * record, in process.
+ * record, in process, all in one call (RunEach).
  */
 export async function updateManyById<T extends keyof DB & string>(db: Queryable, table: T, records: ReadonlyArray<{ id: number } & Record<string, string | number | null>>, opts: { pgStatementBytes?: number } = {}): Promise<void> {
   if (records.length === 0) return;
@@ -684,12 +699,21 @@ export async function updateManyById<T extends keyof DB & string>(db: Queryable,
     return;
   }
   const qb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+  const all: unknown[][] = [];
   for (const r of records) {
-    const { id, ...values } = r;
-    const parameters: unknown[] = set.map((c) => values[c]);
-    parameters.push(id);
-    await runShaped(db, `${table}.update(${set.join(',')})`, () => qb.updateTable(table as string).set(values).where('id', '=', id), parameters);
+    const parameters: unknown[] = [];
+    for (const c of set) parameters.push(r[c]);
+    parameters.push(r.id);
+    all.push(parameters);
   }
+  const { id, ...values } = records[0]!;
+  const build = () => qb.updateTable(table as string).set(values).where('id', '=', id);
+  // PostgreSQL, one record: its statement
+  if (onPostgres(db)) return runShaped(db, `${table}.update(${set.join(',')})`, build, all[0]!);
+  // compiled once (the first record's parameters checked against the builder's), then one
+  // call that runs it for every record
+  const text = shapedText(db, `${table}.update(${set.join(',')})`, build, all[0]!);
+  await db.executeQuery(CompiledQuery.raw(text, [new RunEach(all)]));
 }
 
 export async function migrate(store: Store): Promise<void> {

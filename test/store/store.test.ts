@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import { insertBatches, insertMany, openStore, retryingDeadlocks } from '../../src/store/db.ts';
+import { insertBatches, insertMany, openStore, retryingDeadlocks, updateManyById } from '../../src/store/db.ts';
 import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
 import { storeForFile } from '../helpers/store.ts';
 import { ensureBootstrap } from '../../src/services/identity/bootstrap.ts';
@@ -170,6 +170,39 @@ test('many rows in one insert (one COPY on PostgreSQL): values as given, in orde
   await insertMany(f.store.db, 'rows', Array.from({ length: 20 }, (_, i) => record(i)));
   await f.store.db.transaction().execute((tx) => insertMany(tx, 'rows', Array.from({ length: 600 }, (_, i) => record(20 + i))));
   assert.deepEqual(await stored(), Array.from({ length: 620 }, (_, i) => record(i)));
+});
+
+test('rows updated by id (SQLite: one call runs the statement for each; PostgreSQL: unnest): each row gets its own values, others untouched, all or none with their transaction', async () => {
+  const sheetId = newId();
+  await f.store.db.insertInto('sheets').values({ id: sheetId, org_id: newId(), owner_id: newId(), name: 'update', version: 0, is_template: 0, settings: '{}', created_at: 1, modified_at: 1 }).execute();
+  const record = (i: number) => ({
+    id: sheetId + 1 + i, sheet_id: sheetId, parent_id: null, sort_key: i, expanded: 1, locked: 0,
+    format: null, cells: JSON.stringify({ 1: { v: `row ${i}` } }), cell_meta: '{}',
+    created_at: 1_700_000_000_000, created_by: null, modified_at: 1_700_000_000_000, modified_by: null,
+  });
+  await insertMany(f.store.db, 'rows', Array.from({ length: 30 }, (_, i) => record(i)));
+  const stored = () => f.store.db.selectFrom('rows').selectAll().where('sheet_id', '=', sheetId).orderBy('sort_key').execute();
+  const change = (i: number, tag: string) => ({ id: sheetId + 1 + i, cells: JSON.stringify({ 1: { v: `${tag} ${i} "quoted"` } }), modified_at: 1_800_000_000_000 + i, modified_by: i === 3 ? null : i });
+  const expect = (changed: Map<number, string>) => Array.from({ length: 30 }, (_, i) => {
+    const tag = changed.get(i);
+    if (tag === undefined) return record(i);
+    const c = change(i, tag);
+    return { ...record(i), cells: c.cells, modified_at: c.modified_at, modified_by: c.modified_by };
+  });
+  // rows 2..21 (every other one), then one row alone
+  const many = Array.from({ length: 10 }, (_, k) => 2 + 2 * k);
+  await f.store.db.transaction().execute((tx) => updateManyById(tx, 'rows', many.map((i) => change(i, 'many'))));
+  const changed = new Map(many.map((i) => [i, 'many']));
+  assert.deepEqual(await stored(), expect(changed));
+  await updateManyById(f.store.db, 'rows', [change(5, 'one')]);
+  changed.set(5, 'one');
+  assert.deepEqual(await stored(), expect(changed));
+  // a transaction that fails after the updates keeps none of them
+  await assert.rejects(f.store.db.transaction().execute(async (tx) => {
+    await updateManyById(tx, 'rows', [0, 1, 29].map((i) => change(i, 'lost')));
+    throw new Error('after the updates');
+  }), /after the updates/);
+  assert.deepEqual(await stored(), expect(changed));
 });
 
 test('a transaction chosen as a deadlock victim runs again and commits (retryingDeadlocks)', { skip: !TEST_PG_URL && 'PostgreSQL only' }, async () => {
