@@ -162,3 +162,21 @@ export function rowHasData(cells: StoredRowCells | undefined): boolean {
 export function isEmptyCell(c: StoredCell): boolean {
   return c.v === undefined && c.f === undefined && c.fx === undefined && c.h === undefined && c.li === undefined && c.img === undefined;
 }
+
+/**
+ * Rows' cells objects a write made by a spread copy of a row's cells that then only replaced
+ * values of keys it had (parseRowCells): V8's fast shape, and an identity no reader has seen (a
+ * model being written is out of the cache). Saving a model copies each written row's cells into
+ * a fresh object of that shape (store/sheetModels.ts compactRows) unless it is one of these:
+ * 500 rows updated copied 500 objects of 20 cells that were such already.
+ */
+const freshCells = new WeakSet<object>();
+
+export function markFreshCells(cells: StoredRowCells): void {
+  freshCells.add(cells);
+}
+
+/** Whether `cells` was marked fresh (markFreshCells) and not taken since; it is not fresh after this. */
+export function takeFreshCells(cells: StoredRowCells): boolean {
+  return freshCells.delete(cells);
+}

@@ -10,7 +10,7 @@
 import { bodyId, isObject } from './input.ts';
 import { InvalidInput, LimitExceeded, NotFound, NotPermitted } from './errors.ts';
 import type { CellLinkStatus, StoredCell, StoredCellLink, StoredHyperlink, StoredImage, StoredRowCells, StoredValue } from './cells.ts';
-import { CELL_LINK_STATUSES, cellHasData, cellKey, cellsObject, isEmptyCell } from './cells.ts';
+import { CELL_LINK_STATUSES, cellHasData, cellKey, cellsObject, isEmptyCell, markFreshCells } from './cells.ts';
 import { assertColumnEditable, assertColumnLevel, type ColumnDef } from './columns.ts';
 import { isValidEmail, normaliseEmail, resolveContactName, type StoredContact } from './contacts.ts';
 import { dayOfEpochMs, dayToEpochMs, parseIsoDateTime, parseIsoDay, parseLenientDay } from './dates.ts';
@@ -657,6 +657,9 @@ export function parseRowCells(
   let links = 0;
   let values = 0;
   let formulas = false;
+  // an update's copy given a key the row did not have, or losing one: its shape is no longer the
+  // spread's (markFreshCells)
+  let reshaped = false;
   for (let i = 0; i < n; i++) {
     const raw: unknown = cells[i];
     if (!isObject(raw)) throw new InvalidInput(1008, 'cell must be an object');
@@ -670,12 +673,16 @@ export function parseRowCells(
       seen.add(column.id);
     }
     const key = cellKey(column.id);
-    const parsed = parseCellWrite(column, raw, existing?.[key], ctx);
+    const before = existing?.[key];
+    const parsed = parseCellWrite(column, raw, before, ctx);
     if (parsed.linkWrite) links++;
     else values++;
     if (out !== undefined) {
-      if (parsed.cell === undefined) delete out[key];
-      else out[key] = parsed.cell;
+      if (before === undefined) reshaped = true;
+      if (parsed.cell === undefined) {
+        if (before !== undefined) reshaped = true;
+        delete out[key];
+      } else out[key] = parsed.cell;
     } else if (parsed.cell !== undefined) {
       keys[kept] = key;
       written[kept] = parsed.cell;
@@ -689,5 +696,6 @@ export function parseRowCells(
     written.length = kept;
   }
   if (links > 0 && values > 0) throw new InvalidInput(1115);
+  if (out !== undefined && !reshaped) markFreshCells(out);
   return out !== undefined ? { cells: out, changed } : { cells: cellsObject(keys, written), changed, keys, formulas };
 }

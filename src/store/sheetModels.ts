@@ -1,9 +1,9 @@
 import type { Queryable, Tx } from './db.ts';
 import { columnToRecord, deleteRowsById, insertRows, listColumns, listRows, saveColumns, updateRows, type RowUpdate, type SheetRow } from './sheets.ts';
 import { insertCellHistory } from './cellHistory.ts';
-import { cellsObject, type StoredRowCells } from '../engine/cells.ts';
+import { cellsObject, takeFreshCells, type StoredRowCells } from '../engine/cells.ts';
 import { RowTree } from '../engine/rows.ts';
-import { indexColumns, settleOrder, type CellMeta, type Changeset, type RowState, type SheetModel } from '../engine/model.ts';
+import { indexColumns, isCompactMeta, markCompactMeta, settleOrder, type CellMeta, type Changeset, type RowState, type SheetModel } from '../engine/model.ts';
 
 /** A sheet's model (engine/model.ts) as stored, read afresh. */
 export async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetModel> {
@@ -226,8 +226,14 @@ function compactRows(model: SheetModel, cs: Changeset): void {
   const compact = (id: number) => {
     const r = model.rows.get(id);
     if (r === undefined) return;
-    r.cells = { ...r.cells };
-    r.meta = { ...r.meta };
+    // cells an update copied and only changed values of are of that shape, and new to readers
+    // (engine/cells.ts markFreshCells); a meta copied by an earlier save and given no key since
+    // is of it too (engine/model.ts compactMetas)
+    if (!takeFreshCells(r.cells)) r.cells = { ...r.cells };
+    if (!isCompactMeta(r.meta)) {
+      r.meta = { ...r.meta };
+      markCompactMeta(r.meta);
+    }
   };
   for (const id of cs.added) compact(id);
   for (const id of cs.updated) compact(id);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { parseCellWrite, parseRowCells, type CellInput, type CellWriteContext } from '../../src/engine/values.ts';
 import { presentCell, systemCellValue, type PresentCellOptions } from '../../src/engine/display.ts';
 import { columnVersion, type ColumnDef, type ColumnType } from '../../src/engine/columns.ts';
-import type { StoredCell } from '../../src/engine/cells.ts';
+import { takeFreshCells, type StoredCell } from '../../src/engine/cells.ts';
 import { EngineError } from '../../src/engine/errors.ts';
 import { fromEngineError } from '../../src/services/platform/errors.ts';
 
@@ -211,6 +211,30 @@ test('1036 / 1037 / 1115 row-level cell rules', () => {
   const r = parseRowCells(cols, [{ columnId: a.id, value: 'x' }, { columnId: b.id, value: 2 }], { [String(a.id)]: { v: 'old' } });
   assert.deepEqual(r.cells, { [String(a.id)]: { v: 'x' }, [String(b.id)]: { v: 2 } });
   assert.deepEqual(r.changed, [a.id, b.id]);
+});
+
+test("an update's cells are a copy, marked fresh (saved without another copy) only when it replaced values of cells the row had", () => {
+  const a = col('TEXT_NUMBER');
+  const b = col('TEXT_NUMBER');
+  const cols = new Map([[a.id, a], [b.id, b]]);
+  const existing = { [String(a.id)]: { v: 'old' }, [String(b.id)]: { v: 1 } };
+  const replaced = parseRowCells(cols, [{ columnId: a.id, value: 'x' }], existing);
+  assert.notEqual(replaced.cells, existing);
+  assert.deepEqual(existing, { [String(a.id)]: { v: 'old' }, [String(b.id)]: { v: 1 } });
+  assert.deepEqual(replaced.cells, { [String(a.id)]: { v: 'x' }, [String(b.id)]: { v: 1 } });
+  assert.equal(takeFreshCells(replaced.cells), true);
+  // taken once: a later save of the same object copies it
+  assert.equal(takeFreshCells(replaced.cells), false);
+  assert.equal(takeFreshCells(existing), false);
+  // a cell the row did not have, or one cleared: the copy's shape changed
+  const added = parseRowCells(cols, [{ columnId: b.id, value: 2 }], { [String(a.id)]: { v: 'old' } });
+  assert.deepEqual(added.cells, { [String(a.id)]: { v: 'old' }, [String(b.id)]: { v: 2 } });
+  assert.equal(takeFreshCells(added.cells), false);
+  const cleared = parseRowCells(cols, [{ columnId: b.id, value: '' }], existing);
+  assert.deepEqual(cleared.cells, { [String(a.id)]: { v: 'old' } });
+  assert.equal(takeFreshCells(cleared.cells), false);
+  // a new row's cells (no existing) are not an update's copy
+  assert.equal(takeFreshCells(parseRowCells(cols, [{ columnId: a.id, value: 'x' }], undefined).cells), false);
 });
 
 test('1038 value must be number, string or boolean; 1130 value and objectValue', () => {
