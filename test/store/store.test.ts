@@ -172,37 +172,60 @@ test('many rows in one insert (one COPY on PostgreSQL): values as given, in orde
   assert.deepEqual(await stored(), Array.from({ length: 620 }, (_, i) => record(i)));
 });
 
-test('rows updated by id (SQLite: one call runs the statement for each; PostgreSQL: unnest): each row gets its own values, others untouched, all or none with their transaction', async () => {
+test('rows updated by id (SQLite: one call runs the statement for each; PostgreSQL: COPY into a temporary table or unnest): each row gets its own values, others untouched, all or none with their transaction', async () => {
   const sheetId = newId();
   await f.store.db.insertInto('sheets').values({ id: sheetId, org_id: newId(), owner_id: newId(), name: 'update', version: 0, is_template: 0, settings: '{}', created_at: 1, modified_at: 1 }).execute();
+  const N = 80;
+  const odd = ['back\\slash', 'tab\there', 'two\nlines', 'cr\rlf\r\n', '\\N', '\\.', 'é 😀', '"quoted" {json}'];
   const record = (i: number) => ({
-    id: sheetId + 1 + i, sheet_id: sheetId, parent_id: null, sort_key: i, expanded: 1, locked: 0,
-    format: null, cells: JSON.stringify({ 1: { v: `row ${i}` } }), cell_meta: '{}',
-    created_at: 1_700_000_000_000, created_by: null, modified_at: 1_700_000_000_000, modified_by: null,
+    id: sheetId + 1 + i, sheet_id: sheetId, parent_id: null as number | null, sort_key: i, expanded: 1, locked: 0,
+    format: null as string | null, cells: JSON.stringify({ 1: { v: `row ${i}` } }), cell_meta: '{}',
+    created_at: 1_700_000_000_000, created_by: null, modified_at: 1_700_000_000_000, modified_by: null as number | null,
   });
-  await insertMany(f.store.db, 'rows', Array.from({ length: 30 }, (_, i) => record(i)));
+  await insertMany(f.store.db, 'rows', Array.from({ length: N }, (_, i) => record(i)));
   const stored = () => f.store.db.selectFrom('rows').selectAll().where('sheet_id', '=', sheetId).orderBy('sort_key').execute();
-  const change = (i: number, tag: string) => ({ id: sheetId + 1 + i, cells: JSON.stringify({ 1: { v: `${tag} ${i} "quoted"` } }), modified_at: 1_800_000_000_000 + i, modified_by: i === 3 ? null : i });
-  const expect = (changed: Map<number, string>) => Array.from({ length: 30 }, (_, i) => {
-    const tag = changed.get(i);
-    if (tag === undefined) return record(i);
-    const c = change(i, tag);
-    return { ...record(i), cells: c.cells, modified_at: c.modified_at, modified_by: c.modified_by };
+  // every column an update of rows sets, with values COPY's text escapes, nulls and fractions
+  const change = (i: number, tag: string) => ({
+    id: sheetId + 1 + i, parent_id: i % 4 === 0 ? null : sheetId + 1, sort_key: i === 0 ? -1e-7 : i + 0.5, expanded: i % 2, locked: 1 - (i % 2),
+    format: i % 3 === 0 ? null : odd[i % odd.length]!, cells: JSON.stringify({ 1: { v: `${tag} ${i} ${odd[i % odd.length]}` } }), cell_meta: `{"1":[${i},2]}`,
+    modified_at: 1_800_000_000_000 + i, modified_by: i === 3 ? null : 2 ** 53 - 1 - i,
   });
-  // rows 2..21 (every other one), then one row alone
-  const many = Array.from({ length: 10 }, (_, k) => 2 + 2 * k);
-  await f.store.db.transaction().execute((tx) => updateManyById(tx, 'rows', many.map((i) => change(i, 'many'))));
-  const changed = new Map(many.map((i) => [i, 'many']));
-  assert.deepEqual(await stored(), expect(changed));
-  await updateManyById(f.store.db, 'rows', [change(5, 'one')]);
-  changed.set(5, 'one');
-  assert.deepEqual(await stored(), expect(changed));
-  // a transaction that fails after the updates keeps none of them
+  const changed = new Map<number, string>();
+  const expect = () => Array.from({ length: N }, (_, i) => {
+    const tag = changed.get(i);
+    return tag === undefined ? record(i) : { ...record(i), ...change(i, tag) };
+  }).sort((a, b) => a.sort_key - b.sort_key);
+  // three updates in one transaction (each finds nothing of the one before), of 20, 16 and 17
+  // rows, the second rewriting two rows of the first
+  const first = Array.from({ length: 20 }, (_, k) => 2 * k);
+  const second = [0, 2, ...Array.from({ length: 14 }, (_, k) => 41 + 2 * k)];
+  const third = Array.from({ length: 17 }, (_, k) => 42 + 2 * k);
+  await f.store.db.transaction().execute(async (tx) => {
+    await updateManyById(tx, 'rows', first.map((i) => change(i, 'first')));
+    await updateManyById(tx, 'rows', second.map((i) => change(i, 'second')));
+    await updateManyById(tx, 'rows', third.map((i) => change(i, 'third')));
+  });
+  for (const i of first) changed.set(i, 'first');
+  for (const i of second) changed.set(i, 'second');
+  for (const i of third) changed.set(i, 'third');
+  assert.deepEqual(await stored(), expect());
+  // a few rows (unnest), one row, and outside a transaction
+  await f.store.db.transaction().execute((tx) => updateManyById(tx, 'rows', [5, 7, 9].map((i) => change(i, 'few'))));
+  for (const i of [5, 7, 9]) changed.set(i, 'few');
+  await updateManyById(f.store.db, 'rows', [change(11, 'one')]);
+  changed.set(11, 'one');
+  await updateManyById(f.store.db, 'rows', [13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 37, 39, 1, 3, 43].map((i) => change(i, 'outside')));
+  for (const i of [13, 15, 17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 37, 39, 1, 3, 43]) changed.set(i, 'outside');
+  assert.deepEqual(await stored(), expect());
+  // a transaction that fails after the updates keeps none of them, and the next one works
   await assert.rejects(f.store.db.transaction().execute(async (tx) => {
-    await updateManyById(tx, 'rows', [0, 1, 29].map((i) => change(i, 'lost')));
+    await updateManyById(tx, 'rows', Array.from({ length: 30 }, (_, i) => change(i, 'lost')));
     throw new Error('after the updates');
   }), /after the updates/);
-  assert.deepEqual(await stored(), expect(changed));
+  assert.deepEqual(await stored(), expect());
+  await f.store.db.transaction().execute((tx) => updateManyById(tx, 'rows', Array.from({ length: 30 }, (_, i) => change(50 + i, 'last'))));
+  for (let i = 50; i < 80; i++) changed.set(i, 'last');
+  assert.deepEqual(await stored(), expect());
 });
 
 test('a transaction chosen as a deadlock victim runs again and commits (retryingDeadlocks)', { skip: !TEST_PG_URL && 'PostgreSQL only' }, async () => {
