@@ -699,7 +699,7 @@ export async function updateManyById<T extends keyof DB & string>(db: Queryable,
       // it (a second update of the transaction finds it empty). 500 rows x 20 cells: 12 unnest
       // statements of about 96 KB were 3 statements (docs/speed.md).
       const types = await columnTypesOf(db, table);
-      const temp = `sheetd_update_${table}`;
+      const temp = tempTableOf(table, columns);
       await db.executeQuery(CompiledQuery.raw(`create temp table if not exists "${temp}" (${columns.map((c) => `"${c}" ${types.get(c)!}`).join(', ')}) on commit delete rows`, []));
       await db.executeQuery(CompiledQuery.raw(copyStatement(temp, columns), [new CopyIn(copyChunks(plain.values))]));
       await db.executeQuery(CompiledQuery.raw(`with u as (delete from "${temp}" returning *) update "${table}" as t set ${assignments} from u where t."id" = u."id"`, []));
@@ -729,6 +729,23 @@ export async function updateManyById<T extends keyof DB & string>(db: Queryable,
   const text = shapedText(db, `${table}.update(${set.join(',')})`, build, all[0]!);
   await db.executeQuery(CompiledQuery.raw(text, [new RunEach(all)]));
 }
+
+/**
+ * The temporary table of updateManyById's COPY for a table and its columns: one per list of
+ * columns (a table updated with other columns than before gets a table of its own, not the
+ * first one's), named by a number this process gives (temporary tables belong to a connection,
+ * and a process's connections are its own).
+ */
+function tempTableOf(table: string, columns: readonly string[]): string {
+  const key = `${table}(${columns.join(',')})`;
+  let name = tempTables.get(key);
+  if (name === undefined) {
+    name = `sheetd_update_${table}_${tempTables.size + 1}`;
+    tempTables.set(key, name);
+  }
+  return name;
+}
+const tempTables = new Map<string, string>();
 
 export async function migrate(store: Store): Promise<void> {
   const migrator = new Migrator({ db: store.db, provider: migrationProvider(store.dialect) });

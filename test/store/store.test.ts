@@ -226,6 +226,23 @@ test('rows updated by id (SQLite: one call runs the statement for each; PostgreS
   await f.store.db.transaction().execute((tx) => updateManyById(tx, 'rows', Array.from({ length: 30 }, (_, i) => change(50 + i, 'last'))));
   for (let i = 50; i < 80; i++) changed.set(i, 'last');
   assert.deepEqual(await stored(), expect());
+  // on connections new to updates (another store): some of the columns first, then all of them,
+  // in one transaction
+  const again = await openStore({ databaseUrl: f.databaseUrl, dataDir: f.dataDir });
+  try {
+    await again.db.transaction().execute(async (tx) => {
+      await updateManyById(tx, 'rows', Array.from({ length: 20 }, (_, i) => ({ id: sheetId + 1 + i, cells: JSON.stringify({ 1: { v: `narrow ${i}` } }) })));
+      await updateManyById(tx, 'rows', Array.from({ length: 20 }, (_, i) => change(20 + i, 'wide')));
+    });
+  } finally {
+    await again.close();
+  }
+  for (let i = 20; i < 40; i++) changed.set(i, 'wide');
+  const narrowed = expect().map((r) => {
+    const i = r.id - sheetId - 1;
+    return i < 20 ? { ...r, cells: JSON.stringify({ 1: { v: `narrow ${i}` } }) } : r;
+  });
+  assert.deepEqual(await stored(), narrowed);
 });
 
 test('a transaction chosen as a deadlock victim runs again and commits (retryingDeadlocks)', { skip: !TEST_PG_URL && 'PostgreSQL only' }, async () => {
