@@ -32,10 +32,7 @@ export type TokenWithUser = NonNullable<Awaited<ReturnType<typeof readTokenWithU
  * process's CPU of the read; the values are the same (integers, text, null).
  */
 async function readTokensWithUsers(db: Queryable, hashes: string[]): Promise<Map<string, TokenWithUser>> {
-  const asJson = () => db
-    .selectFrom('api_tokens as t')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .innerJoin('orgs as o', 'o.id', 'u.org_id')
+  const asJson = () => tokenTables(db)
     .select(sql<TokenWithUser & { token_hash: string }>`json_build_object(${sql.raw(TOKEN_JSON_MEMBERS)},
       'token_hash', t.token_hash,
       'own_extras', json_build_object(
@@ -73,12 +70,16 @@ const TOKEN_JSON_MEMBERS = TOKEN_COLUMNS.map((c) => {
   return `'${alias ?? ref.slice(ref.indexOf('.') + 1)}', ${ref}`;
 }).join(', ');
 
-function tokenLookup(db: Queryable) {
+/** A token joined to its user and the user's organization, as every token read takes them. */
+function tokenTables(db: Queryable) {
   return db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
-    .innerJoin('orgs as o', 'o.id', 'u.org_id')
-    .select(TOKEN_COLUMNS);
+    .innerJoin('orgs as o', 'o.id', 'u.org_id');
+}
+
+function tokenLookup(db: Queryable) {
+  return tokenTables(db).select(TOKEN_COLUMNS);
 }
 
 export async function revokeToken(db: Queryable, tokenId: number, at: number): Promise<void> {

@@ -31,12 +31,13 @@ import zlib from 'node:zlib';
 import type { RowState, SheetModel } from '../../engine/model.ts';
 import { JsonWriter } from './sheetContents.ts';
 import { holdUntilIdle } from '../idleMemory.ts';
+import { COMPRESSION_LEVEL } from '../negotiate.ts';
 
 const gzip = promisify(zlib.gzip);
 const deflateRaw = promisify(zlib.deflateRaw);
 
-/** Compression level of large bodies: the fastest (the bodies are large and repetitive: level 1 made a 40 MB body 6% larger than level 3, in three quarters of the time). */
-const LEVEL = 1;
+/** Compression level of large bodies: every answer's (the bodies are large and repetitive: level 1 made a 40 MB body 6% larger than level 3, in three quarters of the time). */
+const LEVEL = COMPRESSION_LEVEL;
 
 /**
  * One gzip stream made of pieces compressed apart, on the thread pool, as they come: every piece
