@@ -2,7 +2,7 @@
  * Table types for Kysely. Booleans are 0/1 integers and times are UTC epoch milliseconds in
  * both SQLite and PostgreSQL, so one code path serves both.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { LinkTables } from './linkTables.ts';
 import type { ViewTables } from './viewTables.ts';
 import type { ContainerTables } from './containerSchema.ts';
@@ -91,6 +91,10 @@ export interface EventTable {
   workspace_id: number | null;
   /** The Smartsheet-Change-Agent header of the request (webhook callbacks' changeAgent); migration 0012. */
   change_agent: string | null;
+  /** How many events the record holds: a run of one write's events when above 1 (migration 0028, store/events.ts). */
+  n: ColumnType<number, number | undefined, number>;
+  /** A run's object ids and details (JSON, store/events.ts); null for one event. */
+  batch: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SheetTable {

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { fts5Term, tsqueryTerm, tsvectorText, type SearchTerm } from '../engine/search.ts';
 import { insertMany, type Dialect, type Queryable } from './db.ts';
+import { expandEvents } from './events.ts';
 
 /**
  * The full-text index (migration 0022): search_docs and, on SQLite, its FTS5 table search_fts
@@ -49,14 +50,10 @@ export async function setIndexPosition(tx: Queryable, pos: number | null): Promi
   await tx.updateTable('search_index_state').set({ pos }).where('id', '=', 1).execute();
 }
 
-/** The last position of the change log (0 when empty). */
-export async function lastLogPosition(db: Queryable): Promise<number> {
-  const r = await db.selectFrom('events').select((eb) => eb.fn.max('pos').as('m')).executeTakeFirst();
-  return Number(r?.m ?? 0);
-}
-
+/** The change log's events after `pos`, as the index reads them (runs expanded: store/events.ts). */
 export async function logAfter(db: Queryable, pos: number, limit: number) {
-  return db.selectFrom('events').select(['pos', 'object_type', 'action', 'object_id', 'sheet_id']).where('pos', '>', pos).orderBy('pos').limit(limit).execute();
+  const records = await db.selectFrom('events').select(['pos', 'n', 'batch', 'object_type', 'action', 'object_id', 'sheet_id']).where('pos', '>', pos).orderBy('pos').limit(limit).execute();
+  return expandEvents(records, pos, limit);
 }
 
 const sheetCond = (sheetId: number | null) => (sheetId === null ? sql`sheet_id is null` : sql`sheet_id = ${sheetId}`);

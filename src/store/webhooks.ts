@@ -104,19 +104,6 @@ export async function releasePump(db: Queryable, id: number, by: string): Promis
   await db.updateTable('webhooks').set({ pump_by: null, pump_until: null }).where('id', '=', id).where('pump_by', '=', by).execute();
 }
 
-// ---- the change log of a sheet ------------------------------------------------------------
-
-export async function sheetEventsAfter(db: Queryable, sheetId: number, afterPos: number, limit: number) {
-  return db.selectFrom('events').selectAll()
-    .where('sheet_id', '=', sheetId).where('pos', '>', afterPos)
-    .orderBy('pos').limit(limit).execute();
-}
-
-export async function lastPos(db: Queryable): Promise<number> {
-  const r = await db.selectFrom('events').select((eb) => eb.fn.max('pos').as('m')).executeTakeFirst();
-  return Number(r?.m ?? 0);
-}
-
 // ---- deliveries and attempts --------------------------------------------------------------
 
 export async function insertDelivery(db: Queryable, row: Omit<Insertable<WebhookDeliveryTable>, 'id_seq'>): Promise<void> {

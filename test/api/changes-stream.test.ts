@@ -206,6 +206,29 @@ test('resuming with Last-Event-ID (or ?after=) sends exactly what came after tha
   byQuery.close();
 });
 
+test('resuming from inside one write of several rows sends the rows after that position', async () => {
+  const s = await sheetWithFormula('stream resume inside a write');
+  const es = await stream(s.id);
+  const hello = await es.next((e) => e.event === 'hello');
+  const from = Number(hello.id);
+  const names = ['a', 'b', 'c', 'd', 'e'];
+  const added = await api.post(`/sheets/${s.id}/rows`, names.map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: v }] })));
+  assert.equal(added.status, 200);
+  const whole = await es.next((e) => e.event === 'rows-added');
+  // the write's five events took the five positions after the hello's
+  assert.equal(Number(whole.id), from + 5);
+  es.close();
+  const rowsOf = (ev: SseEvent[]) => ev.filter((e) => e.event === 'rows-added').flatMap((e) => (e.data.rows as Array<{ cells: Array<{ value?: unknown }> }>).map((r) => r.cells[0]!.value));
+  for (const seen of [1, 3, 4]) {
+    const again = await stream(s.id, t.adminToken, {}, `?after=${from + seen}`);
+    await again.until((ev) => rowsOf(ev).length >= names.length - seen, 10_000, 'the rows after the position');
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(rowsOf(again.events), names.slice(seen));
+    assert.equal(again.events.some((e) => e.event === 'reset'), false);
+    again.close();
+  }
+});
+
 test('a position the log never gave answers reset, then the stream goes on from now', async () => {
   const s = await sheetWithFormula('stream reset');
   const es = await stream(s.id, t.adminToken, { 'last-event-id': '9007199254740000' });

@@ -4,8 +4,8 @@ import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
 import { client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
-import { lastLogPosition, indexPosition, DocWriter } from '../../src/store/searchIndex.ts';
-import { sequenceEvents } from '../../src/store/events.ts';
+import { indexPosition, DocWriter } from '../../src/store/searchIndex.ts';
+import { maxEventPos, sequenceEvents } from '../../src/store/events.ts';
 import { requestSearchRebuild } from '../../src/services/log/searchIndex.ts';
 
 // Search Everything and Search Sheet: names, cell values, discussions and attachments of what
@@ -328,7 +328,7 @@ describe('The index follows changes', () => {
     // the change log as far as the fixture's writes (positioned now, as any reader of the log
     // would), fixed here: against a cluster, the files beside this one write on
     await sequenceEvents(store);
-    const target = await lastLogPosition(store.db);
+    const target = await maxEventPos(store.db);
     const deadline = Date.now() + 10_000;
     let pos = await indexPosition(store.db);
     while ((pos === null || pos < target) && Date.now() < deadline) {

@@ -248,6 +248,23 @@ describe('callbacks', () => {
     assert.equal(g.stats.lastCallbackAttemptRetryCount, 0);
   });
 
+  it('the rows of large writes come each once, in order, in callbacks of at most 1,000 events', async () => {
+    const s = await makeSheet(api, 'w-large-writes', COLS);
+    const h = await enabledHook(api, s.id);
+    // three writes of 400 rows (the change log keeps each write's row events as one record): a
+    // callback holds at most 1,000 events, so one read together end inside a write's rows
+    const adds = await Promise.all([0, 1, 2].map((w) => api.post(`/sheets/${s.id}/rows`, Array.from({ length: 400 }, (_, i) => ({ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: `w${w}r${i}` }] })))));
+    for (const a of adds) assert.equal(a.status, 200, JSON.stringify(a.body).slice(0, 300));
+    // the writes commit one after the other (the sheet's lock), in the order of their versions
+    const rowIds = [...adds].sort((a, b) => a.body.version - b.body.version).flatMap((a) => (a.body.result as Array<{ id: number }>).map((r) => r.id));
+    const created = () => eventsOf(h.id).filter((e) => e.objectType === 'row' && e.eventType === 'created').map((e) => e.id);
+    await rx.waitFor(() => created().length >= rowIds.length, 30_000, 'every row\'s callback');
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(created(), rowIds);
+    assert.deepEqual(eventsOf(h.id).filter((e) => e.objectType === 'cell').map((e) => e.rowId), rowIds);
+    for (const c of rx.callbacks(h.id)) assert.ok((c.json.events as Ev[]).filter((e) => e.objectType === 'row').length <= 1000);
+  });
+
   it('events carry the Smartsheet-Change-Agent of their request (trimmed from the front to 512 characters)', async () => {
     const s = await makeSheet(api, 'w-agent', COLS);
     const h = await enabledHook(api, s.id);

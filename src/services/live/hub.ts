@@ -1,7 +1,6 @@
 import type pino from 'pino';
 import type { Store } from '../../store/db.ts';
-import { countSheetEventsAfter, eventsAfter, maxEventPos, sequenceEvents } from '../../store/events.ts';
-import { sheetEventsAfter } from '../../store/webhooks.ts';
+import { countSheetEventsAfter, eventsAfter, maxEventPos, sequenceEvents, sheetEventsAfter } from '../../store/events.ts';
 import { findSheet } from '../../store/sheets.ts';
 import { randomString } from '../../ids.ts';
 import { apiErrorOf } from '../platform/errors.ts';

@@ -2,7 +2,6 @@ import type { Queryable } from '../../store/db.ts';
 import { appendEvents } from '../../store/events.ts';
 import { wakeWebhooks } from '../../store/webhooks.ts';
 import { clock } from '../../clock.ts';
-import { eventIds as newEventIds } from '../../ids.ts';
 import type { Actor } from '../platform/context.ts';
 
 /**
@@ -103,11 +102,9 @@ export function eventsRecorded(): number {
 
 export async function recordEvents(db: Queryable, author: EventAuthor, events: ChangeEvent[], now = clock.now()): Promise<void> {
   if (events.length > 0) recorded++;
-  const eventIds = newEventIds(events.length, now);
   await appendEvents(
     db,
-    events.map((e, i) => ({
-      event_id: eventIds[i]!,
+    events.map((e) => ({
       org_id: author.orgId,
       object_type: e.objectType,
       action: e.action,
@@ -122,6 +119,7 @@ export async function recordEvents(db: Queryable, author: EventAuthor, events: C
       workspace_id: e.workspaceId ?? null,
       change_agent: author.changeAgent ?? null,
     })),
+    now,
   );
   // webhooks watching these sheets deliver them after this commit (a run per commit, which waits out the batch window)
   const sheetIds = [...new Set(events.map((e) => e.sheetId).filter((id): id is number => typeof id === 'number'))];

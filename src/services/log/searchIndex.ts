@@ -1,10 +1,10 @@
 import type { Queryable, Store } from '../../store/db.ts';
-import { sequenceEvents } from '../../store/events.ts';
+import { maxEventPos, sequenceEvents } from '../../store/events.ts';
 import { findFolder } from '../../store/containers.ts';
 import { listColumns, rowIdsOf } from '../../store/sheets.ts';
 import { listSummaryFields } from '../../store/summary.ts';
 import {
-  allSheetIds, containerNames, DocWriter, indexedObjectIds, indexPosition, lastLogPosition, lockIndex, logAfter, rowsByIds, setIndexPosition, sheetNames, threadTexts, type NewDoc,
+  allSheetIds, containerNames, DocWriter, indexedObjectIds, indexPosition, lockIndex, logAfter, rowsByIds, setIndexPosition, sheetNames, threadTexts, type NewDoc,
 } from '../../store/searchIndex.ts';
 import { cellKey, type StoredCell, type StoredRowCells } from '../../engine/cells.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
@@ -386,7 +386,7 @@ async function rebuild(w: DocWriter, db: Queryable, unreadable: Unreadable): Pro
 export async function searchIndexCurrent(store: Store): Promise<boolean> {
   await sequenceEvents(store);
   const pos = await indexPosition(store.db);
-  return pos !== null && pos >= (await lastLogPosition(store.db));
+  return pos !== null && pos >= (await maxEventPos(store.db));
 }
 
 /**
@@ -474,7 +474,7 @@ async function catchUp(store: Store): Promise<number> {
       const w = new DocWriter(tx, store.dialect);
       if (pos === null) {
         // every event up to here is in the data read below; later ones may be applied again
-        const upto = await lastLogPosition(tx);
+        const upto = await maxEventPos(tx);
         await rebuild(w, tx, unreadable);
         await setIndexPosition(tx, upto);
         return -1;

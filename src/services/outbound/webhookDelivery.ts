@@ -7,12 +7,12 @@ import type { WebhookConfig } from '../../config.ts';
 import { newId, randomString } from '../../ids.ts';
 import type { JobHandler } from '../../jobs/worker.ts';
 import type { Queryable, Store } from '../../store/db.ts';
-import { sequenceEvents } from '../../store/events.ts';
+import { sequenceEvents, sheetEventsAfter } from '../../store/events.ts';
 import type { EventTable } from '../../store/schema.ts';
 import { findSheet } from '../../store/sheets.ts';
 import { findOrgById, findUserById } from '../../store/users.ts';
 import {
-  acquirePump, dropPending, firstPending, insertAttempt, insertDelivery, releasePump, sheetEventsAfter, updateDelivery,
+  acquirePump, dropPending, firstPending, insertAttempt, insertDelivery, releasePump, updateDelivery,
   updateWebhook, wakeWebhook, webhookById, type DeliveryRow, type WebhookRow,
 } from '../../store/webhooks.ts';
 import { sheetAccessLevel } from '../access/permissions.ts';

@@ -4,10 +4,10 @@ import { apiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { asObject, bodyBool, bodyId, describe, isBadText, type Obj } from '../../engine/input.ts';
 import type { Queryable, Store } from '../../store/db.ts';
-import { sequenceEvents } from '../../store/events.ts';
+import { maxEventPos, sequenceEvents } from '../../store/events.ts';
 import { listColumns } from '../../store/sheets.ts';
 import {
-  attemptsOf, countDeliveries, countWebhooks, deleteWebhook, dropPending, findDelivery, findWebhook, insertWebhook, lastPos,
+  attemptsOf, countDeliveries, countWebhooks, deleteWebhook, dropPending, findDelivery, findWebhook, insertWebhook,
   listDeliveries, listWebhooks, updateWebhook, webhookById, webhooksOfApp, type AttemptRow, type DeliveryRow, type WebhookOwner, type WebhookRow,
 } from '../../store/webhooks.ts';
 import type { Actor } from '../platform/context.ts';
@@ -227,7 +227,7 @@ async function enableAfterVerification(s: WebhookServices, actor: Actor, id: num
     const current = await findWebhook(tx, ownerOf(actor), id);
     if (!current) return; // deleted meanwhile
     if (v.ok) {
-      await updateWebhook(tx, id, { enabled: 1, status: 'ENABLED', disabled_details: null, cursor: await lastPos(tx), callbacks_since_verify: 0, modified_at: now });
+      await updateWebhook(tx, id, { enabled: 1, status: 'ENABLED', disabled_details: null, cursor: await maxEventPos(tx), callbacks_since_verify: 0, modified_at: now });
     } else {
       await updateWebhook(tx, id, { enabled: 0, status: 'DISABLED_VERIFICATION_FAILED', disabled_details: v.detail, modified_at: now });
       await dropPending(tx, id, now);
