@@ -61,6 +61,28 @@ test('a position further back than the stream replays answers reset; within it, 
   recent.close();
 });
 
+test('the window counts the events of one write of several rows one by one', async () => {
+  const s = await makeSheet(api, 'replay window, one write', [{ title: 'Name', type: 'TEXT_NUMBER', primary: true }]);
+  const es = await stream(s.id);
+  const hello = await es.next((e) => e.event === 'hello');
+  es.close();
+  // one write of four rows: four events, one more than the window
+  const added = await api.post(`/sheets/${s.id}/rows`, ['a', 'b', 'c', 'd'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: v }] })));
+  assert.equal(added.status, 200);
+  const ids = (added.body.result as Array<{ id: number }>).map((r) => r.id);
+  const old = await stream(s.id, { 'last-event-id': hello.id! });
+  const reset = await old.next((e) => e.event === 'reset');
+  assert.equal(Number(reset.id), Number(hello.id) + 4);
+  old.close();
+  // from inside the write, three back: within the window, the write's last three rows
+  const recent = await stream(s.id, { 'last-event-id': String(Number(hello.id) + 1) });
+  await recent.until((e) => e.filter((x) => x.event === 'rows-added').flatMap((x) => x.data.rowIds).length === 3, 5000, 'three rows replayed');
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(recent.events.some((e) => e.event === 'reset'), false);
+  assert.deepEqual(recent.events.filter((x) => x.event === 'rows-added').flatMap((x) => x.data.rowIds), ids.slice(1));
+  recent.close();
+});
+
 test('a focus reported without a stream is gone once it is not reported again', async () => {
   const s = await makeSheet(api, 'presence ttl', [{ title: 'Name', type: 'TEXT_NUMBER', primary: true }]);
   const r = await api.post(`/sheetd/sheets/${s.id}/presence`, { rowId: null, columnId: s.col.Name!.id });
