@@ -1,6 +1,6 @@
 import type { Queryable, Tx } from './db.ts';
 import { columnToRecord, deleteRowsById, insertRows, listColumns, listRows, saveColumns, updateRows, type RowUpdate, type SheetRow } from './sheets.ts';
-import { insertCellHistory } from './cellHistory.ts';
+import { insertCellHistory, type Overwritten } from './cellHistory.ts';
 import { cellsObject, takeFreshCells, type StoredRowCells } from '../engine/cells.ts';
 import { RowTree } from '../engine/rows.ts';
 import { indexColumns, isCompactMeta, markCompactMeta, settleOrder, type CellMeta, type Changeset, type RowState, type SheetModel } from '../engine/model.ts';
@@ -102,18 +102,22 @@ export async function saveModel(tx: Tx, model: SheetModel, cs: Changeset, now: n
   if (cs.columns) {
     await saveColumns(tx, model.sheetId, model.columns.map((c) => columnToRecord(model.sheetId, c)));
   }
-  const history = cs.cells.filter((e) => e.before !== undefined || e.beforeMeta !== undefined);
-  if (history.length > 0) {
-    await insertCellHistory(tx, history.map((e) => ({
-      sheet_id: model.sheetId,
-      row_id: e.rowId,
-      column_id: e.columnId,
-      cell: JSON.stringify(e.before ?? {}),
-      modified_at: e.beforeMeta?.[0] ?? model.rows.get(e.rowId)?.createdAt ?? now,
-      modified_by: e.beforeMeta?.[2] !== undefined ? null : (e.beforeMeta?.[1] ?? model.rows.get(e.rowId)?.createdBy ?? null),
-      modified_by_email: e.beforeMeta?.[2] ?? null,
-    })));
+  const history: Overwritten[] = [];
+  for (const e of cs.cells) {
+    const m = e.beforeMeta;
+    if (e.before === undefined && m === undefined) continue;
+    const row = model.rows.get(e.rowId);
+    history.push({
+      rowId: e.rowId,
+      columnId: e.columnId,
+      before: e.before,
+      // a cell without a stamp of its own has the row's creation
+      at: m?.[0] ?? row?.createdAt ?? now,
+      by: m?.[2] !== undefined ? null : (m?.[1] ?? row?.createdBy ?? null),
+      email: m?.[2] ?? null,
+    });
   }
+  if (history.length > 0) await insertCellHistory(tx, model.sheetId, history);
 }
 
 /** The stored columns a change of the row sets: its state but for the sheet and its creation. */

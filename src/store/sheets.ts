@@ -122,16 +122,19 @@ export async function updateSheet(db: Queryable, id: number, set: Updateable<She
 }
 
 /**
- * Deletes the sheets themselves and their rows (columns, history and the rest cascade; what has
- * no foreign key goes first: services/sheets/sheetLifecycle.ts). At most 500 ids per call.
+ * Deletes the sheets themselves, their rows and their cell history (columns and the rest
+ * cascade; what has no foreign key goes first: services/sheets/sheetLifecycle.ts). At most 500
+ * ids per call.
  *
- * The rows go here, not by a cascade: PostgreSQL's rows have no foreign key (migration 0025).
- * The sheets go first: a write holding a sheet's lock is waited for, so its rows are committed,
- * and seen, when the rows are deleted; a write that comes after finds no sheet.
+ * The rows and the cell history go here, not by a cascade: on PostgreSQL they have no foreign
+ * key (migrations 0025 and 0029). The sheets go first: a write holding a sheet's lock is waited
+ * for, so its rows and history are committed, and seen, when they are deleted; a write that
+ * comes after finds no sheet.
  */
 export async function deleteSheetsById(db: Queryable, ids: number[]): Promise<void> {
   await db.deleteFrom('sheets').where('id', 'in', ids).execute();
   await db.deleteFrom('rows').where('sheet_id', 'in', ids).execute();
+  await db.deleteFrom('cell_history').where('sheet_id', 'in', ids).execute();
 }
 
 /** At most 400 records per call. */

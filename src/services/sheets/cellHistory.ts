@@ -27,10 +27,7 @@ export async function readCellHistory(db: Queryable, actor: Actor, sheetId: numb
   const entries: CellHistoryEntry[] = [];
   const meta = row.meta[String(columnId)];
   if (meta) entries.push({ cell: row.cells[String(columnId)], at: meta[0], by: meta[1], ...(meta[2] !== undefined ? { email: meta[2] } : {}) });
-  for (const h of past) {
-    const cell = JSON.parse(h.cell) as StoredCell;
-    entries.push({ cell: Object.keys(cell).length === 0 ? undefined : cell, at: h.modified_at, by: h.modified_by, ...(h.modified_by_email ? { email: h.modified_by_email } : {}) });
-  }
+  for (const h of past) entries.push({ cell: h.cell, at: h.at, by: h.by, ...(h.email ? { email: h.email } : {}) });
   const users = await findUsersByIds(db, [...new Set(entries.map((e) => e.by).filter((b): b is number => b !== null))]);
   return { model, column, entries, users };
 }

@@ -195,7 +195,7 @@ export function newShareId(): string {
   return 'A' + randomString(15, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789');
 }
 
-/** Deletes sheets with what hangs off them (rows: store/sheets.ts deleteSheetsById; columns and history cascade; shares, favorites). */
+/** Deletes sheets with what hangs off them (rows and cell history: store/sheets.ts deleteSheetsById; columns cascade; shares, favorites). */
 export async function deleteSheetRecords(db: Queryable, author: EventAuthor, sheets: SheetRow[], now = clock.now()): Promise<number[]> {
   if (sheets.length === 0) return [];
   const ids = sheets.map((s) => s.id);
