@@ -20,10 +20,13 @@ import { recordGoal } from './goals.ts';
  * baseline, and gzip within 1.3x of the plain read. Older goals still printed: add under 100 ms.
  *
  * A write's time is the server's: the client builds its request body before the clock starts and
- * parses the response after it stops. Beside the add, the HTTP floor: a bare Fastify route of
+ * parses the response after it stops. Beside each add, the HTTP floor: a bare Fastify route of
  * this process that parses the same request body and answers with the same bytes as sheetd did,
  * through the same client. Floor plus raw insert is what an add would take if sheetd did nothing
- * but read the request, insert the rows and send the answer. After each add, the search index's
+ * but read the request, insert the rows and send the answer. Both baselines are timed right
+ * before each add, after the same deletion of the last rows and the index's catch-up with it
+ * (medians of the same nine moments), so a machine whose speed drifts during the run (a shared
+ * 2-core machine does) moves the add and its baselines together. After each add, the search index's
  * catch-up with it (the job worker's work once the answer is sent) is timed on its own.
  *
  * Runs on SQLite, and also on PostgreSQL when BENCH_DATABASE_URL (default
@@ -57,47 +60,57 @@ interface Figures {
   searchCatchUp: number;
 }
 
-/** The same rows inserted into a bare table: a prepared statement in one SQLite transaction, or one multi-row INSERT on PostgreSQL. */
-async function rawInsertTimes(dataDir: string, databaseUrl: string | undefined, batch: Array<{ cells: Array<{ columnId: number; value: unknown }> }>): Promise<number[]> {
+/**
+ * The same rows inserted into a bare table, one batch at a time: a prepared statement in one
+ * SQLite transaction (sheetd's journal and sync settings, so the baseline pays for the same
+ * syncs), or one multi-row INSERT on PostgreSQL (a bare table of the same database).
+ */
+async function rawInserter(dataDir: string, databaseUrl: string | undefined): Promise<{ time(batch: Array<{ cells: Array<{ columnId: number; value: unknown }> }>): Promise<number>; close(): Promise<void> }> {
   const cellsText = (r: { cells: Array<{ columnId: number; value: unknown }> }) => JSON.stringify(Object.fromEntries(r.cells.map((c) => [c.columnId, { v: c.value }])));
-  const times: number[] = [];
+  let next = 0;
   if (databaseUrl === undefined) {
     const raw = new Database(path.join(dataDir, 'baseline.db'));
-    // sheetd's own journal and sync settings: the baseline pays for the same syncs
     sqliteJournal(raw);
     raw.exec('create table rows (id integer primary key, sheet_id integer, sort_key real, cells text)');
     const ins = raw.prepare('insert into rows (id, sheet_id, sort_key, cells) values (?, ?, ?, ?)');
-    for (let i = 0; i < 5; i++) {
-      const t0 = process.hrtime.bigint();
-      raw.transaction(() => {
-        batch.forEach((r, k) => ins.run(i * BATCH + k + 1, 1, i * BATCH + k, cellsText(r)));
-      })();
-      times.push(ms(t0));
-    }
-    raw.close();
-    return times;
+    return {
+      async time(batch) {
+        const t0 = process.hrtime.bigint();
+        raw.transaction(() => {
+          for (const r of batch) ins.run(++next, 1, next, cellsText(r));
+        })();
+        return ms(t0);
+      },
+      async close() {
+        raw.close();
+      },
+    };
   }
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  try {
-    await client.query('create table bench_raw_rows (id bigint primary key, sheet_id bigint, sort_key double precision, cells text)');
-    const placeholders = batch.map((_, k) => `($${k * 4 + 1}, $${k * 4 + 2}, $${k * 4 + 3}, $${k * 4 + 4})`).join(', ');
-    for (let i = 0; i < 5; i++) {
-      const params = batch.flatMap((r, k) => [i * BATCH + k + 1, 1, i * BATCH + k, cellsText(r)]);
+  await client.query('create table bench_raw_rows (id bigint primary key, sheet_id bigint, sort_key double precision, cells text)');
+  return {
+    async time(batch) {
+      const placeholders = batch.map((_, k) => `($${k * 4 + 1}, $${k * 4 + 2}, $${k * 4 + 3}, $${k * 4 + 4})`).join(', ');
+      const params = batch.flatMap((r) => [++next, 1, next, cellsText(r)]);
       const t0 = process.hrtime.bigint();
       await client.query('begin');
       await client.query(`insert into bench_raw_rows (id, sheet_id, sort_key, cells) values ${placeholders}`, params);
       await client.query('commit');
-      times.push(ms(t0));
-    }
-  } finally {
-    await client.end();
-  }
-  return times;
+      return ms(t0);
+    },
+    async close() {
+      await client.end();
+    },
+  };
 }
 
-/** Times of a bare Fastify route that parses `body` as sheetd does (JSON.parse of the text) and answers `response`. */
-async function httpFloorTimes(body: string, response: Buffer): Promise<number[]> {
+/**
+ * A bare Fastify route of this process that parses a request body as sheetd does (JSON.parse of
+ * the text) and answers the bytes it is given: `time(body, answer)` is one such request through
+ * the same client as the add's.
+ */
+async function httpFloor(): Promise<{ time(body: string, answer: Buffer): Promise<number>; close(): Promise<void> }> {
   const app = Fastify({ bodyLimit: 64 * 1024 * 1024 });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, text, done) => {
@@ -107,20 +120,22 @@ async function httpFloorTimes(body: string, response: Buffer): Promise<number[]>
       done(e as Error, undefined);
     }
   });
+  let response: Buffer = Buffer.alloc(0);
   app.post('/rows', async (_req, reply) => reply.type('application/json; charset=utf-8').send(response));
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  try {
-    const times: number[] = [];
-    for (let i = 0; i < 9; i++) {
-      const t0 = process.hrtime.bigint();
-      const res = await fetch(url + '/rows', { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' }, body });
-      await res.text();
-      times.push(ms(t0));
-    }
-    return times;
-  } finally {
-    await app.close();
-  }
+  const once = async (body: string) => {
+    const t0 = process.hrtime.bigint();
+    const res = await fetch(url + '/rows', { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'identity' }, body });
+    await res.text();
+    return ms(t0);
+  };
+  return {
+    async time(body, answer) {
+      response = answer;
+      return once(body);
+    },
+    close: () => app.close(),
+  };
 }
 
 /** The whole workload on one store: SQLite in a temporary data directory, or PostgreSQL at databaseUrl. */
@@ -159,21 +174,36 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
       lastAdd = ms(t0);
       lastIds = idsOf(lastAnswer);
     }
-    // the last 500 rows again (24,500 -> 25,000, the 500,000-cell limit), a few times: median
-    // and the search index's catch-up with each add (the job worker's work after it), timed on its own
+    // the last 500 rows again (24,500 -> 25,000, the 500,000-cell limit), a few times: median;
+    // the search index's catch-up with each add (the job worker's work after it), timed on its
+    // own; and right before each add its baselines: the HTTP floor with the add's body and an
+    // answer of the same size (the add before's), and the raw insert of the same rows
+    const floor = await httpFloor();
+    const raw = await rawInserter(dataDir, databaseUrl);
     const adds: number[] = [lastAdd];
     const catchUps: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      await call('DELETE', `/sheets/${sheetId}/rows?ids=${lastIds.join(',')}`);
-      await catchUpSearchIndex(server.store);
-      lastBody = JSON.stringify(rowsOf(BATCH, TARGET + i * BATCH));
-      const t0 = process.hrtime.bigint();
-      lastAnswer = await call('POST', `/sheets/${sheetId}/rows`, lastBody);
-      adds.push(ms(t0));
-      lastIds = idsOf(lastAnswer);
-      const t1 = process.hrtime.bigint();
-      await catchUpSearchIndex(server.store);
-      catchUps.push(ms(t1));
+    const floorTimes: number[] = [];
+    const rawTimes: number[] = [];
+    try {
+      for (let i = 0; i < 9; i++) {
+        await call('DELETE', `/sheets/${sheetId}/rows?ids=${lastIds.join(',')}`);
+        await catchUpSearchIndex(server.store);
+        const rows = rowsOf(BATCH, TARGET + i * BATCH);
+        lastBody = JSON.stringify(rows);
+        // the baselines first (the floor answers with the add before's answer: the same size)
+        floorTimes.push(await floor.time(lastBody, Buffer.from(lastAnswer)));
+        rawTimes.push(await raw.time(rows));
+        const t0 = process.hrtime.bigint();
+        lastAnswer = await call('POST', `/sheets/${sheetId}/rows`, lastBody);
+        adds.push(ms(t0));
+        lastIds = idsOf(lastAnswer);
+        const t1 = process.hrtime.bigint();
+        await catchUpSearchIndex(server.store);
+        catchUps.push(ms(t1));
+      }
+    } finally {
+      await floor.close();
+      await raw.close();
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const updates: number[] = [];
@@ -209,9 +239,6 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
       await call('GET', `/sheets/${sheetId}/rows/${lastIds[i % lastIds.length]}`);
       oneRow.push(ms(t0));
     }
-    // baseline for adds: the same 500 rows inserted into a bare table of the same store
-    const rawTimes = await rawInsertTimes(dataDir, databaseUrl, rowsOf(BATCH, 0));
-    const floorTimes = await httpFloorTimes(lastBody, Buffer.from(lastAnswer));
     return {
       rowCount: obj.rows.length, add: median(adds), rawInsert: median(rawTimes), httpFloor: median(floorTimes), update: median(updates), get: median(gets),
       sheetMB: sheetText.length / 1e6, stringify: median(stringifies), gzip: median(gz), oneRow: median(oneRow), searchCatchUp: median(catchUps),
