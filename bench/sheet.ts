@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -55,6 +56,8 @@ interface Figures {
   get: number;
   sheetMB: number;
   stringify: number;
+  /** The same bytes from a bare node:http server, through the same client. */
+  readFloor: number;
   gzip: number;
   oneRow: number;
   searchCatchUp: number;
@@ -138,6 +141,17 @@ async function httpFloor(): Promise<{ time(body: string, answer: Buffer): Promis
   };
 }
 
+/** A bare node:http server answering `body` to every request. */
+async function bareServer(body: Buffer): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+    res.end(body);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise<void>((ok) => server.close(() => ok())) };
+}
+
 /** The whole workload on one store: SQLite in a temporary data directory, or PostgreSQL at databaseUrl. */
 async function measure(databaseUrl: string | undefined): Promise<Figures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-bench-sheet-'));
@@ -213,25 +227,38 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
       await call('PUT', `/sheets/${sheetId}/rows`, body);
       updates.push(ms(t0));
     }
+    // the whole sheet read plain and with gzip, and its baseline (JSON.stringify of the same
+    // object), taken by turns so that a drift of the machine's speed falls on all three
+    // Beside them, the read's floor: a bare node:http server of this process answering the same
+    // bytes, read through the same client.
     const gets: number[] = [];
-    let sheetText = '';
-    for (let i = 0; i < 5; i++) {
-      const t0 = process.hrtime.bigint();
-      sheetText = await call('GET', `/sheets/${sheetId}`);
-      gets.push(ms(t0));
-    }
     const gz: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const t0 = process.hrtime.bigint();
-      await call('GET', `/sheets/${sheetId}`, undefined, 'gzip');
-      gz.push(ms(t0));
-    }
-    const obj = JSON.parse(sheetText) as { rows: unknown[] };
     const stringifies: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const t0 = process.hrtime.bigint();
-      JSON.stringify(obj);
-      stringifies.push(ms(t0));
+    const readFloors: number[] = [];
+    let sheetText = '';
+    let obj: { rows: unknown[] } | undefined;
+    let bare: { url: string; close(): Promise<void> } | undefined;
+    try {
+      for (let i = 0; i < 5; i++) {
+        const t0 = process.hrtime.bigint();
+        sheetText = await call('GET', `/sheets/${sheetId}`);
+        gets.push(ms(t0));
+        obj ??= JSON.parse(sheetText) as { rows: unknown[] };
+        bare ??= await bareServer(Buffer.from(sheetText));
+        const t1 = process.hrtime.bigint();
+        JSON.stringify(obj);
+        stringifies.push(ms(t1));
+        const t3 = process.hrtime.bigint();
+        await (await fetch(bare.url, { headers: { 'accept-encoding': 'identity' } })).text();
+        readFloors.push(ms(t3));
+        if (i < 3) {
+          const t2 = process.hrtime.bigint();
+          await call('GET', `/sheets/${sheetId}`, undefined, 'gzip');
+          gz.push(ms(t2));
+        }
+      }
+    } finally {
+      await bare?.close();
     }
     const oneRow: number[] = [];
     for (let i = 0; i < 20; i++) {
@@ -240,8 +267,8 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
       oneRow.push(ms(t0));
     }
     return {
-      rowCount: obj.rows.length, add: median(adds), rawInsert: median(rawTimes), httpFloor: median(floorTimes), update: median(updates), get: median(gets),
-      sheetMB: sheetText.length / 1e6, stringify: median(stringifies), gzip: median(gz), oneRow: median(oneRow), searchCatchUp: median(catchUps),
+      rowCount: obj!.rows.length, add: median(adds), rawInsert: median(rawTimes), httpFloor: median(floorTimes), update: median(updates), get: median(gets),
+      sheetMB: sheetText.length / 1e6, stringify: median(stringifies), readFloor: median(readFloors), gzip: median(gz), oneRow: median(oneRow), searchCatchUp: median(catchUps),
     };
   } finally {
     await server.close();
@@ -279,6 +306,8 @@ export async function benchSheet(): Promise<void> {
   row('get whole sheet', each((f) => `${f.get.toFixed(1)} ms`), `(${sqlite.sheetMB.toFixed(1)} MB)`);
   row('  baseline JSON.stringify', each((f) => `${f.stringify.toFixed(1)} ms`));
   row('  ratio', each((f) => `${(f.get / f.stringify).toFixed(2)}x`), `(goal within ${GET_GOAL}x)`);
+  row('  HTTP floor: bare server, same bytes', each((f) => `${f.readFloor.toFixed(1)} ms`));
+  row('  get vs floor', each((f) => `${(f.get / f.readFloor).toFixed(2)}x`), '(what the client takes to receive the bytes)');
   row('get whole sheet, gzip', each((f) => `${f.gzip.toFixed(1)} ms`));
   row('  gzip vs plain', each((f) => `${(f.gzip / f.get).toFixed(2)}x`), `(goal within ${GZIP_GOAL}x)`);
   for (const [name, f] of stores) {
