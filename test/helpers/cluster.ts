@@ -46,6 +46,15 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
+/** The processes' logs in a cluster directory (empty when none were written). */
+function logsOf(dir: string): string[] {
+  try {
+    return fs.readdirSync(path.join(dir, 'logs')).map((f) => fs.readFileSync(path.join(dir, 'logs', f), 'utf8'));
+  } catch {
+    return [];
+  }
+}
+
 /** Settings for a cluster whose webhooks call `rx`, with short timeouts, retries and batches. */
 export function webhookClusterEnv(rx: Receiver): Record<string, string> {
   return {
@@ -64,6 +73,21 @@ export function webhookClusterEnv(rx: Receiver): Record<string, string> {
  * its own) and a free port, with the given extra environment for every process.
  */
 export async function startCluster(n: number, env: Record<string, string> = {}): Promise<Cluster> {
+  // freePort only finds ports free now: another test file's server may take one before the
+  // processes and HAProxy bind theirs. Such a start fails with "Address already in use" and is
+  // tried again on other ports; any other failure is the test's.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOnce(n, env);
+    } catch (e) {
+      if (!(e instanceof PortTaken) || attempt === 3) throw e instanceof PortTaken ? e.cause : e;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startClusterOnce(n: number, env: Record<string, string>): Promise<Cluster> {
   const db = await createPgDatabase(TEST_PG_URL!);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-cluster-'));
   // the processes take PORT+1..PORT+n: a port whose neighbours are free too
@@ -82,8 +106,11 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
   try {
     await script('start', String(n));
   } catch (e) {
+    const said = [String((e as { stderr?: unknown }).stderr ?? ''), ...logsOf(dir)].join('\n');
     await script('stop').catch(() => undefined);
     await db.drop();
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (/Address already in use|EADDRINUSE/.test(said)) throw new PortTaken('a port was taken', { cause: e });
     throw e;
   }
   const url = `http://127.0.0.1:${port}`;
