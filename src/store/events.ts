@@ -51,12 +51,23 @@ export async function appendEvents(db: Queryable, events: readonly NewEvent[], n
   await insertMany(db, 'events', records);
 }
 
-/** The fields every event of a run shares (all but object_id and additional_details). */
+/** The fields every event of a run shares: all but its object and details (and the record's own). */
+const RUN_FIELDS = [
+  'org_id', 'object_type', 'action', 'user_id', 'request_user_id', 'access_token_name', 'source', 'event_ts',
+  'sheet_id', 'workspace_id', 'change_agent',
+] as const;
+type RunFields = Pick<NewEvent, (typeof RUN_FIELDS)[number]>;
+
 function sameRun(a: NewEvent, b: NewEvent): boolean {
-  return a.object_type === b.object_type && a.action === b.action && a.sheet_id === b.sheet_id && a.workspace_id === b.workspace_id
-    && a.org_id === b.org_id && a.user_id === b.user_id && a.request_user_id === b.request_user_id
-    && a.access_token_name === b.access_token_name && a.source === b.source && a.event_ts === b.event_ts
-    && a.change_agent === b.change_agent;
+  for (const f of RUN_FIELDS) if ((a[f] ?? null) !== (b[f] ?? null)) return false;
+  return true;
+}
+
+/** The run's shared fields of its first event, an absent one null. */
+function runFields(first: NewEvent): RunFields {
+  const out: Record<string, unknown> = {};
+  for (const f of RUN_FIELDS) out[f] = first[f] ?? null;
+  return out as RunFields;
 }
 
 /** The records of `events`: runs of consecutive events that share all but their object and details. */
@@ -76,19 +87,9 @@ function eventRecords(events: readonly NewEvent[], now: number): Array<Insertabl
     // every record has the same keys in the same order (one statement shape)
     records[k] = {
       event_id: n === 1 ? ids[k]! : runEventId(ids[k]!, 0),
-      org_id: first.org_id,
-      object_type: first.object_type,
-      action: first.action,
+      ...runFields(first),
       object_id: first.object_id,
-      user_id: first.user_id ?? null,
-      request_user_id: first.request_user_id ?? null,
-      access_token_name: first.access_token_name ?? null,
-      source: first.source,
       additional_details: first.additional_details,
-      event_ts: first.event_ts,
-      sheet_id: first.sheet_id ?? null,
-      workspace_id: first.workspace_id ?? null,
-      change_agent: first.change_agent ?? null,
       n,
       batch: n === 1 ? null : runBatch(events, from, to),
       pos: null,
