@@ -156,6 +156,9 @@ function apply(e: FormulaEngine, m: Model, op: Op): void {
   }
 }
 
+/** A value as a client reads it: through JSON (no negative zero, no undefined members). */
+const asJson = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
+
 function fresh(e: FormulaEngine, m: Model): FormulaEngine {
   const f = new FormulaEngine(COLUMNS, m.rows.map((r) => ({ id: r.id, parentId: r.parentId })), { now: () => NOW });
   const cells: LoadCell[] = [];
@@ -269,8 +272,10 @@ test('edits right after a load (kept order, chains): values and changed cells eq
           const after = snapshot();
           const listed = new Map(changes.map((ch) => [`${ch.rowId}:${ch.columnId}`, ch.result]));
           assert.equal(listed.size, changes.length, 'a cell listed twice');
+          // as a client sees them: JSON has no negative zero, so a 0 that became -0 (a formula's 0
+          // overwritten by the value -0) is no change to list
           for (const [k, v] of after) {
-            if (!listed.has(k)) assert.deepEqual(v, before.get(k), `cell ${k} changed but is not listed`);
+            if (!listed.has(k)) assert.deepEqual(asJson(v), asJson(before.get(k)), `cell ${k} changed but is not listed`);
             else assert.deepEqual(listed.get(k), v, `cell ${k} listed with another value`);
           }
         }
