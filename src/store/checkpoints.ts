@@ -52,7 +52,9 @@ parentPort.on('message', (m) => {
   if (m.type === 'open') {
     try {
       const db = new Database(m.file, { fileMustExist: true });
+      // the server's connection's journal settings (store/db.ts sqliteJournal) where they bear on checkpoints
       db.pragma('synchronous = NORMAL');
+      db.pragma('journal_size_limit = 67108864');
       open.set(m.id, { db, version: db.prepare('pragma data_version').pluck(), seen: undefined, done: 0 });
       parentPort.postMessage({ type: 'opened', req: m.req });
     } catch (e) {
