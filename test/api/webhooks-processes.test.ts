@@ -25,13 +25,13 @@ after(async () => {
   await rx.close();
 });
 
-function envFor(dataDir: string, databaseUrl?: string): Record<string, string> {
+function envFor(dataDir: string, databaseUrl?: string, timeoutMs = 1000): Record<string, string> {
   return {
     SHEETD_DATA_DIR: dataDir,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     SHEETD_WEBHOOK_CA_FILE: rx.caFile,
     SHEETD_WEBHOOK_PORTS: String(rx.port),
-    SHEETD_WEBHOOK_TIMEOUT_MS: '1000',
+    SHEETD_WEBHOOK_TIMEOUT_MS: String(timeoutMs),
     SHEETD_WEBHOOK_RETRY_MS: '100,100,100,100,100',
     SHEETD_WEBHOOK_BATCH_MS: '20',
     SHEETD_JOB_POLL_MS: '100',
@@ -88,7 +88,10 @@ test('kill -9 while a callback is in flight loses nothing', async () => {
     cleanup.push(() => pgdb.drop());
     databaseUrl = pgdb.url;
   }
-  const first = await spawnServer(envFor(dir, databaseUrl));
+  // the held callback must still be in flight when the process is killed: a timeout of 1 s could
+  // pass on a loaded machine before the next add and the kill, and its retry (answered 200 just
+  // as the process died) made a third delivery. 5 s (the lease the next process waits out: 12 s)
+  const first = await spawnServer(envFor(dir, databaseUrl, 5000));
   const token = fs.readFileSync(path.join(dir, 'admin-token'), 'utf8').trim();
   const api1 = client(first.base, token);
   const s = await makeSheet(api1, 'killed', [{ title: 'Name', type: 'TEXT_NUMBER', primary: true }]);
