@@ -12,12 +12,16 @@ import { literalMaker } from '../engine/literals.ts';
 import { checkpointInBackground, type BackgroundCheckpoints } from './checkpoints.ts';
 
 /**
+ * The WAL's size in pages at which a commit of a connection checkpoints it (see sqliteJournal);
+ * a server's connection leaves its checkpoints to a worker thread instead (store/checkpoints.ts).
+ */
+export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+
+/**
  * The journal and durability settings of the embedded database (also those of the benchmark's
  * raw-insert baseline, so that it pays for the same syncs): WAL, synced at checkpoints, not at
  * every commit.
  */
-export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
-
 export function sqliteJournal(sqlite: Database.Database): void {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
