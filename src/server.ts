@@ -63,7 +63,6 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     lockTimeoutMs: config.lockTimeoutMs,
     onConnectionError: (err) => { if (logger) logger.warn({ err }, 'an idle database connection failed; it is replaced when next needed'); },
     logger: logger || undefined,
-    backgroundCheckpoints: true,
   });
   // other processes drop their older copy of a sheet this one wrote (Redis, when configured)
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, forgetOlder, logger);

@@ -9,13 +9,6 @@ import type pino from 'pino';
 import type { DB } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { literalMaker } from '../engine/literals.ts';
-import { checkpointInBackground, type BackgroundCheckpoints } from './checkpoints.ts';
-
-/**
- * The WAL's size in pages at which a commit of a connection checkpoints it (see sqliteJournal);
- * a server's connection leaves its checkpoints to a worker thread instead (store/checkpoints.ts).
- */
-export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
 /**
  * The journal and durability settings of the embedded database (also those of the benchmark's
@@ -28,7 +21,7 @@ export function sqliteJournal(sqlite: Database.Database): void {
   // Checkpoint when the WAL holds ~40 MB, not the default ~4 MB: adding 500 rows of a large
   // sheet writes ~1,000 pages, so the default checkpoint (and its fsync) ran on nearly every
   // row write; the WAL file is cut back to 64 MB after a checkpoint of a larger one.
-  sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  sqlite.pragma('wal_autocheckpoint = 10000');
   sqlite.pragma('journal_size_limit = 67108864');
 }
 
@@ -47,8 +40,6 @@ export interface Store {
    * above note what they do not answer, such as a row the search index leaves out.
    */
   logger?: pino.Logger;
-  /** SQLite: the worker thread's checkpoints, when it holds the database (openStore's backgroundCheckpoints). */
-  checkpoints?: BackgroundCheckpoints;
   close(): Promise<void>;
 }
 
@@ -95,15 +86,10 @@ export async function openStore(opts: {
   onConnectionError?: (err: Error) => void;
   /** The server's log, kept as `store.logger`. */
   logger?: pino.Logger | undefined;
-  /**
-   * SQLite: checkpoints from a worker thread, not inside the commits of this connection
-   * (store/checkpoints.ts): for a server, not for a short CLI command.
-   */
-  backgroundCheckpoints?: boolean;
 }): Promise<Store> {
   let store: Store;
   // SQLite: planner statistics once the schema is current
-  let afterMigrations = async (): Promise<void> => {};
+  let afterMigrations = (): void => {};
   if (opts.databaseUrl !== undefined && opts.databaseUrl !== '') {
     if (!isPostgresUrl(opts.databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
@@ -166,31 +152,24 @@ export async function openStore(opts: {
       }
     }, 3_600_000);
     optimizer.unref();
-    let checkpoints: BackgroundCheckpoints | undefined;
     store = {
       db, dialect: 'sqlite', lockTimeoutMs: opts.lockTimeoutMs ?? 10_000,
       ...(opts.logger ? { logger: opts.logger } : {}),
-      close: async () => {
+      close: () => {
         clearInterval(optimizer);
-        await checkpoints?.close();
         return db.destroy();
       },
     };
-    afterMigrations = async () => {
+    afterMigrations = () => {
       try {
         sqlite.pragma('optimize=0x10002');
       } catch {
         // a database that cannot be written now (busy, read-only) starts without fresh statistics
       }
-      if (opts.backgroundCheckpoints) {
-        checkpoints = await checkpointInBackground(file, WAL_AUTOCHECKPOINT_PAGES, (pages) => sqlite.pragma(`wal_autocheckpoint = ${pages}`));
-        if (checkpoints === undefined) opts.logger?.warn('SQLite checkpoints run inside commits: the checkpoint worker could not open the database');
-        else store.checkpoints = checkpoints;
-      }
     };
   }
   await migrate(store);
-  await afterMigrations();
+  afterMigrations();
   return store;
 }
 
