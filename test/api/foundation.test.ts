@@ -301,6 +301,39 @@ describe('compression', () => {
     assert.equal(plain.headers['content-encoding'], undefined);
     assert.equal(JSON.parse(plain.body.toString('utf8')).formats.bold.length, 2);
   });
+  test('an add of 500 rows is answered compressed in one piece, with its length; a larger answer is streamed compressed', async () => {
+    const columns = Array.from({ length: 10 }, (_, i) => ({ title: `C${i}`, type: 'TEXT_NUMBER', ...(i === 0 ? { primary: true } : {}) }));
+    const sheet = await api.post('/sheets', { name: 'compressed adds', columns });
+    assert.equal(sheet.status, 200, JSON.stringify(sheet.body));
+    const colIds = (sheet.body.result.columns as Array<{ id: number }>).map((c) => c.id);
+    const add = (value: (r: number, c: number) => string) => new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const rows = Array.from({ length: 500 }, (_, r) => ({ toBottom: true, cells: colIds.map((columnId, c) => ({ columnId, value: value(r, c) })) }));
+      const req = http.request(`${t.base}/sheets/${sheet.body.result.id as number}/rows`, { method: 'POST', headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json', 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => (res.statusCode === 200 ? resolve({ headers: res.headers, body: Buffer.concat(chunks) }) : reject(new Error(`${res.statusCode}`))));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(rows));
+    });
+    // about 400 KB of JSON: one gzip member of known length
+    const small = await add((r, c) => `r${r}c${c}`);
+    assert.equal(small.headers['content-encoding'], 'gzip');
+    assert.equal(small.headers['transfer-encoding'], undefined);
+    assert.equal(Number(small.headers['content-length']), small.body.length);
+    const smallJson = zlib.gunzipSync(small.body).toString('utf8');
+    assert.ok(smallJson.length > 100_000 && smallJson.length < 1024 * 1024, String(smallJson.length));
+    const smallRows = JSON.parse(smallJson).result as Array<{ cells: Array<{ value: string }> }>;
+    assert.equal(smallRows.length, 500);
+    assert.equal(smallRows[499]!.cells[3]!.value, 'r499c3');
+    // over 1 MB: compressed as a stream, without a length
+    const large = await add((r, c) => `${'x'.repeat(300)} r${r}c${c}`);
+    assert.equal(large.headers['content-encoding'], 'gzip');
+    assert.equal(large.headers['content-length'], undefined);
+    const largeJson = zlib.gunzipSync(large.body).toString('utf8');
+    assert.ok(largeJson.length > 1024 * 1024, String(largeJson.length));
+    assert.equal((JSON.parse(largeJson).result as Array<{ cells: Array<{ value: string }> }>)[7]!.cells[2]!.value, `${'x'.repeat(300)} r7c2`);
+  });
   test('small bodies are sent as they are', async () => {
     const r = await rawGet('/users/me', { 'accept-encoding': 'gzip', authorization: `Bearer ${t.adminToken}` });
     assert.equal(r.status, 200);
