@@ -107,7 +107,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   installEdge(app, config);
   // a request's stamped reads (store/db.ts) see what other processes committed before it came
   app.addHook('onRequest', (req, _reply, done) => {
-    requestArrived();
+    requestArrived(req.raw.socket);
     req.recordedAtArrival = eventsRecorded();
     req.routeSettings = req.routeOptions.config ?? null;
     done();

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { serverForFile } from '../helpers/setup.ts';
 import { assertError } from '../helpers/http.ts';
 import { makeUser } from '../helpers/sheets.ts';
+import { parseRawResponses, rawConnect } from '../helpers/raw.ts';
 
 // On SQLite, the reads of every request (the token and its user; for Get Current User the
 // alternate emails and profile image) are kept until the database may have changed. These tests
@@ -34,6 +35,19 @@ async function elsewhere(sql: string, params: unknown[]): Promise<void> {
   }
 }
 
+/** Complete responses (each with a Content-Length) at the start of `raw`. */
+function completeResponses(raw: string): number {
+  let count = 0;
+  let rest = raw;
+  for (;;) {
+    const end = rest.indexOf('\r\n\r\n');
+    const length = end < 0 ? null : /\r\ncontent-length:\s*(\d+)/i.exec(rest.slice(0, end));
+    if (!length || rest.length < end + 4 + Number(length[1])) return count;
+    rest = rest.slice(end + 4 + Number(length[1]));
+    count++;
+  }
+}
+
 let n = 0;
 async function freshUser() {
   const email = `cache${++n}.${Date.now()}@example.com`;
@@ -49,6 +63,29 @@ describe('reads kept between requests follow every change', () => {
     assert.equal((await s.api.get('/users/me', { token: u.token })).body.firstName, 'Renamed');
     await elsewhere('update api_tokens set revoked_at = ? where user_id = ?', [Date.now(), u.id]);
     assertError(await s.api.get('/users/me', { token: u.token }), 401, 1002);
+  });
+
+  test('requests sent together on many connections, and pipelined on one, all see what another process committed before', async () => {
+    const u = await freshUser();
+    for (let i = 0; i < 3; i++) assert.equal((await s.api.get('/users/me', { token: u.token })).status, 200);
+    for (const name of ['Together', 'Again']) {
+      await elsewhere('update users set first_name = ? where id = ?', [name, u.id]);
+      const all = await Promise.all(Array.from({ length: 12 }, () => s.api.get('/users/me', { token: u.token })));
+      assert.deepEqual(all.map((r) => r.body.firstName), new Array(12).fill(name));
+    }
+    // three requests in one write on one connection (read at once, answered in turn), after a
+    // change behind the server's back; then two more after another change
+    const c = await rawConnect(s.t.base);
+    let text = '';
+    c.socket.on('data', (b: Buffer) => (text += b.toString('latin1')));
+    const request = (close: boolean) => `GET /2.0/users/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${u.token}\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
+    await elsewhere('update users set first_name = ? where id = ?', ['Piped', u.id]);
+    c.write(request(false).repeat(3));
+    while (completeResponses(text) < 3) await new Promise((r) => c.socket.once('data', r));
+    await elsewhere('update users set first_name = ? where id = ?', ['Piped twice', u.id]);
+    c.write(request(false) + request(true));
+    const responses = parseRawResponses(await c.closed);
+    assert.deepEqual(responses.map((r) => (r.body as { firstName: string }).firstName), ['Piped', 'Piped', 'Piped', 'Piped twice', 'Piped twice']);
   });
 
   test('a user deactivated and reactivated through the API is seen by the next request', async () => {

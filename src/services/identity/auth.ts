@@ -13,11 +13,12 @@ import { clock } from '../../clock.ts';
 const API_PLANS = new Set(['BUSINESS', 'ENTERPRISE']);
 
 /**
- * A request has arrived: its reads kept between requests (the token with its user, Get Current
- * User's extras) see what other processes committed before now (store/db.ts newReadEpoch).
+ * A request has arrived on `connection`: its reads kept between requests (the token with its
+ * user, Get Current User's extras) see what other processes committed before it was sent
+ * (store/db.ts newReadEpoch).
  */
-export function requestArrived(): void {
-  newReadEpoch();
+export function requestArrived(connection: object): void {
+  newReadEpoch(connection);
 }
 
 /**
