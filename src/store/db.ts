@@ -285,8 +285,9 @@ const changeStamps = new WeakMap<object, () => number>();
  * requests asked SQLite, so each of those requests still sees what other processes committed
  * before it was sent. A second request of one connection in a turn (pipelined, read after the
  * first one asked) begins a new epoch. About 5 requests shared each check under 10 connections,
- * and a server saturated by a client in another process answered /users/me about 11% faster
- * (docs/speed.md). Statements of this process are counted as they run and need no epoch.
+ * and a server saturated by a client in another process answered /users/me about 9% faster
+ * (docs/speed.md, with the one gap left: a pipelined request handed on outside the poll phase).
+ * Statements of this process are counted as they run and need no epoch.
  */
 let readEpoch = 0;
 /** The connections whose requests arrived in this turn of the event loop (undefined: none yet). */
