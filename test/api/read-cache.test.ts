@@ -6,7 +6,7 @@ import pg from 'pg';
 import { serverForFile } from '../helpers/setup.ts';
 import { assertError } from '../helpers/http.ts';
 import { makeUser } from '../helpers/sheets.ts';
-import { parseRawResponses, rawConnect } from '../helpers/raw.ts';
+import { completeResponses, parseRawResponses, rawConnect } from '../helpers/raw.ts';
 
 // On SQLite, the reads of every request (the token and its user; for Get Current User the
 // alternate emails and profile image) are kept until the database may have changed. These tests
@@ -32,19 +32,6 @@ async function elsewhere(sql: string, params: unknown[]): Promise<void> {
     db.prepare(sql).run(...params);
   } finally {
     db.close();
-  }
-}
-
-/** Complete responses (each with a Content-Length) at the start of `raw`. */
-function completeResponses(raw: string): number {
-  let count = 0;
-  let rest = raw;
-  for (;;) {
-    const end = rest.indexOf('\r\n\r\n');
-    const length = end < 0 ? null : /\r\ncontent-length:\s*(\d+)/i.exec(rest.slice(0, end));
-    if (!length || rest.length < end + 4 + Number(length[1])) return count;
-    rest = rest.slice(end + 4 + Number(length[1]));
-    count++;
   }
 }
 

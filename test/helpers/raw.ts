@@ -54,17 +54,38 @@ export async function rawRequest(url: string, data: string): Promise<RawResponse
   return parseRawResponse(await c.closed);
 }
 
+/**
+ * The size in characters of the first response in `raw` (read as latin1) when all of it is
+ * there; undefined when its head or body is still coming. Every response needs a Content-Length.
+ */
+function firstResponseSize(raw: string): number | undefined {
+  const end = raw.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(raw.slice(0, end));
+  if (!length) throw new Error(`a response without Content-Length: ${JSON.stringify(raw.slice(0, 200))}`);
+  // Content-Length counts bytes: the text was read as latin1, one character a byte
+  const size = end + 4 + Number(length[1]);
+  return raw.length < size ? undefined : size;
+}
+
+/** How many whole responses `raw` (read as latin1 so far on a connection) holds. */
+export function completeResponses(raw: string): number {
+  let count = 0;
+  let rest = raw;
+  for (let size = firstResponseSize(rest); size !== undefined; size = firstResponseSize(rest)) {
+    rest = rest.slice(size);
+    count++;
+  }
+  return count;
+}
+
 /** Parses every response on a connection the server closed, in order (each has a Content-Length). */
 export function parseRawResponses(raw: string): RawResponse[] {
   const out: RawResponse[] = [];
   let rest = raw;
   while (rest.length > 0) {
-    const end = rest.indexOf('\r\n\r\n');
-    if (end < 0) throw new Error(`no HTTP response in ${JSON.stringify(rest.slice(0, 200))}`);
-    const length = /\r\ncontent-length:\s*(\d+)/i.exec(rest.slice(0, end));
-    if (!length) throw new Error(`a response without Content-Length: ${JSON.stringify(rest.slice(0, 200))}`);
-    const size = end + 4 + Number(length[1]);
-    // Content-Length counts bytes: the text was read as latin1, one character a byte
+    const size = firstResponseSize(rest);
+    if (size === undefined) throw new Error(`no whole HTTP response in ${JSON.stringify(rest.slice(0, 200))}`);
     out.push(parseRawResponse(Buffer.from(rest.slice(0, size), 'latin1').toString('utf8')));
     rest = rest.slice(size);
   }
