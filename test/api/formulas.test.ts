@@ -200,3 +200,85 @@ describe('formulas over server-filled cells', () => {
     assert.equal(cellOf(rows[2]!, s.col.Label!.id).value, 'T-009?');
   });
 });
+
+describe('values beside formulas', () => {
+  // a sheet's formulas must not change how the other cells of a write are kept: the formula
+  // engine reads a contact as its address, a multi-picklist as its text, and so on, and those
+  // readings were once written back over the values (what the Python SDK then read as strings)
+  const objectOf = (row: unknown, columnId: number) => cellOf(row as { cells: Array<{ columnId: number }> }, columnId) as { value?: unknown; displayValue?: string; objectValue?: unknown };
+
+  test('contacts, multi-contacts, multi-picklists, checkboxes and dates keep their kind on a sheet with formulas, added and updated', async () => {
+    const s = await makeSheet(s0.api, 'kinds beside formulas', [
+      { title: 'Name', type: 'TEXT_NUMBER', primary: true },
+      { title: 'Owner', type: 'CONTACT_LIST' },
+      { title: 'Team', type: 'MULTI_CONTACT_LIST' },
+      { title: 'Tags', type: 'MULTI_PICKLIST', options: ['a', 'b', 'c'] },
+      { title: 'Done', type: 'CHECKBOX' },
+      { title: 'Due', type: 'DATE' },
+      { title: 'Calc', type: 'TEXT_NUMBER' },
+    ]);
+    const c = (t: string) => s.col[t]!.id;
+    const first = await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: c('Name'), value: 'first' }, { columnId: c('Calc'), formula: '=1+1' }] });
+    assert.equal(first.status, 200, first.text);
+    const cells = (n: string, who: string) => [
+      { columnId: c('Name'), value: n },
+      { columnId: c('Owner'), objectValue: { objectType: 'CONTACT', email: `${who}@example.com`, name: who.toUpperCase() } },
+      { columnId: c('Team'), objectValue: { objectType: 'MULTI_CONTACT', values: [{ objectType: 'CONTACT', email: `${who}@example.com`, name: who.toUpperCase() }, { objectType: 'CONTACT', email: 'yo@example.com' }] } },
+      { columnId: c('Tags'), objectValue: { objectType: 'MULTI_PICKLIST', values: ['a', 'c'] } },
+      { columnId: c('Done'), value: true },
+      { columnId: c('Due'), value: '2030-05-06' },
+    ];
+    const check = async (rowId: number, who: string) => {
+      const res = await s0.api.get(`/sheets/${s.id}/rows/${rowId}?include=objectValue&level=2`);
+      assert.equal(res.status, 200, res.text);
+      const owner = objectOf(res.body, c('Owner'));
+      assert.equal(owner.displayValue, who.toUpperCase());
+      assert.deepEqual(owner.objectValue, { objectType: 'CONTACT', email: `${who}@example.com`, name: who.toUpperCase() });
+      assert.deepEqual(objectOf(res.body, c('Team')).objectValue, { objectType: 'MULTI_CONTACT', values: [{ objectType: 'CONTACT', email: `${who}@example.com`, name: who.toUpperCase() }, { objectType: 'CONTACT', email: 'yo@example.com' }] });
+      assert.deepEqual(objectOf(res.body, c('Tags')).objectValue, { objectType: 'MULTI_PICKLIST', values: ['a', 'c'] });
+      assert.equal(objectOf(res.body, c('Done')).value, true);
+      assert.equal(objectOf(res.body, c('Due')).value, '2030-05-06');
+    };
+    const added = await s0.api.post(`/sheets/${s.id}/rows?level=2`, { toBottom: true, cells: cells('second', 'zed') });
+    assert.equal(added.status, 200, added.text);
+    // the answer of the add shows the contact's name, as on a sheet without formulas
+    assert.equal(objectOf(added.body.result, c('Owner')).displayValue, 'ZED');
+    await check(added.body.result.id, 'zed');
+    // an update of the row, and of the row holding the formula
+    for (const [rowId, who] of [[added.body.result.id, 'amy'], [first.body.result.id, 'bob']] as const) {
+      const upd = await s0.api.put(`/sheets/${s.id}/rows?level=2`, { id: rowId, cells: cells('again', who).slice(1) });
+      assert.equal(upd.status, 200, upd.text);
+      await check(rowId, who);
+    }
+    // a formula reading them still computes from them
+    const reads = await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: c('Calc'), formula: '=COUNTIF(Done:Done, true)' }] });
+    assert.equal(reads.status, 200, reads.text);
+    assert.equal(objectOf(reads.body.result, c('Calc')).value, 2);
+  });
+
+  test('a project sheet with a formula keeps written durations and predecessors', async () => {
+    const list = (await s0.api.get('/templates/public')).body.data as Array<{ id: number; globalTemplate?: string }>;
+    const project = list.find((t) => t.globalTemplate === 'PROJECT_SHEET')!;
+    const made = await s0.api.post('/sheets?include=data', { name: 'project beside formulas', fromId: project.id });
+    assert.equal(made.status, 200, made.text);
+    const sheet = (await s0.api.get(`/sheets/${made.body.result.id}?level=2`)).body as { columns: Array<{ id: number; title: string; type: string }>; rows: Array<{ id: number }> };
+    const col = Object.fromEntries(sheet.columns.map((c) => [c.title, c.id])) as Record<string, number>;
+    const textColumn = sheet.columns.find((c) => c.type === 'TEXT_NUMBER' && c.title !== 'Duration')!;
+    const rows = sheet.rows.map((r) => r.id);
+    assert.ok(rows.length >= 4);
+    const fx = await s0.api.put(`/sheets/${made.body.result.id}/rows`, { id: rows[0], cells: [{ columnId: textColumn.id, formula: '=1+1' }] });
+    assert.equal(fx.status, 200, fx.text);
+    const upd = await s0.api.put(`/sheets/${made.body.result.id}/rows?level=2`, { id: rows[3], cells: [
+      { columnId: col.Duration, objectValue: { objectType: 'DURATION', days: 2 } },
+      { columnId: col.Predecessors, objectValue: { objectType: 'PREDECESSOR_LIST', predecessors: [{ rowId: rows[2], type: 'SS' }] } },
+    ] });
+    assert.equal(upd.status, 200, upd.text);
+    const row = (await s0.api.get(`/sheets/${made.body.result.id}/rows/${rows[3]}?include=objectValue&level=2`)).body;
+    const duration = objectOf(row, col.Duration!).objectValue as { objectType: string; days?: number };
+    assert.equal(duration.objectType, 'DURATION');
+    assert.equal(duration.days, 2);
+    const preds = objectOf(row, col.Predecessors!);
+    assert.equal(preds.value, '3SS');
+    assert.equal((preds.objectValue as { objectType: string }).objectType, 'PREDECESSOR_LIST');
+  });
+});

@@ -60,7 +60,14 @@ export function formulasOf(m: SheetModel): { engine: FormulaEngine | null; chang
   return { engine: m.formulas!, changes };
 }
 
-/** Writes computed values into the model's cells; returns the ids of rows that changed. */
+/**
+ * Writes computed values into the model's cells; returns the ids of rows that changed. Only
+ * formula cells (their own formula, or their column's) take a value from the engine: the
+ * engine's changes also list cells written directly with a value, which the model holds as
+ * written already. Writing those back through resultToStored kept only the engine's reading of
+ * them: a contact became its address, a multi-picklist its text, a duration or predecessors
+ * their text, on every sheet that had a formula.
+ */
 export function applyChanges(m: SheetModel, changes: readonly CellChange[]): Set<number> {
   const touched = new Set<number>();
   for (const ch of changes) {
@@ -69,6 +76,7 @@ export function applyChanges(m: SheetModel, changes: readonly CellChange[]): Set
     if (!row || !col) continue;
     const key = String(ch.columnId);
     const before = row.cells[key];
+    if (before?.fx === undefined && col.formula === undefined) continue;
     const v = resultToStored(col, ch.result);
     const next: StoredCell = { ...(before ?? {}) };
     if (v === undefined) delete next.v;
