@@ -8,7 +8,7 @@ import { makeSheet } from '../helpers/sheets.ts';
 // under eventTimestamp, the name the Python SDK reads, beside the spec's eventTimeStamp.
 const s = serverForFile();
 
-type Ev = { eventId: string; objectType: string; action: string; objectId: number; eventTimeStamp: unknown; eventTimestamp: unknown; userId?: unknown; requestUserId?: unknown; source: string };
+type Ev = { eventId: string; objectType: string; action: string; objectId: number; eventTimeStamp: unknown; eventTimestamp: unknown; userId?: unknown; requestUserId?: unknown; source: string; additionalDetails?: { origin?: string } };
 
 async function allEvents(q = ''): Promise<Ev[]> {
   const since = q.includes('numericDates=true') ? '946684800000' : '2000-01-01T00:00:00Z';
@@ -34,7 +34,8 @@ test('every event carries userId, requestUserId and eventTimestamp; system event
     assert.equal(e.eventTimestamp, e.eventTimeStamp);
   }
   // the bootstrap made the organization's first admin without any user acting: a system event
-  const system = events.filter((e) => e.source === 'SYSTEM');
+  const system = events.filter((e) => e.additionalDetails?.origin === 'SYSTEM');
+  for (const e of system) assert.equal(e.source, 'UNKNOWN');
   assert.ok(system.some((e) => e.objectType === 'USER' && e.objectId === me), 'the bootstrap event of the admin');
   for (const e of system) assert.deepEqual([e.userId, e.requestUserId], [me, me], JSON.stringify(e));
   const created = events.find((e) => e.objectType === 'SHEET' && e.action === 'CREATE' && e.objectId === sheet.id)!;

@@ -571,3 +571,32 @@ describe('pages: apps and API access', () => {
     assert.notEqual(bad.code, 0);
   });
 });
+
+describe('events of OAuth apps', () => {
+  test('Get Events names sources as the public service does: API_INTEGRATED_APP for an app\'s token, API_UNDEFINED_APP for a raw token; every source is one the SDKs know', async () => {
+    const columns = [{ title: 'A', type: 'TEXT_NUMBER', primary: true }];
+    const tok = await tokensFor(users.alice, 'CREATE_SHEETS');
+    const viaApp = await client(t.base, tok.access_token).post('/sheets', { name: 'made by the app', columns });
+    assert.equal(viaApp.status, 200, viaApp.text);
+    const admin = client(t.base, t.adminToken);
+    const viaRaw = await admin.post('/sheets', { name: 'made with a raw token', columns });
+    assert.equal(viaRaw.status, 200, viaRaw.text);
+    const ev = await admin.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
+    assert.equal(ev.status, 200, ev.text);
+    type Ev = { objectType: string; action: string; objectId: number; source: string; accessTokenName?: string; additionalDetails: { origin?: string } };
+    const data = ev.body.data as Ev[];
+    const created = (id: number) => data.find((e) => e.objectType === 'SHEET' && e.action === 'CREATE' && e.objectId === id)!;
+    assert.equal(created(viaApp.body.result.id).source, 'API_INTEGRATED_APP');
+    assert.equal(created(viaApp.body.result.id).accessTokenName, 'Report Robot');
+    assert.equal(created(viaRaw.body.result.id).source, 'API_UNDEFINED_APP');
+    // the app's token itself was issued by the app
+    assert.ok(data.some((e) => e.objectType === 'ACCESS_TOKEN' && e.source === 'API_INTEGRATED_APP'), JSON.stringify(data.filter((e) => e.objectType === 'ACCESS_TOKEN')));
+    // the users added with the command line, and the bootstrap: no client of the public
+    // vocabulary, so UNKNOWN, with sheetd's own origin beside it
+    const byCli = data.filter((e) => e.additionalDetails.origin === 'CLI');
+    assert.ok(byCli.length >= 2, 'the users added with the CLI');
+    for (const e of byCli) assert.equal(e.source, 'UNKNOWN');
+    const known = new Set(['WEB_APP', 'MOBILE_IOS', 'MOBILE_ANDROID', 'API_INTEGRATED_APP', 'API_UNDEFINED_APP', 'UNKNOWN']);
+    for (const e of data) assert.ok(known.has(e.source), JSON.stringify(e));
+  });
+});

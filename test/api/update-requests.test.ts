@@ -187,7 +187,9 @@ describe('update requests sent at once', () => {
     const ev = await api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
     const rowEv = ev.body.data.filter((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === 'UPDATE' && e.objectId === r1).pop();
     assert.equal(rowEv.userId, ann.id);
-    assert.equal(rowEv.source, 'UPDATE_REQUEST');
+    // a page a person filled in: WEB_APP, with sheetd's finer origin beside it
+    assert.equal(rowEv.source, 'WEB_APP');
+    assert.equal(rowEv.additionalDetails.origin, 'UPDATE_REQUEST');
     assert.ok(ev.body.data.some((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'SENT_UPDATE_REQUEST' && e.action === 'UPDATE' && e.objectId === byEmail['ann@example.com'].id));
 
     // COMPLETE; the link works once
@@ -212,7 +214,8 @@ describe('update requests sent at once', () => {
     assert.equal(await cellValue(s.id, r2, H), 31);
     const ev2 = await api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
     const outEv = ev2.body.data.filter((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === 'UPDATE' && e.objectId === r2).pop();
-    assert.equal(outEv.source, 'UPDATE_REQUEST');
+    assert.equal(outEv.source, 'WEB_APP');
+    assert.equal(outEv.additionalDetails.origin, 'UPDATE_REQUEST');
     // no user of the organization wrote it: the event names the system admin who owns the
     // organization as its user (every event carries userId), and the history the address
     const admin = (await api.get('/users/me')).body as { id: number };

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { readEvents } from '../../services/log/eventReports.ts';
+import { publicSource, readEvents } from '../../services/log/eventReports.ts';
 import { publicDetails } from '../../services/log/recomputed.ts';
 import { int, one, type Query } from '../query.ts';
 import { parseTimestamp, ts } from '../present/dates.ts';
@@ -19,20 +19,24 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     return {
       nextStreamPosition: r.nextStreamPosition,
       moreAvailable: r.moreAvailable,
-      data: r.events.map((e) => ({
-        eventId: e.event_id,
-        objectType: e.object_type,
-        action: e.action,
-        objectId: e.object_id,
-        eventTimeStamp: ts(e.event_ts, nd),
-        // the same time under the name the Python SDK reads
-        eventTimestamp: ts(e.event_ts, nd),
-        userId: e.user_id ?? r.systemUserId,
-        requestUserId: e.request_user_id ?? e.user_id ?? r.systemUserId,
-        accessTokenName: e.access_token_name ?? undefined,
-        source: e.source,
-        additionalDetails: publicDetails(JSON.parse(e.additional_details)),
-      })),
+      data: r.events.map((e) => {
+        const { source, origin } = publicSource(e.source);
+        const details = publicDetails(JSON.parse(e.additional_details));
+        return {
+          eventId: e.event_id,
+          objectType: e.object_type,
+          action: e.action,
+          objectId: e.object_id,
+          eventTimeStamp: ts(e.event_ts, nd),
+          // the same time under the name the Python SDK reads
+          eventTimestamp: ts(e.event_ts, nd),
+          userId: e.user_id ?? r.systemUserId,
+          requestUserId: e.request_user_id ?? e.user_id ?? r.systemUserId,
+          accessTokenName: e.access_token_name ?? undefined,
+          source,
+          additionalDetails: origin === undefined ? details : { ...(details as object), origin },
+        };
+      }),
     };
   });
 }

@@ -271,7 +271,7 @@ export async function issueToken(store: Store, p: TokenParams): Promise<IssuedTo
 async function newPair(
   tx: Queryable, app: OAuthAppRow, userId: number, scopes: string, now: number, rotate: { id: number; oldRefreshHash: string } | null,
 ): Promise<IssuedToken> {
-  const author: EventAuthor = { orgId: app.org_id, userId, requestUserId: userId, accessTokenName: app.name, source: 'API' };
+  const author: EventAuthor = { orgId: app.org_id, userId, requestUserId: userId, accessTokenName: app.name, source: 'API_INTEGRATED_APP' };
   const granted = scopes.split(' ').filter(isScope);
   const access = await createToken(tx, author, userId, { name: app.name, scopes: granted, kind: 'OAUTH', expiresAt: now + ACCESS_TOKEN_TTL_S * 1000, apiClientId: app.id }, now);
   const refresh = newRawToken();

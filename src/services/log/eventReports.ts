@@ -47,3 +47,20 @@ export async function readEvents(store: Store, actor: Actor, q: EventQuery) {
   const systemUserId = page.some((e) => e.user_id === null || e.request_user_id === null) ? (await orgOwnerAdmin(db, actor.org.id))?.id : undefined;
   return { events: page, moreAvailable: more, nextStreamPosition: encodePosition(last), systemUserId };
 }
+
+/** The sources the public service gives events, the only values its SDKs read (Java and C# as enums). */
+const PUBLIC_SOURCES = new Set(['WEB_APP', 'MOBILE_IOS', 'MOBILE_ANDROID', 'API_INTEGRATED_APP', 'API_UNDEFINED_APP', 'UNKNOWN']);
+
+/**
+ * An event's `source` as Get Events gives it, and the finer origin sheetd recorded when that is
+ * not one of the public values (Get Events shows it as additionalDetails.origin): pages a person
+ * fills in outside the app (an update request's form, a proof review) are WEB_APP; what no person
+ * did through a client (automation, the server's own setup, the command line) is UNKNOWN. Events
+ * recorded before raw tokens and OAuth apps were told apart say API: a raw token's.
+ */
+export function publicSource(stored: string): { source: string; origin?: string } {
+  if (PUBLIC_SOURCES.has(stored)) return { source: stored };
+  if (stored === 'API') return { source: 'API_UNDEFINED_APP' };
+  if (stored === 'UPDATE_REQUEST' || stored === 'PROOF_REVIEW') return { source: 'WEB_APP', origin: stored };
+  return { source: 'UNKNOWN', origin: stored };
+}

@@ -35,7 +35,7 @@ export function authorOf(actor: Actor): EventAuthor {
     requestUserId: actor.guestEmail !== undefined ? null : actor.requestUser.id,
     // the web app's calls carry the session, not an access token
     accessTokenName: actor.source === 'WEB_APP' ? null : actor.tokenName,
-    source: actor.source ?? 'API',
+    source: actor.source ?? (actor.apiClientId !== null ? 'API_INTEGRATED_APP' : 'API_UNDEFINED_APP'),
     changeAgent: actor.changeAgent ?? null,
   };
 }
