@@ -40,7 +40,9 @@ function bad(v: unknown, attr: string): never {
 function instant(v: unknown, attr: string): { at: number; offset: number; local: Date } {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return { at: v, offset: 0, local: new Date(v) };
   if (typeof v !== 'string') bad(v, attr);
-  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,3})?(Z|[+-]\d\d:?\d\d)$/.exec(v);
+  // also as the Python SDK writes an aware datetime: isoformat() (microseconds) + 'Z' after its
+  // offset, which is the time's own
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?(Z|[+-]\d\d:?\d\d)$/.exec(v.replace(/([+-]\d\d:?\d\d)Z$/, '$1'));
   if (!m) bad(v, attr);
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const z = m[7]!;

@@ -227,6 +227,15 @@ describe('events and numericDates', () => {
     assert.ok(ev2.eventTimeStamp >= start - 1000);
     // numeric input without numericDates is not a date
     assertError(await api.get(`/events?since=${start}`), 400, 1018);
+    // the same time as the Python SDK writes a datetime given to list_events (str(): a space for
+    // the T, microseconds) and as isoformat() + 'Z': the same events
+    const sdkTime = new Date(start - 3_600_000).toISOString().replace('T', ' ').replace('Z', '123+00:00');
+    for (const since of [sdkTime, sdkTime.replace(' ', 'T') + 'Z']) {
+      const same = await api.get('/events?since=' + encodeURIComponent(since));
+      assert.equal(same.status, 200, `${since}: ${same.text}`);
+      assert.ok(same.body.data.some((e: { eventId: string }) => e.eventId === ev.eventId), since);
+    }
+    assertError(await api.get('/events?since=' + encodeURIComponent(new Date(start).toISOString() + 'Z')), 400, 1018);
   });
   test('streamPosition continues where the previous call stopped', async () => {
     const first = await api.get('/events?since=2000-01-01T00:00:00Z&maxCount=2');

@@ -310,6 +310,19 @@ describe('update requests sent at once', () => {
 });
 
 describe('scheduled update requests', () => {
+  test('a schedule\'s times as the Python SDK writes an aware datetime (isoformat() + \'Z\', microseconds) mean the time with its offset', async () => {
+    const s = await taskSheet('UR sdk times');
+    const body = (startAt: string) => ({ rowIds: [s.rowIds[0]], columnIds: [s.col.Hours!.id], sendTo: [{ email: 'later@example.org' }], schedule: { type: 'DAILY', startAt, dayDescriptors: ['WEEKDAY'] } });
+    for (const startAt of ['2031-01-06T09:00:00+00:00Z', '2031-01-06T11:00:00.123456+02:00Z']) {
+      const res = await api.post(`/sheets/${s.id}/updaterequests`, body(startAt));
+      assert.equal(res.status, 200, `${startAt}: ${res.text}`);
+      assert.equal(Date.parse(res.body.result.schedule.startAt), Date.parse('2031-01-06T09:00:00Z'), JSON.stringify(res.body.result.schedule));
+      assert.equal((await api.del(`/sheets/${s.id}/updaterequests/${res.body.result.id}`)).status, 200);
+    }
+    // a Z alone is the zone; two are not a time
+    assertError(await api.post(`/sheets/${s.id}/updaterequests`, body('2031-01-06T09:00:00ZZ')), 400, 1031);
+  });
+
   test('a WEEKLY schedule sends on its days when the clock gets there; change and delete stop the old sends', async () => {
     const s = await taskSheet('UR weekly');
     // next Monday and Wednesday, 09:00 UTC, from a start on the coming Sunday

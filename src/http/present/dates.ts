@@ -27,8 +27,11 @@ export function parseTimestamp(v: unknown, numericDates: boolean, name: string):
     if (typeof n === 'number' && Number.isSafeInteger(n)) return n;
     throw apiError(1018, String(v), name);
   }
-  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v)) {
-    const s = /T/.test(v) && !/(Z|[+-]\d{2}:?\d{2})$/.test(v) ? v + 'Z' : v;
+  // also as the Python SDK writes times: a space for the T (str() of a datetime), and an offset
+  // followed by a Z (isoformat() + 'Z'), where the offset is the time's own
+  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}Z?)?)?$/.test(v)) {
+    const t = v.replace(' ', 'T').replace(/([+-]\d{2}:?\d{2})Z$/, '$1');
+    const s = /T/.test(t) && !/(Z|[+-]\d{2}:?\d{2})$/.test(t) ? t + 'Z' : t;
     const ms = Date.parse(s);
     if (!Number.isNaN(ms)) return ms;
   }
