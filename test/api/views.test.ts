@@ -145,6 +145,19 @@ describe('sheet filters', () => {
     assertError(await as.get(`${X}/${s.id}/filters/${adminPersonal.body.result.id}`), 400, 1182);
     assertError(await as.put(`${X}/${s.id}/filters/${adminShared.body.result.id}`, { name: 'renamed' }), 403, 1181);
     assertError(await as.del(`${X}/${s.id}/filters/${adminShared.body.result.id}`), 403, 1181);
+    // the same reads and delete where the official SDKs call them (/sheets/{id}/filters: the
+    // Python SDK's list_filters, get_filter, delete_filter), with the same rules
+    const publicList = await as.get(`/sheets/${s.id}/filters`);
+    assert.equal(publicList.status, 200, publicList.text);
+    assert.deepEqual(publicList.body, list.body);
+    const one = await as.get(`/sheets/${s.id}/filters/${mine.body.result.id}`);
+    assert.deepEqual(one.body, (await as.get(`${X}/${s.id}/filters/${mine.body.result.id}`)).body);
+    assertError(await as.get(`/sheets/${s.id}/filters/${adminPersonal.body.result.id}`), 400, 1182);
+    assertError(await as.del(`/sheets/${s.id}/filters/${adminShared.body.result.id}`), 403, 1181);
+    assertError(await as.post(`/sheets/${s.id}/filters`, { name: 'x', query: q }), 405, 1010);
+    const scratch = await as.post(`${X}/${s.id}/filters`, { name: 'scratch', query: q });
+    assert.equal((await as.del(`/sheets/${s.id}/filters/${scratch.body.result.id}`)).status, 200);
+    assertError(await as.get(`/sheets/${s.id}/filters/${scratch.body.result.id}`), 400, 1182);
 
     // the viewer's include=filters uses their own applied filter; the admin has none applied
     const viewerRows = await sheetRows(s.id, '?include=filters', as);
