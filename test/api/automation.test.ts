@@ -182,6 +182,14 @@ describe('automation rules: create, list, get, update, delete', () => {
     assertError(await s0.api.get(`/sheets/${other.id}/automationrules/${id}`), 404, 1006);
     const after = await s0.api.get(rulePath);
     assert.deepEqual(after.body, ok.body.result, 'refused updates changed nothing');
+    // a rule read and sent back whole, changed (as the Python SDK's update_automation_rule does):
+    // its read-only attributes are left as they are
+    const whole = await s0.api.put(rulePath, { ...after.body, name: 'Sent back whole', createdAt: '2001-01-01T00:00:00Z', userCanModify: false });
+    assert.equal(whole.status, 200, whole.text);
+    assert.equal(whole.body.result.name, 'Sent back whole');
+    assert.equal(whole.body.result.createdAt, after.body.createdAt);
+    assert.deepEqual(whole.body.result.createdBy, after.body.createdBy);
+    assert.equal(whole.body.result.userCanModify, true);
   });
 
   test('userCanModify: the creator and sheet admins may change a rule; other editors read it; viewers cannot', async () => {

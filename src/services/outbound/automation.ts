@@ -193,8 +193,11 @@ async function scheduleTimer(tx: Queryable, row: RuleRow): Promise<void> {
 
 export const AUTOMATION_TIMER_JOB = 'automation-timer';
 
+/** The attributes a rule's answers carry that no request sets. */
+const READ_ONLY_ATTRS = ['createdAt', 'createdBy', 'modifiedAt', 'modifiedBy', 'userCanModify', 'disabledReason', 'disabledReasonText'];
+
 function readOnlyAttrs(b: Obj): void {
-  for (const k of ['createdAt', 'createdBy', 'modifiedAt', 'modifiedBy', 'userCanModify', 'disabledReason', 'disabledReasonText']) {
+  for (const k of READ_ONLY_ATTRS) {
     if (b[k] !== undefined && b[k] !== null) throw apiError(1032, k);
   }
 }
@@ -239,7 +242,9 @@ export async function updateRule(store: Store, actor: Actor, sheetId: number, ru
   const b = asObject(body, 'an AutomationRule object');
   if (Array.isArray(b.actions) && b.actions.length > 1) throw apiError(1266);
   if (b.id !== undefined && b.id !== null && b.id !== ruleId) throw apiError(1029);
-  readOnlyAttrs(b);
+  // the reference's request body is the AutomationRule object as Get gives it: a rule read,
+  // changed and sent back (the Python SDK's update_automation_rule) carries the read-only
+  // attributes too, which are left as they are (creating a rule still refuses them)
   const name = ruleName(b, false);
   const enabled = enabledOf(b);
   if (b.action === undefined || b.action === null) throw apiError(1012, 'action.type');
