@@ -24,6 +24,24 @@ export function streamingParser(limit: () => number) {
   };
 }
 
+/**
+ * onRequest hook of the routes that take a file as the body (simple uploads, images). A simple
+ * upload is told by its Content-Disposition (spec 4.5: "attachment; filename=..."): its body is
+ * the file whatever Content-Type says. "Content-Type may be blank": a blank type is a file whose
+ * type is guessed; and the npm SDK calls any file it cannot type by its name (no extension,
+ * .json) application/json, which must not be read as JSON (a URL attachment, or refused).
+ */
+export function fileByDisposition(req: { headers: FastifyRequest['headers'] }, _reply: unknown, done: () => void): void {
+  const disposition = req.headers['content-disposition'];
+  if (disposition !== undefined) {
+    const type = (req.headers['content-type'] ?? '').trim();
+    if (type === '' || (/^attachment\b/i.test(disposition.trim()) && /^application\/json\b/i.test(type))) {
+      req.headers['content-type'] = 'application/octet-stream';
+    }
+  }
+  done();
+}
+
 /** Runs an upload handler; an answer before the whole body arrived ends the connection. */
 export async function answeringEarly<T>(req: FastifyRequest, reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
   try {

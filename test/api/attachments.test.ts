@@ -84,6 +84,23 @@ describe('attachments: upload, get, list, delete', () => {
     assert.equal(all.body.data.length, 1);
     // a list item has no temporary URL
     assert.equal(all.body.data[0].url, undefined);
+    // a simple upload sent as application/json (what the npm SDK calls a file whose type it
+    // cannot tell from its name) is still the file, not a URL attachment's JSON
+    const readme = await simple(s0.api, `/sheets/${s.id}/attachments`, 'plain readme text\n', 'README', 'application/json');
+    assert.equal(readme.status, 200, readme.text);
+    assert.equal(readme.body.result.name, 'README');
+    assert.equal(readme.body.result.attachmentType, 'FILE');
+    const data = await simple(s0.api, `/sheets/${s.id}/rows/${s.rowId}/attachments`, '{"attachmentType":"LINK","url":"https://example.com"}', 'data.json', 'application/json; charset=utf-8');
+    assert.equal(data.status, 200, data.text);
+    assert.equal(data.body.result.name, 'data.json');
+    assert.equal(data.body.result.attachmentType, 'FILE');
+    assert.equal(data.body.result.mimeType, 'application/json');
+    const got = await s0.api.get(`/sheets/${s.id}/attachments/${data.body.result.id}`);
+    assert.equal((await download(got.body.url)).bytes.toString(), '{"attachmentType":"LINK","url":"https://example.com"}');
+    // JSON without a Content-Disposition is still a URL attachment
+    const link = await s0.api.post(`/sheets/${s.id}/attachments`, { attachmentType: 'LINK', url: 'https://example.com/x', name: 'x' });
+    assert.equal(link.status, 200, link.text);
+    assert.equal(link.body.result.attachmentType, 'LINK');
   });
 
   test('URL attachments: LINK and the providers, with their sub-type rules', async () => {

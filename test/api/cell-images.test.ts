@@ -153,6 +153,11 @@ describe('add image to cell', () => {
     const ok = await upload(path, pngBytes(3, 2), { query: 'altText=' + 'y'.repeat(100) });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(cellAt(ok.body.result, s.col.Pic!.id).image!.altText, 'y'.repeat(100));
+    // a PNG sent as application/json with its file name (the npm SDK's type for a name without an
+    // extension) is the image; JSON without a Content-Disposition stays refused (above)
+    const asJson = await upload(path, pngBytes(2, 2), { contentType: 'application/json', fileName: 'photo' });
+    assert.equal(asJson.status, 200, JSON.stringify(asJson.body));
+    assert.equal(cellAt(asJson.body.result, s.col.Pic!.id).image!.width, 2);
   });
 
   test('a body over SHEETD_BODY_LIMIT is refused as too large (1074)', async () => {

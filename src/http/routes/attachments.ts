@@ -12,7 +12,7 @@ import { success } from '../present/envelope.ts';
 import { paging, pathId, type Query } from '../query.ts';
 import { dispositionOf } from '../download.ts';
 import { peopleOf, presentAttachment } from '../present/attachments.ts';
-import { answeringEarly, fileNameOf, isMultipart, readMultipart, streamingParser } from '../uploads.ts';
+import { answeringEarly, fileByDisposition, fileNameOf, isMultipart, readMultipart, streamingParser } from '../uploads.ts';
 import { clock } from '../../clock.ts';
 
 type P = Record<string, string>;
@@ -22,12 +22,7 @@ export async function registerUploads(app: FastifyInstance, files = 2): Promise<
   await app.register(multipart, { limits: { fileSize: ATTACHMENT_MAX_BYTES + 1, files, parts: files + 8, fieldSize: 1024 * 1024 }, throwFileSizeLimit: true });
   // a simple upload's body is the file, of any type (JSON stays a URL attachment)
   app.addContentTypeParser('*', streamingParser(() => ATTACHMENT_MAX_BYTES));
-  // "Content-Type may be blank" (spec 4.5): a blank type is a file whose type is guessed
-  app.addHook('onRequest', async (req) => {
-    if ((req.headers['content-type'] ?? '').trim() === '' && req.headers['content-disposition'] !== undefined) {
-      req.headers['content-type'] = 'application/octet-stream';
-    }
-  });
+  app.addHook('onRequest', fileByDisposition);
 }
 
 /** The file of a simple upload (the body) as the service takes it. */

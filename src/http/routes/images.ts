@@ -6,7 +6,7 @@ import { bool, one, pathId, type Query } from '../query.ts';
 import { success } from '../present/envelope.ts';
 import { errorBody } from '../errors.ts';
 import { dispositionOf } from '../download.ts';
-import { answeringEarly, fileNameOf, streamingParser } from '../uploads.ts';
+import { answeringEarly, fileByDisposition, fileNameOf, streamingParser } from '../uploads.ts';
 import { presentRow } from '../present/sheetContents.ts';
 import { userLookup } from '../../services/sheets/sheetReads.ts';
 import { clock } from '../../clock.ts';
@@ -30,7 +30,7 @@ export async function imageRoutes(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser(/^image\/[\w.+-]+$/i, stream);
 
   app.post<CellRoute>('/sheets/:sheetId/rows/:rowId/columns/:columnId/cellimages', {
-    config: { scope: 'WRITE_SHEETS', cost: 10, body: 'required' },
+    config: { scope: 'WRITE_SHEETS', cost: 10, body: 'required' }, onRequest: fileByDisposition,
   }, async (req, reply) => {
     // a JSON body (or any other parsed type) is not an image upload
     if (!(req.body instanceof Readable)) throw apiError(1124);

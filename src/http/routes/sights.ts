@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../../errors.ts';
-import { answeringEarly, fileNameOf, streamingParser } from '../uploads.ts';
+import { answeringEarly, fileByDisposition, fileNameOf, streamingParser } from '../uploads.ts';
 import { dispositionOf } from '../download.ts';
 import {
   addSightImage, readSightImage,
@@ -44,7 +44,7 @@ export async function sightRoutes(app: FastifyInstance): Promise<void> {
   const stream = streamingParser(() => app.ctx.config.bodyLimit);
   app.addContentTypeParser('application/octet-stream', stream);
   app.addContentTypeParser(/^image\/[\w.+-]+$/i, stream);
-  app.post('/sheetd/sights/:sightId/images', { config: { scope: 'ADMIN_SIGHTS', cost: 10, body: 'required' } }, async (req: IdReq, reply) => {
+  app.post('/sheetd/sights/:sightId/images', { config: { scope: 'ADMIN_SIGHTS', cost: 10, body: 'required' }, onRequest: fileByDisposition }, async (req: IdReq, reply) => {
     if (!(req.body instanceof Readable)) throw apiError(1124);
     const body = req.body;
     const img = await answeringEarly(req, reply, () => addSightImage(store(), app.ctx.blobs, req.actor, pathId(req.params.sightId), { body, maxBytes: config().bodyLimit, fileName: fileNameOf(req.headers['content-disposition']) }));

@@ -11,7 +11,7 @@ import { bulkResult, success } from '../present/envelope.ts';
 import { errorBody } from '../errors.ts';
 import { presentField, presentSummary } from '../present/summary.ts';
 import { bool, idList, one, paging, pathId, type Query } from '../query.ts';
-import { answeringEarly, fileNameOf, streamingParser } from '../uploads.ts';
+import { answeringEarly, fileByDisposition, fileNameOf, streamingParser } from '../uploads.ts';
 
 type SheetReq = FastifyRequest<{ Params: { sheetId: string } }>;
 type FieldReq = FastifyRequest<{ Params: { sheetId: string; fieldId: string } }>;
@@ -58,7 +58,7 @@ export async function summaryRoutes(app: FastifyInstance): Promise<void> {
     return success(out.deleted, out.version);
   });
 
-  app.post('/sheets/:sheetId/summary/fields/:fieldId/images', { config: { scope: 'WRITE_SHEETS', cost: 10, body: 'required' } }, async (req: FieldReq, reply) => {
+  app.post('/sheets/:sheetId/summary/fields/:fieldId/images', { config: { scope: 'WRITE_SHEETS', cost: 10, body: 'required' }, onRequest: fileByDisposition }, async (req: FieldReq, reply) => {
     // a JSON body (or any other parsed type) is not an image upload
     if (!(req.body instanceof Readable)) throw apiError(1124);
     const body = req.body;

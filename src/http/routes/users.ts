@@ -9,7 +9,7 @@ import {
 } from '../../services/identity/users.ts';
 import { Readable } from 'node:stream';
 import { apiError } from '../../errors.ts';
-import { answeringEarly, streamingParser } from '../uploads.ts';
+import { answeringEarly, fileByDisposition, streamingParser } from '../uploads.ts';
 import { downgradeUserPlan, listUserPlans, removeUserFromPlan, upgradeUserPlan, type UserPlan } from '../../services/identity/plans.ts';
 import {
   addAlternateEmails, makePrimary, readAlternateEmail, readAlternateEmails, removeAlternateEmail,
@@ -89,7 +89,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   const stream = streamingParser(() => app.ctx.config.bodyLimit);
   app.addContentTypeParser('application/octet-stream', stream);
   app.addContentTypeParser(/^image\/[\w.+-]+$/i, stream);
-  app.post('/users/:userId(^\\d+$)/profileimage', { config: { scope: 'WRITE_SHEETS', cost: 10, body: 'required' } }, async (req, reply) => {
+  app.post('/users/:userId(^\\d+$)/profileimage', { config: { scope: 'WRITE_SHEETS', cost: 10, body: 'required' }, onRequest: fileByDisposition }, async (req, reply) => {
     if (!(req.body instanceof Readable)) throw apiError(1124);
     const body = req.body;
     const id = pathId((req.params as { userId: string }).userId);
