@@ -35,8 +35,11 @@ function absoluteRefs(schema: unknown): unknown {
 }
 
 interface Checker {
-  /** the validator of an operation's answer with this status, null when none is described */
-  validator(key: string, status: number): ValidateFunction | null;
+  /**
+   * the validator of an operation's answer with this status, null when none is described, 'file'
+   * when the answer is a file of any type (a downloaded attachment that is itself JSON)
+   */
+  validator(key: string, status: number): ValidateFunction | null | 'file';
 }
 
 async function makeChecker(): Promise<Checker> {
@@ -47,7 +50,7 @@ async function makeChecker(): Promise<Checker> {
   ajv.addFormat('email', /^[^\s@]+@[^\s@]+$/);
   ajv.addFormat('binary', true);
   for (const [name, schema] of Object.entries(COMPONENTS)) ajv.addSchema(absoluteRefs(schema) as Schema, SCHEMA_BASE + name);
-  const compiled = new Map<string, ValidateFunction | null>();
+  const compiled = new Map<string, ValidateFunction | null | 'file'>();
   const errorValidator = ajv.compile({ $ref: SCHEMA_BASE + 'Error' });
   return {
     validator(key, status) {
@@ -55,8 +58,9 @@ async function makeChecker(): Promise<Checker> {
       const id = `${key} ${status}`;
       let v = compiled.get(id);
       if (v === undefined) {
-        const schema = operationBodies(key)?.responses[String(status)]?.['application/json'];
-        v = schema ? ajv.compile(absoluteRefs(schema) as Schema) : null;
+        const media = operationBodies(key)?.responses[String(status)];
+        const schema = media?.['application/json'];
+        v = schema ? ajv.compile(absoluteRefs(schema) as Schema) : media?.['*/*'] !== undefined ? 'file' : null;
         compiled.set(id, v);
       }
       return v;
@@ -90,6 +94,7 @@ export function installResponseCheck(app: FastifyInstance, dir: string): void {
     try {
       checker ??= makeChecker();
       const v = (await checker).validator(key, status);
+      if (v === 'file') return;
       if (v === null) {
         if (key in UNDESCRIBED) {
           if (!unchecked.has(key)) {
