@@ -91,6 +91,38 @@ describe('columns', () => {
     assertError(await s0.api.put(`/sheets/${s.id}/columns/${s.col.Created!.id}`, { systemColumnType: 'AUTO_NUMBER' }), 400, 1090);
   });
 
+  test('an AUTO_NUMBER column added or changed to on a sheet with rows numbers them in display order, then new rows go on', async () => {
+    const s = await makeSheet(s0.api, 'numbered later', BASE);
+    const rows = await s0.api.post(`/sheets/${s.id}/rows`, ['a', 'b', 'c'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: v }, { columnId: s.col.Notes!.id, value: `old ${v}` }] })));
+    assert.equal(rows.status, 200, JSON.stringify(rows.body));
+    // 'c' moved to the top: display order is c, a, b
+    const moved = await s0.api.put(`/sheets/${s.id}/rows`, { id: rows.body.result[2].id, toTop: true });
+    assert.equal(moved.status, 200, JSON.stringify(moved.body));
+    const added = await s0.api.post(`/sheets/${s.id}/columns`, { title: 'No', type: 'TEXT_NUMBER', index: 1, systemColumnType: 'AUTO_NUMBER', autoNumberFormat: { prefix: 'A-', fill: '00', startingNumber: 5 } });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const noId = added.body.result.id as number;
+    const more = await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'd' }] });
+    assert.equal(more.status, 200, JSON.stringify(more.body));
+    let sheet = await s0.api.get(`/sheets/${s.id}`);
+    const numbers = (): unknown[] => sheet.body.rows.map((r: { cells: Array<{ columnId: number }> }) => cellOf(r, noId).value);
+    assert.deepEqual(sheet.body.rows.map((r: { cells: Array<{ columnId: number }> }) => cellOf(r, s.col.Name!.id).value), ['c', 'a', 'b', 'd']);
+    assert.deepEqual(numbers(), ['A-05', 'A-06', 'A-07', 'A-08']);
+
+    // a column changed to AUTO_NUMBER: its text is overwritten by numbers (after the other column is gone: one per sheet)
+    assert.equal((await s0.api.del(`/sheets/${s.id}/columns/${noId}`)).status, 200);
+    const changed = await s0.api.put(`/sheets/${s.id}/columns/${s.col.Notes!.id}`, { type: 'TEXT_NUMBER', systemColumnType: 'AUTO_NUMBER', autoNumberFormat: { prefix: 'N' } });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    sheet = await s0.api.get(`/sheets/${s.id}`);
+    assert.deepEqual(sheet.body.rows.map((r: { cells: Array<{ columnId: number }> }) => cellOf(r, s.col.Notes!.id).value), ['N1', 'N2', 'N3', 'N4']);
+    const next = await s0.api.post(`/sheets/${s.id}/rows`, { toTop: true, cells: [{ columnId: s.col.Name!.id, value: 'e' }] });
+    assert.equal(next.status, 200, JSON.stringify(next.body));
+    assert.equal(cellOf(next.body.result, s.col.Notes!.id).value, 'N5');
+    // the number is the cell's newest history entry
+    const history = await s0.api.get(`/sheets/${s.id}/rows/${rows.body.result[0].id}/columns/${s.col.Notes!.id}/history`);
+    assert.equal(history.status, 200);
+    assert.equal(history.body.data[0].value, 'N2');
+  });
+
   test('without level, MULTI_PICKLIST columns read as TEXT_NUMBER; with level=2 as themselves', async () => {
     const s = await makeSheet(s0.api, 'levels', [...BASE, { title: 'Tags', type: 'MULTI_PICKLIST', options: ['x', 'y'] }]);
     const add = await s0.api.post(`/sheets/${s.id}/rows?level=2`, { cells: [{ columnId: s.col.Name!.id, value: 'r' }, { columnId: s.col.Tags!.id, objectValue: { objectType: 'MULTI_PICKLIST', values: ['x', 'y'] } }] });

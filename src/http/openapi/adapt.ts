@@ -90,6 +90,8 @@ export function adaptOperations(operations: Record<string, Bodies>): Record<stri
   for (const key of ['POST /sheets/{sheetId}/rows', 'PUT /sheets/{sheetId}/rows']) {
     set(key, { responses: { 200: json({ allOf: [GENERIC, { type: 'object', properties: { result: { anyOf: [ref('Row'), { type: 'array', items: ref('Row') }] } } }] }) } });
   }
+  // Add Columns likewise: "either a single Column object or an array", its prose says
+  set('POST /sheets/{sheetId}/columns', { responses: { 200: json({ allOf: [GENERIC, { type: 'object', properties: { result: { anyOf: [ref('Column'), { type: 'array', items: ref('Column') }] } } }] }) } });
 
   // Get Sheet answers the Sheet object (its columns and rows too), not the abbreviated form of a
   // folder's list; in other formats the file itself

@@ -9,7 +9,10 @@ import { convertCell } from '../../engine/convert.ts';
 import { assertCellsPerSheet } from '../../engine/limits.ts';
 import type { Actor } from '../platform/context.ts';
 import { writeSheet, type SheetStore } from './sheetWrites.ts';
-import { indexColumns, type SheetModel } from '../../engine/model.ts';
+import { indexColumns, rowsInOrder, type SheetModel } from '../../engine/model.ts';
+import { allocateAutoNumbers, renderAutoNumber } from '../../engine/autonumber.ts';
+import type { Changeset } from '../../engine/model.ts';
+import type { StoredCell } from '../../engine/cells.ts';
 import { afterWrite } from '../computed/formulas.ts';
 import { hasRelativeRowReference, sheetSchema, toIdentityForm } from '../../engine/formulaBridge.ts';
 import type { SheetSchema } from '../../engine/formula/index.ts';
@@ -44,6 +47,27 @@ function isScheduleColumn(sheet: { settings: string }, column: Pick<ColumnDef, '
   return dependenciesEnabled(sheet) && PROJECT_COLUMN_TYPES.includes(column.type);
 }
 
+/**
+ * A column that becomes AUTO_NUMBER (added, or changed to it) numbers every existing row in
+ * display order, overwriting what the column held, as the public service does when the column
+ * is saved; the column's counter then continues after the last row.
+ */
+function numberExistingRows(m: SheetModel, changes: Changeset, column: ColumnDef, now: number): void {
+  const rows = rowsInOrder(m);
+  if (rows.length === 0) return;
+  const fmt = column.autoNumberFormat ?? {};
+  const { numbers, next } = allocateAutoNumbers(fmt, column.nextAutoNumber, rows.length);
+  const key = String(column.id);
+  rows.forEach((row, i) => {
+    // the number replaces the value and any formula of the cell; its format, link and image stay
+    const cell: StoredCell = { ...row.cells[key], v: renderAutoNumber(fmt, numbers[i]!, now) };
+    delete cell.fx;
+    row.cells = { ...row.cells, [key]: cell };
+    changes.updated.add(row.id);
+  });
+  column.nextAutoNumber = next;
+}
+
 /** Add Columns (POST /sheets/{id}/columns): one or many at one index. Structure: ADMIN. */
 export async function addColumns(store: SheetStore, actor: Actor, sheetId: number, body: unknown, level: number) {
   const { list, single } = objectList(body, 'a Column object');
@@ -63,6 +87,7 @@ export async function addColumns(store: SheetStore, actor: Actor, sheetId: numbe
       checkColumnFormula(dependenciesEnabled(ctx.sheet), schema, c);
       c.formula = toIdentityForm(c.formula, schema);
     }
+    for (const c of added) if (c.systemColumnType === 'AUTO_NUMBER') numberExistingRows(m, ctx.changes, c, ctx.now);
     ctx.changes.columns = true;
     afterWrite(ctx, [], { structural: true });
     for (const c of added) ctx.events.push({ objectType: 'COLUMN', action: 'CREATE', objectId: c.id, details: { title: c.title } });
@@ -109,6 +134,7 @@ export async function updateColumn(store: SheetStore, actor: Actor, sheetId: num
       column.formula = toIdentityForm(column.formula, sheetSchema(m.columns, m.tree.displayOrder()));
     }
     m.columnsById.set(columnId, column);
+    if (column.systemColumnType === 'AUTO_NUMBER' && old.systemColumnType !== 'AUTO_NUMBER') numberExistingRows(m, ctx.changes, column, ctx.now);
     const ids = m.columns.map((c) => c.id);
     if (moved) {
       const without = ids.filter((id) => id !== columnId);
