@@ -39,6 +39,14 @@ export function parseIsoDay(s: string): string | null {
 }
 
 /**
+ * An aware time as the Python SDK writes it, `isoformat() + 'Z'` (`...+02:00Z`), without the Z:
+ * the offset is the time's own. Anything else is returned as it is.
+ */
+export function dropZAfterOffset(s: string): string {
+  return s.replace(/([+-]\d{2}:?\d{2})Z$/, '$1');
+}
+
+/**
  * ISO-8601 date-time to epoch ms. Without an offset the time is read as UTC. A bare day is
  * midnight UTC. Null when not a valid date-time.
  */

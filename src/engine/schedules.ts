@@ -6,6 +6,7 @@
  */
 import { InvalidInput } from './errors.ts';
 import { describe, isObject } from './input.ts';
+import { dropZAfterOffset } from './dates.ts';
 
 export const SCHEDULE_TYPES = ['ONCE', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
 export type ScheduleType = (typeof SCHEDULE_TYPES)[number];
@@ -42,7 +43,7 @@ function instant(v: unknown, attr: string): { at: number; offset: number; local:
   if (typeof v !== 'string') bad(v, attr);
   // also as the Python SDK writes an aware datetime: isoformat() (microseconds) + 'Z' after its
   // offset, which is the time's own
-  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?(Z|[+-]\d\d:?\d\d)$/.exec(v.replace(/([+-]\d\d:?\d\d)Z$/, '$1'));
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?(Z|[+-]\d\d:?\d\d)$/.exec(dropZAfterOffset(v));
   if (!m) bad(v, attr);
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const z = m[7]!;

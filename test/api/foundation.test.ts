@@ -236,6 +236,9 @@ describe('events and numericDates', () => {
       assert.ok(same.body.data.some((e: { eventId: string }) => e.eventId === ev.eventId), since);
     }
     assertError(await api.get('/events?since=' + encodeURIComponent(new Date(start).toISOString() + 'Z')), 400, 1018);
+    // an impossible time is not a time (it is not rolled over into the next month or day)
+    for (const since of ['2020-02-30T00:00:00Z', '2020-01-01T24:00:00Z', '2020-13-01']) assertError(await api.get('/events?since=' + encodeURIComponent(since)), 400, 1018);
+    assertError(await api.get('/users/sheets?modifiedSince=2021-04-31'), 400, 1018);
   });
   test('streamPosition continues where the previous call stopped', async () => {
     const first = await api.get('/events?since=2000-01-01T00:00:00Z&maxCount=2');

@@ -1,5 +1,6 @@
 // Dates as the API writes and reads them: rendered per numericDates, parsed from query and body.
 import { apiError } from '../../errors.ts';
+import { dropZAfterOffset, parseIsoDateTime } from '../../engine/dates.ts';
 
 // Rows written together share their timestamps: remember the last few renderings.
 const tsCache = new Map<number, string>();
@@ -27,13 +28,12 @@ export function parseTimestamp(v: unknown, numericDates: boolean, name: string):
     if (typeof n === 'number' && Number.isSafeInteger(n)) return n;
     throw apiError(1018, String(v), name);
   }
-  // also as the Python SDK writes times: a space for the T (str() of a datetime), and an offset
-  // followed by a Z (isoformat() + 'Z'), where the offset is the time's own
-  if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}Z?)?)?$/.test(v)) {
-    const t = v.replace(' ', 'T').replace(/([+-]\d{2}:?\d{2})Z$/, '$1');
-    const s = /T/.test(t) && !/(Z|[+-]\d{2}:?\d{2})$/.test(t) ? t + 'Z' : t;
-    const ms = Date.parse(s);
-    if (!Number.isNaN(ms)) return ms;
+  // ISO-8601 as cells take it, which includes the Python SDK's forms: a space for the T (str()
+  // of a datetime) and microseconds; and an offset followed by a Z (isoformat() + 'Z'). An
+  // impossible time (February 30, 24:00) is not one.
+  if (typeof v === 'string') {
+    const ms = parseIsoDateTime(dropZAfterOffset(v));
+    if (ms !== null) return ms;
   }
   throw apiError(1018, String(v), name);
 }
