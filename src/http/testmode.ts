@@ -81,8 +81,13 @@ export function installTestModeHooks(api: FastifyInstance, tm: TestMode): void {
     if (f.latencyMs > 0) await new Promise((r) => setTimeout(r, f.latencyMs));
     if (f.status === null || f.errorCode === null) return;
     const headers: Record<string, string> = f.retryAfter !== null ? { 'retry-after': String(f.retryAfter) } : {};
-    const e = apiErrorWith(f.errorCode, { args: f.errorCode === 4004 ? [sheetIdOfUrl(req.url)] : [], headers });
-    throw new ApiError(e.errorCode, e.message, f.status, undefined, headers);
+    const sheetId = sheetIdOfUrl(req.url);
+    // 4004 has two messages in the catalogue: the busy sheet's where the path names one, else
+    // the unexpected error's
+    const message = f.errorCode === 4004 && sheetId === undefined
+      ? 'An unexpected error has occurred. Please retry your request.'
+      : apiErrorWith(f.errorCode, { args: f.errorCode === 4004 ? [sheetId] : [], headers }).message;
+    throw new ApiError(f.errorCode, message, f.status, undefined, headers);
   });
 
   api.addHook('onSend', async (req, reply, payload) => {
@@ -116,8 +121,8 @@ export function installTestModeHooks(api: FastifyInstance, tm: TestMode): void {
   });
 }
 
-function sheetIdOfUrl(url: string): string {
-  return /\/sheets\/(\d+)/.exec(url)?.[1] ?? '';
+function sheetIdOfUrl(url: string): string | undefined {
+  return /\/sheets\/(\d+)/.exec(url)?.[1];
 }
 
 function optInt(q: Query, name: string): number | undefined {

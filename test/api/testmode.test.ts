@@ -189,6 +189,12 @@ describe('faults', () => {
     const c = await api.post('/sheets/77/rows', [{ cells: [] }]);
     assertError(c, 500, 4004);
     assert.match(c.body.message, /77/);
+    // where the path names no sheet, the code's other message: an unexpected error, retry
+    await api.post(`${T}/faults`, { method: 'GET', path: '/users/me', errorCode: 4004 });
+    const u = await api.get('/users/me');
+    assertError(u, 500, 4004);
+    assert.match(u.body.message, /unexpected error.*retry/i);
+    assert.doesNotMatch(u.body.message, /sheetId/);
     await api.post(`${T}/faults`, { path: '/**', status: 503 });
     assertError(await api.get('/users/me'), 503, 4001);
     await api.post(`${T}/faults`, { path: '/users/me', latencyMs: 300 });
