@@ -24,7 +24,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 export type KnownRoutes = ReturnType<typeof FindMyWay>;
 
 export function knownRoutes(): KnownRoutes {
-  return FindMyWay({ ignoreTrailingSlash: false });
+  return FindMyWay({ ignoreTrailingSlash: true });
 }
 
 /** JSON is the only body type of the API (uploads register their own parsers on their routes). */

@@ -97,6 +97,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     http: edge.node,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
+    // `/favorites/` is `/favorites`: the Java SDK writes some paths with a trailing slash
+    // (deleteRows: DELETE /sheets/{id}/rows/?ids=..., addFavorites: POST /favorites/)
+    routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle' as const,
     // a path that does not decode (e.g. %ED%A0%80) fails before routing, where setErrorHandler
     // does not reach: without this it answers Fastify's own error shape

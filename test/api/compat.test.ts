@@ -155,3 +155,42 @@ describe('Reset Shared Secret routes in both casings', () => {
     assertError(await s.api.post(`/webhooks/${2 ** 41}/RESETSHAREDSECRET`, undefined, { token: limited }), 404, 1006);
   });
 });
+
+describe('paths and bodies as the Java and C# SDKs write them', () => {
+  test('a trailing slash names the same operation (deleteRows: DELETE /sheets/{id}/rows/?ids=, addFavorites: POST /favorites/)', async () => {
+    const sh = await makeSheet(s.api, 'trailing slash', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }]);
+    const added = await s.api.post(`/sheets/${sh.id}/rows`, [1, 2].map((i) => ({ toBottom: true, cells: [{ columnId: sh.col.A!.id, value: `r${i}` }] })));
+    assert.equal(added.status, 200, added.text);
+    const ids = added.body.result.map((r: { id: number }) => r.id);
+    const del = await s.api.del(`/sheets/${sh.id}/rows/?ids=${ids[0]}&ignoreRowsNotFound=true`);
+    assert.equal(del.status, 200, del.text);
+    assert.deepEqual(del.body.result, [ids[0]]);
+    const left = await s.api.get(`/sheets/${sh.id}/`);
+    assert.equal(left.status, 200, left.text);
+    assert.deepEqual(left.body.rows.map((r: { id: number }) => r.id), [ids[1]]);
+    const fav = await s.api.post('/favorites/', [{ type: 'sheet', objectId: sh.id }]);
+    assert.equal(fav.status, 200, fav.text);
+    const favs = await s.api.get('/favorites');
+    assert.ok(favs.body.data.some((f: { objectId: number }) => f.objectId === sh.id), favs.text);
+    // the method still decides: a known path with another verb is 405, an unknown one 404
+    assertError(await s.api.call('PATCH', '/favorites/'), 405, 1010);
+    assertError(await s.api.get('/no-such-thing/'), 404, 1006);
+  });
+
+  test('destinationType in upper case (the SDKs write their DestinationType enum by name) copies and moves', async () => {
+    const sh = await makeSheet(s.api, 'enum destination', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }]);
+    const folder = await s.api.post('/home/folders', { name: 'enum target' });
+    assert.equal(folder.status, 200, folder.text);
+    const copy = await s.api.post(`/sheets/${sh.id}/copy`, { destinationType: 'HOME', newName: 'enum copy' });
+    assert.equal(copy.status, 200, copy.text);
+    assert.equal(copy.body.result.name, 'enum copy');
+    const move = await s.api.post(`/sheets/${sh.id}/move`, { destinationType: 'FOLDER', destinationId: folder.body.result.id });
+    assert.equal(move.status, 200, move.text);
+    const inFolder = await s.api.get(`/folders/${folder.body.result.id}`);
+    assert.ok(inFolder.body.sheets.some((x: { id: number }) => x.id === sh.id), inFolder.text);
+    const ws = await s.api.post('/workspaces', { name: 'enum ws' });
+    const copied = await s.api.post(`/folders/${folder.body.result.id}/copy`, { destinationType: 'Workspace', destinationId: ws.body.result.id, newName: 'folder copy' });
+    assert.equal(copied.status, 200, copied.text);
+    assertError(await s.api.post(`/sheets/${sh.id}/copy`, { destinationType: 'SHEET', destinationId: sh.id }), 400, 1031);
+  });
+});

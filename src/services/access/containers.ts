@@ -147,9 +147,12 @@ export interface DestinationInput {
  */
 export function parseDestination(body: unknown, opts: { copy: boolean; requireNewName?: boolean }): DestinationInput {
   const b = asObject(body, 'a ContainerDestination object');
-  const type = b.destinationType;
-  if (type === undefined || type === null || type === '') throw apiError(1012, 'destinationType');
-  if (type !== 'home' && type !== 'folder' && type !== 'workspace') throw apiError(1031, String(type), 'destinationType');
+  const given = b.destinationType;
+  if (given === undefined || given === null || given === '') throw apiError(1012, 'destinationType');
+  // in any case: the Java and C# SDKs write their DestinationType enums by name (FOLDER, HOME,
+  // WORKSPACE), and the public service takes them
+  const type = typeof given === 'string' ? given.toLowerCase() : given;
+  if (type !== 'home' && type !== 'folder' && type !== 'workspace') throw apiError(1031, String(given), 'destinationType');
   const id = b.destinationId;
   let destId: number | null = null;
   if (type === 'home') {
