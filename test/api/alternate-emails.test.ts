@@ -79,6 +79,8 @@ describe('alternate emails', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.message, 'SUCCESS');
     assert.deepEqual(res.body.data.map((a: { email: string; confirmed: boolean }) => [a.email, a.confirmed]), [['kim.alt@corp.example', true], ['kim@personal.example', false]]);
+    // the same list as `result`, where the Java and C# SDKs read it
+    assert.deepEqual(res.body.result, res.body.data);
     const list = await api.get(`/users/${kim}/alternateemails`);
     assert.equal(list.body.totalCount, 2);
     const one = await api.get(`/users/${kim}/alternateemails/${res.body.data[0].id}`);
@@ -141,6 +143,7 @@ describe('alternate emails', () => {
     const res = await api.post(`/users/${kim}/alternateemails/${confirmed!.id}/makeprimary`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.data, [{ id: confirmed!.id, email: 'kim@corp.example', confirmed: true }]);
+    assert.deepEqual(res.body.result, res.body.data[0]);
     assert.equal((await api.get(`/users/${kim}`)).body.email, 'kim.alt@corp.example');
     assert.equal((await api.get('/users/me', { token: tokens['kim@corp.example'] })).body.email, 'kim.alt@corp.example');
     // the former primary is now an alternate address

@@ -159,6 +159,8 @@ describe('webhook operations', () => {
     const b = await api.post(`/webhooks/${h.id}/resetSharedSecret`);
     assert.notEqual(b.body.result.sharedSecret, a.body.result.sharedSecret);
     assert.equal((await api.get(`/webhooks/${h.id}`)).body.sharedSecret, b.body.result.sharedSecret);
+    // also at the top, where the Java SDK reads it
+    assert.equal(b.body.sharedSecret, b.body.result.sharedSecret);
     assert.equal((await api.del(`/webhooks/${h.id}`)).status, 200);
     assertError(await api.get(`/webhooks/${h.id}`), 404, 1006);
     assertError(await api.del(`/webhooks/${h.id}`), 404, 1006);

@@ -141,7 +141,10 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   app.post('/users/:userId(^\\d+$)/alternateemails', { config: { scope: 'ADMIN_USERS', body: 'required' } }, async (req) => {
     const id = pathId((req.params as { userId: string }).userId);
     const rows = await addAlternateEmails(store(), req.actor, id, req.body);
-    return successData(rows.map(alternateEmail));
+    // `data`, as the spec and the reference give it; `result` too, where the Java and C# SDKs
+    // read it (they returned null)
+    const list = rows.map(alternateEmail);
+    return { ...successData(list), result: list };
   });
 
   app.get('/users/:userId(^\\d+$)/alternateemails/:alternateEmailId', { config: { scope: 'READ_USERS' } }, async (req) => {
@@ -160,7 +163,8 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const params = req.params as { userId: string; alternateEmailId: string };
     const [userId, altId] = [pathId(params.userId), pathId(params.alternateEmailId)];
     const row = await makePrimary(store(), req.actor, userId, altId);
-    return successData([alternateEmail(row)]);
+    // `data` as the spec gives it; `result`, one AlternateEmail, where the Java and C# SDKs read it
+    return { ...successData([alternateEmail(row)]), result: alternateEmail(row) };
   });
 
   // ---- plans: the organization's one plan (services/identity/plans.ts)

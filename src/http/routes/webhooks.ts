@@ -43,7 +43,8 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
 
   const reset = async (req: WebhookReq) => {
     const sharedSecret = await resetSharedSecret(app.ctx.store, req.actor, pathId(req.params.webhookId));
-    return success({ sharedSecret });
+    // the reference's Result; the Java SDK reads sharedSecret beside it, at the top
+    return { ...success({ sharedSecret }), sharedSecret };
   };
   // the spec and the SDKs spell it resetsharedsecret, the reference resetSharedSecret
   for (const name of ['resetSharedSecret', 'resetsharedsecret']) app.post(`/webhooks/:webhookId/${name}`, { config: cfg }, reset);
