@@ -251,6 +251,33 @@ test('a formula typed into a cell is stored as a formula; the cell shows its val
   await screenshot(page, 'grid-formula');
 });
 
+test('a row added at the bottom (or below the last row) takes what is typed next; the row above keeps its value', { skip }, async () => {
+  const s = await makeSheet(api, 'Bottom rows', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Note', type: 'TEXT_NUMBER' }]);
+  await api.post(`/sheets/${s.id}/rows`, ['A', 'B'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: v }] })));
+  await openSheet(page, t, s.id);
+  await focus(3, 2); // B
+  await page.getByRole('button', { name: 'Add row at bottom' }).click();
+  await page.locator('revo-grid[aria-rowcount="4"]').waitFor();
+  // no click: the new row has the focus, and typing goes into it
+  await page.locator('[role="row"][aria-rowindex="4"] [aria-colindex="2"][aria-selected="true"]').waitFor();
+  await typeAndSave('Third');
+  let back = await eventually(s.id, (x) => x.rows.length === 3 && x.rows[2]?.cells[0]?.value === 'Third', 'typed into the new last row');
+  assert.equal(back.rows[1]!.cells[0]!.value, 'B');
+  // the arrow keys reach it too: right, then type
+  await page.keyboard.press('ArrowRight');
+  await page.locator('[role="row"][aria-rowindex="4"] [aria-colindex="3"][aria-selected="true"]').waitFor();
+  await typeAndSave('note 3');
+  await eventually(s.id, (x) => x.rows[2]?.cells[1]?.value === 'note 3', 'typed beside it');
+  // Insert below on the last row, then type at once
+  await page.getByRole('button', { name: 'Insert below' }).click();
+  await page.locator('revo-grid[aria-rowcount="5"]').waitFor();
+  await page.locator('[role="row"][aria-rowindex="5"] [aria-selected="true"]').first().waitFor();
+  await typeAndSave('Fourth');
+  back = await eventually(s.id, (x) => x.rows.length === 4 && x.rows[3]!.cells.some((c) => c.value === 'Fourth'), 'typed into the row inserted below the last');
+  assert.deepEqual(back.rows.slice(0, 3).map((r) => r.cells[0]?.value), ['A', 'B', 'Third']);
+  await screenshot(page, 'grid-bottom-rows');
+});
+
 test('rows: insert above and below, indent, move, delete', { skip }, async () => {
   const s = await makeSheet(api, 'Rows', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }]);
   await api.post(`/sheets/${s.id}/rows`, ['A', 'B', 'C'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: v }] })));

@@ -456,6 +456,12 @@ export class SheetGrid {
     await this.el.scrollToRow(y);
     if (!pinned) await this.el.scrollToColumnProp(`c${columnId}`);
     await this.el.setCellsFocus({ x, y }, { x, y }, pinned ? 'colPinStart' : 'rgCol', 'rgRow');
+    // a row just added at the end: RevoGrid takes in a new source on its next render, and until
+    // then puts its focus on the last row it has (the one before), where typing would go
+    for (let i = 0; i < 30 && ((await this.el.getFocused()) as { model?: Src } | null)?.model?.id !== rowId; i++) {
+      await new Promise((r) => requestAnimationFrame(r));
+      await this.el.setCellsFocus({ x, y }, { x, y }, pinned ? 'colPinStart' : 'rgCol', 'rgRow');
+    }
     this.setFocus({ rowId, columnId });
   }
 
