@@ -6,7 +6,7 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import smartsheet from 'smartsheet';
 import { clock } from '../../src/clock.ts';
 import { startSuiteServer, type TestServer } from '../helpers/server.ts';
-import { client, type Client } from '../helpers/http.ts';
+import { client, type Client, recorded } from '../helpers/http.ts';
 import { browser, inputValue } from '../helpers/browser.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { closeAll } from '../helpers/setup.ts';
@@ -185,12 +185,12 @@ describe('update requests sent at once', () => {
     assert.equal(hist.body.data[0].value, 16);
     assert.equal(hist.body.data[0].modifiedBy.email, 'ann@example.com');
     const ev = await api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
-    const rowEv = ev.body.data.filter((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === 'UPDATE' && e.objectId === r1).pop();
+    const rowEv = ev.body.data.map(recorded).filter((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === 'UPDATE' && e.objectId === r1).pop();
     assert.equal(rowEv.userId, ann.id);
     // a page a person filled in: WEB_APP, with sheetd's finer origin beside it
     assert.equal(rowEv.source, 'WEB_APP');
     assert.equal(rowEv.additionalDetails.origin, 'UPDATE_REQUEST');
-    assert.ok(ev.body.data.some((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'SENT_UPDATE_REQUEST' && e.action === 'UPDATE' && e.objectId === byEmail['ann@example.com'].id));
+    assert.ok(ev.body.data.map(recorded).some((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'SENT_UPDATE_REQUEST' && e.action === 'UPDATE' && e.objectId === byEmail['ann@example.com'].id));
 
     // COMPLETE; the link works once
     const got = await api.get(`/sheets/${s.id}/sentupdaterequests/${byEmail['ann@example.com'].id}`);
@@ -213,7 +213,7 @@ describe('update requests sent at once', () => {
     assert.equal(d2.status, 200, d2.text);
     assert.equal(await cellValue(s.id, r2, H), 31);
     const ev2 = await api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
-    const outEv = ev2.body.data.filter((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === 'UPDATE' && e.objectId === r2).pop();
+    const outEv = ev2.body.data.map(recorded).filter((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === 'UPDATE' && e.objectId === r2).pop();
     assert.equal(outEv.source, 'WEB_APP');
     assert.equal(outEv.additionalDetails.origin, 'UPDATE_REQUEST');
     // no user of the organization wrote it: the event names the system admin who owns the
@@ -355,9 +355,12 @@ describe('scheduled update requests', () => {
     assert.equal(after1.schedule.lastSentAt !== undefined, true);
     assert.equal(after1.schedule.nextSendAt, new Date(monday + 2 * DAY).toISOString().replace(/\.\d{3}Z$/, 'Z'));
     // change: a new subject; the Wednesday send carries it
-    const upd = await api.put(`/sheets/${s.id}/updaterequests/${ur.id}`, { subject: 'Wednesday check' });
+    // with its own id in the body, as the Java SDK sends it; another id is 1029, the id alone changes nothing (1012)
+    const upd = await api.put(`/sheets/${s.id}/updaterequests/${ur.id}`, { id: ur.id, subject: 'Wednesday check' });
     assert.equal(upd.status, 200, JSON.stringify(upd.body));
     assert.equal(upd.body.result.subject, 'Wednesday check');
+    assertError(await api.put(`/sheets/${s.id}/updaterequests/${ur.id}`, { id: ur.id + 1, subject: 'other' }), 400, 1029);
+    assertError(await api.put(`/sheets/${s.id}/updaterequests/${ur.id}`, { id: ur.id }), 400, 1012);
     assertError(await api.put(`/sheets/${s.id}/updaterequests/${ur.id}`, { rowIds: [1] }), 400, 1032);
     offset += 2 * DAY;
     const [m2] = await newMail(1);

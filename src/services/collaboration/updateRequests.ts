@@ -247,7 +247,10 @@ export async function createUpdateRequest(deps: UpdateRequestDeps, actor: Actor,
 
 /** Update an Update Request (one with a send to come): the attributes given replace the stored ones. */
 export async function changeUpdateRequest(deps: UpdateRequestDeps, actor: Actor, sheetId: number, id: number, body: unknown): Promise<UpdateRequestView> {
-  const b = asObject(body, 'an UpdateRequest object');
+  const whole = asObject(body, 'an UpdateRequest object');
+  // its own id may come with it, as the Java SDK sends every UpdateRequest (another id: 1029)
+  const { id: given, ...b } = whole;
+  if (given !== undefined && given !== id) throw apiError(1029);
   checkAttrs(b, false);
   if (Object.keys(b).length === 0) throw apiError(1012, 'ccMe, columnIds, includeAttachments, includeDiscussions, message, schedule, sendTo or subject');
   const db = deps.store.db;
