@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { serverForFile } from '../helpers/setup.ts';
 import { makeSheet } from '../helpers/sheets.ts';
-import type { Client } from '../helpers/http.ts';
+import { recorded, type Client } from '../helpers/http.ts';
 
 const s0 = serverForFile();
 
@@ -15,7 +15,7 @@ async function backfill(api: Client): Promise<{ events: Ev[]; position: string }
   const events: Ev[] = [];
   while (true) {
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    events.push(...(res.body.data as Ev[]));
+    events.push(...(res.body.data as Ev[]).map(recorded));
     if (!res.body.moreAvailable) return { events, position: res.body.nextStreamPosition as string };
     res = await api.get('/events?maxCount=10000&streamPosition=' + res.body.nextStreamPosition);
   }
@@ -58,7 +58,7 @@ test('a reader following streamPosition during concurrent writes sees every even
       last = !writing;
       const res = await api.get(`/events?maxCount=7&streamPosition=${position}`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      seen.push(...(res.body.data as Ev[]));
+      seen.push(...(res.body.data as Ev[]).map(recorded));
       position = res.body.nextStreamPosition as string;
       if (res.body.moreAvailable) last = false;
     }
@@ -158,7 +158,7 @@ test('one write\'s row events are kept as one record and read one by one: each o
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.ok((res.body.data as Ev[]).length <= size);
       assert.ok((res.body.data as Ev[]).length > 0, 'the rename is after this position');
-      paged.push(...(res.body.data as Ev[]));
+      paged.push(...(res.body.data as Ev[]).map(recorded));
       position = res.body.nextStreamPosition as string;
     }
     const mine = paged.filter((e) => creates([e]).length === 1 || e.eventId === rename.eventId);

@@ -26,7 +26,16 @@ after(async () => {
   await rx.close();
 });
 
-type Ev = { objectType: string; action: string; objectId: number };
+type Ev = { objectType: string; action: string; objectId: number; additionalDetails?: { sheetdEvent?: { objectType: string; action: string; objectId: number } } };
+
+/** The public service's event names (its SDKs' EventObjectType and EventAction enums). */
+const PUBLIC_OBJECT_TYPES = ['ACCESS_TOKEN', 'ACCOUNT', 'ATTACHMENT', 'DASHBOARD', 'DISCUSSION', 'FOLDER', 'FORM', 'GROUP', 'SHEET', 'REPORT', 'UPDATE_REQUEST', 'USER', 'WORKSPACE'];
+const PUBLIC_ACTIONS = ['CREATE', 'UPDATE', 'LOAD', 'DELETE', 'PURGE', 'RESTORE', 'RENAME', 'ACTIVATE', 'DEACTIVATE', 'EXPORT', 'MOVE', 'MOVE_ROW', 'COPY_ROW',
+  'SAVE_AS_NEW', 'SAVE_AS_TEMPLATE', 'ADD_PUBLISH', 'REMOVE_PUBLISH', 'ADD_SHARE', 'REMOVE_SHARE', 'ADD_SHARE_MEMBER', 'REMOVE_SHARE_MEMBER', 'ADD_WORKSPACE_SHARE',
+  'REMOVE_WORKSPACE_SHARE', 'ADD_MEMBER', 'REMOVE_MEMBER', 'TRANSFER_OWNERSHIP', 'CREATE_CELL_LINK', 'REMOVE_SHARES', 'TRANSFER_OWNED_GROUPS', 'TRANSFER_OWNED_ITEMS',
+  'DOWNLOAD_SHEET_ACCESS_REPORT', 'DOWNLOAD_USER_LIST', 'DOWNLOAD_LOGIN_HISTORY', 'DOWNLOAD_PUBLISHED_ITEMS_REPORT', 'UPDATE_MAIN_CONTACT', 'IMPORT_USERS', 'BULK_UPDATE',
+  'LIST_SHEETS', 'REQUEST_BACKUP', 'CREATE_RECURRING_BACKUP', 'UPDATE_RECURRING_BACKUP', 'DELETE_RECURRING_BACKUP', 'REMOVE_FROM_GROUPS', 'SEND_AS_ATTACHMENT',
+  'SEND_ROW', 'SEND', 'SEND_COMMENT', 'SEND_INVITE', 'DECLINE_INVITE', 'ACCEPT_INVITE', 'SEND_PASSWORD_RESET', 'REMOVE_FROM_ACCOUNT', 'ADD_TO_ACCOUNT', 'AUTHORIZE', 'REVOKE'];
 async function position(): Promise<string> {
   let r = await api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
   while (r.body.moreAvailable) r = await api.get(`/events?streamPosition=${r.body.nextStreamPosition}&maxCount=10000`);
@@ -301,6 +310,30 @@ const ELSEWHERE: Record<string, string> = {
   'POST /sheetd/approvals/:token': 'its token arrives only in an approval request mail; test/api/automation.test.ts decides one and reads the approval it writes into the row',
 };
 
+describe('events in the public vocabulary', () => {
+  it('a row\'s change is an UPDATE of its sheet; a sort an UPDATE; sheetd\'s own name in additionalDetails.sheetdEvent', async () => {
+    const s = await sheet();
+    const pos = await position();
+    const [r] = await rowsOf(s.id, s.col.Name!.id, 2);
+    ok(await api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: s.col.Name!.id, direction: 'DESCENDING' }] }));
+    const evs = await eventsAfter(pos);
+    const row = evs.find((e) => e.additionalDetails?.sheetdEvent?.objectType === 'ROW');
+    assert.ok(row, JSON.stringify(evs));
+    assert.deepEqual([row.objectType, row.action, row.objectId], ['SHEET', 'UPDATE', s.id]);
+    assert.deepEqual(row.additionalDetails!.sheetdEvent, { objectType: 'ROW', action: 'CREATE', objectId: r });
+    const sort = evs.find((e) => e.additionalDetails?.sheetdEvent?.action === 'SORT');
+    assert.ok(sort, JSON.stringify(evs));
+    assert.deepEqual([sort.objectType, sort.action, sort.objectId], ['SHEET', 'UPDATE', s.id]);
+    // a name the public service has stays as it is, without sheetdEvent
+    const created = await api.post('/sheets', { name: uniq('public name '), columns: COLS });
+    const after = await eventsAfter(pos);
+    const made = after.find((e) => e.objectId === created.body.result.id && e.action === 'CREATE');
+    assert.ok(made, JSON.stringify(after));
+    assert.equal(made.objectType, 'SHEET');
+    assert.equal(made.additionalDetails?.sheetdEvent, undefined);
+  });
+});
+
 describe('every mutating route records its change event', () => {
   for (const [route, recipe] of Object.entries(R)) {
     it(`${route} records ${recipe.expect.join(' ')}`, async () => {
@@ -310,8 +343,15 @@ describe('every mutating route records its change event', () => {
       });
       assert.ok(res.status === 200, `${res.status} ${res.text}`);
       const evs = await eventsAfter(pos);
-      const pairs = evs.map((e) => `${e.objectType} ${e.action}`);
+      // what sheetd recorded: its own name where the public one is coarser (additionalDetails.sheetdEvent)
+      const pairs = evs.map((e) => { const r = e.additionalDetails?.sheetdEvent ?? e; return `${r.objectType} ${r.action}`; });
       assert.ok(pairs.includes(recipe.expect.join(' ')), `expected ${recipe.expect.join(' ')}, got ${JSON.stringify(pairs)}`);
+      // every event is named in the public vocabulary, the only one the SDKs read
+      for (const e of evs) {
+        assert.ok(PUBLIC_OBJECT_TYPES.includes(e.objectType), `objectType ${e.objectType} of ${JSON.stringify(e)}`);
+        assert.ok(PUBLIC_ACTIONS.includes(e.action), `action ${e.action} of ${JSON.stringify(e)}`);
+        assert.equal(typeof e.objectId, 'number', JSON.stringify(e));
+      }
     });
   }
 

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { recorded } from '../helpers/http.ts';
 import { serverForFile } from '../helpers/setup.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 
@@ -14,10 +15,10 @@ async function allEvents(q = ''): Promise<Ev[]> {
   const since = q.includes('numericDates=true') ? '946684800000' : '2000-01-01T00:00:00Z';
   let r = await s.api.get(`/events?since=${since}&maxCount=10000${q}`);
   assert.equal(r.status, 200, r.text);
-  const out: Ev[] = [...r.body.data];
+  const out: Ev[] = (r.body.data as Ev[]).map(recorded);
   while (r.body.moreAvailable) {
     r = await s.api.get(`/events?streamPosition=${r.body.nextStreamPosition}&maxCount=10000${q}`);
-    out.push(...r.body.data);
+    out.push(...(r.body.data as Ev[]).map(recorded));
   }
   return out;
 }

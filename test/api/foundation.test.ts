@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import http from 'node:http';
 import { startSuiteServer, type TestServer } from '../helpers/server.ts';
-import { client, type Client } from '../helpers/http.ts';
+import { client, type Client, recorded } from '../helpers/http.ts';
 import { createToken } from '../../src/services/identity/tokens.ts';
 import { revokeToken } from '../../src/store/tokens.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
@@ -265,7 +265,7 @@ describe('events and numericDates', () => {
       rowIds.push(...added.body.result.map((r: { id: number }) => r.id));
     }
     const res = await api.get(`/events?maxCount=10000&since=${encodeURIComponent(since)}`);
-    const created = res.body.data.filter((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === 'CREATE' && rowIds.includes(e.objectId));
+    const created = res.body.data.map(recorded).filter((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === 'CREATE' && rowIds.includes(e.objectId));
     assert.equal(created.length, 200);
     for (const e of created) assert.match(e.eventId, /^[a-z0-9]{24}$/);
     assert.equal(new Set(created.map((e: { eventId: string }) => e.eventId)).size, 200);
@@ -281,7 +281,7 @@ describe('events and numericDates', () => {
     const updated = await api.put(path, [[b], [b], [a], [a, b], [b, a]].map((cols, i) => ({ id: ids[i], cells: cols.map((columnId) => ({ columnId, value: 'y' })) })));
     assert.equal(updated.status, 200);
     const res = await api.get(`/events?maxCount=10000&since=${encodeURIComponent(since)}`);
-    const columnsOf = (action: string) => ids.map((id) => res.body.data.find((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === action && e.objectId === id)?.additionalDetails.columnIds);
+    const columnsOf = (action: string) => ids.map((id) => res.body.data.map(recorded).find((e: { objectType: string; action: string; objectId: number }) => e.objectType === 'ROW' && e.action === action && e.objectId === id)?.additionalDetails.columnIds);
     assert.deepEqual(columnsOf('CREATE'), [[a], [a, b], [a, b], [b], [a]]);
     assert.deepEqual(columnsOf('UPDATE'), [[b], [b], [a], [a, b], [b, a]]);
   });

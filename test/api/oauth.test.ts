@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import smartsheet from 'smartsheet';
 import { startSuiteServer, type TestServer } from '../helpers/server.ts';
-import { assertError, client } from '../helpers/http.ts';
+import { assertError, client, recorded } from '../helpers/http.ts';
 import { browser, inputValue, signIn, type Browser } from '../helpers/browser.ts';
 import { clock } from '../../src/clock.ts';
 
@@ -584,7 +584,7 @@ describe('events of OAuth apps', () => {
     const ev = await admin.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000');
     assert.equal(ev.status, 200, ev.text);
     type Ev = { objectType: string; action: string; objectId: number; source: string; accessTokenName?: string; additionalDetails: { origin?: string } };
-    const data = ev.body.data as Ev[];
+    const data = (ev.body.data as Ev[]).map(recorded);
     const created = (id: number) => data.find((e) => e.objectType === 'SHEET' && e.action === 'CREATE' && e.objectId === id)!;
     assert.equal(created(viaApp.body.result.id).source, 'API_INTEGRATED_APP');
     assert.equal(created(viaApp.body.result.id).accessTokenName, 'Report Robot');

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import smartsheet from 'smartsheet';
 import { serverForFile } from '../helpers/setup.ts';
-import { client, type Client } from '../helpers/http.ts';
+import { client, type Client, recorded } from '../helpers/http.ts';
 import { assertError, cellOf, makeSheet, makeUser } from '../helpers/sheets.ts';
 
 const s0 = serverForFile();
@@ -268,7 +268,7 @@ describe('move rows to another sheet', () => {
     // the change log: ROW CREATE in the destination, ROW DELETE in the source
     const ev = await s0.api.get(`/events?since=${since}&maxCount=10000`);
     assert.equal(ev.status, 200, JSON.stringify(ev.body));
-    const events = ev.body.data as Array<{ objectType: string; action: string; objectId: number }>;
+    const events = (ev.body.data as Array<{ objectType: string; action: string; objectId: number }>).map(recorded);
     for (const m of mappings) {
       assert.ok(events.some((e) => e.objectType === 'ROW' && e.action === 'CREATE' && e.objectId === m.to), `CREATE ${m.to}`);
       assert.ok(events.some((e) => e.objectType === 'ROW' && e.action === 'DELETE' && e.objectId === m.from), `DELETE ${m.from}`);

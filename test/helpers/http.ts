@@ -102,6 +102,17 @@ export async function createdSince(api: Client, listPath: string, before: Set<nu
  * moreAvailable). Against a cluster every test file writes to one change log, which soon holds
  * more than a page of events.
  */
+/**
+ * An event of Get Events under the name sheetd recorded it: Get Events names every event in the
+ * public service's vocabulary (a row's change is an UPDATE of its sheet) and keeps sheetd's own
+ * name in additionalDetails.sheetdEvent (test/api/event-stream.test.ts checks the public names).
+ */
+export function recorded<T>(e: T): T {
+  const own = (e as { additionalDetails?: { sheetdEvent?: object } }).additionalDetails?.sheetdEvent;
+  return own === undefined ? e : { ...e, ...own };
+}
+
+/** Every event since `since`, each under the name sheetd recorded it (recorded()). */
 export async function allEvents<T = Record<string, unknown>>(api: Client, since = '2000-01-01T00:00:00Z', o: ReqOpts = {}): Promise<T[]> {
   let r = await api.get(`/events?since=${encodeURIComponent(since)}&maxCount=10000`, o);
   assert.equal(r.status, 200, r.text);
@@ -111,5 +122,5 @@ export async function allEvents<T = Record<string, unknown>>(api: Client, since 
     assert.equal(r.status, 200, r.text);
     out.push(...(r.body.data as T[]));
   }
-  return out;
+  return out.map(recorded);
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { publicSource, readEvents } from '../../services/log/eventReports.ts';
+import { publicEventName, publicSource, readEvents } from '../../services/log/eventReports.ts';
 import { publicDetails } from '../../services/log/recomputed.ts';
 import { int, one, type Query } from '../query.ts';
 import { parseTimestamp, ts } from '../present/dates.ts';
@@ -21,12 +21,15 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
       moreAvailable: r.moreAvailable,
       data: r.events.map((e) => {
         const { source, origin } = publicSource(e.source);
-        const details = publicDetails(JSON.parse(e.additional_details));
+        const name = publicEventName(e, r.orgId);
+        let details = publicDetails(JSON.parse(e.additional_details)) as Record<string, unknown>;
+        if (origin !== undefined) details = { ...details, origin };
+        if (name.recorded !== undefined) details = { ...details, sheetdEvent: name.recorded };
         return {
           eventId: e.event_id,
-          objectType: e.object_type,
-          action: e.action,
-          objectId: e.object_id,
+          objectType: name.objectType,
+          action: name.action,
+          objectId: name.objectId,
           eventTimeStamp: ts(e.event_ts, nd),
           // the same time under the name the Python SDK reads
           eventTimestamp: ts(e.event_ts, nd),
@@ -34,7 +37,7 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
           requestUserId: e.request_user_id ?? e.user_id ?? r.systemUserId,
           accessTokenName: e.access_token_name ?? undefined,
           source,
-          additionalDetails: origin === undefined ? details : { ...(details as object), origin },
+          additionalDetails: details,
         };
       }),
     };
