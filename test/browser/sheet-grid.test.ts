@@ -278,6 +278,23 @@ test('a row added at the bottom (or below the last row) takes what is typed next
   await screenshot(page, 'grid-bottom-rows');
 });
 
+test('Tab after typing saves and goes on along the row (Shift+Tab back); Enter goes down', { skip }, async () => {
+  const s = await makeSheet(api, 'Tab along', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Q1', type: 'TEXT_NUMBER' }, { title: 'Q2', type: 'TEXT_NUMBER' }]);
+  await api.post(`/sheets/${s.id}/rows`, ['A', 'B'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: v }] })));
+  await openSheet(page, t, s.id);
+  await focus(2, 3); // A's Q1
+  await page.keyboard.type('125');
+  await editorHas('125');
+  await page.keyboard.press('Tab');
+  await page.locator('[role="row"][aria-rowindex="2"] [aria-colindex="4"][aria-selected="true"]').waitFor();
+  await page.keyboard.type('155');
+  await editorHas('155');
+  await page.keyboard.press('Shift+Tab');
+  await page.locator('[role="row"][aria-rowindex="2"] [aria-colindex="3"][aria-selected="true"]').waitFor();
+  const back = await eventually(s.id, (x) => x.rows[0]!.cells[1]?.value === 125 && x.rows[0]!.cells[2]?.value === 155, 'both values in row A');
+  assert.deepEqual(back.rows[1]!.cells.slice(1).map((c) => c.value ?? null), [null, null]);
+});
+
 test('rows: insert above and below, indent, move, delete', { skip }, async () => {
   const s = await makeSheet(api, 'Rows', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }]);
   await api.post(`/sheets/${s.id}/rows`, ['A', 'B', 'C'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: v }] })));

@@ -21,6 +21,8 @@ export interface EditorEnv {
   opening: number;
   /** Enter, Tab or Escape pressed while the editor was being drawn: the editor runs it once drawn. */
   queued: { key: string; shift: boolean } | null;
+  /** After an edit saved with Tab (Shift+Tab): moves the grid's focus to the next (previous) column of the row. */
+  tabbed?: (back: boolean) => void;
 }
 
 export const editorEnv: EditorEnv = { model: null as unknown as SheetModel, current: null, seed: '', opening: 0, queued: null };
@@ -211,7 +213,11 @@ export class SheetCellEditor implements EditorBase {
       e.preventDefault();
       e.stopPropagation();
       this.save(this.getValue(), e.key === 'Tab');
-      if (e.key === 'Tab') this.close(true);
+      // Tab goes on along the row (RevoGrid's close(true) would go down, as Enter does)
+      if (e.key === 'Tab') {
+        this.close(false);
+        editorEnv.tabbed?.(e.shiftKey);
+      }
     } else if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();

@@ -74,6 +74,10 @@ export class SheetGrid {
     this.palette = opts.palette;
     this.moves = opts.moves ?? true;
     editorEnv.model = model;
+    editorEnv.tabbed = (back) => {
+      const pos = this.focusPos();
+      if (pos && (back ? pos.colIdx > 0 : pos.colIdx < this.cols.length - 1)) void this.moveFocus(pos.y, pos.colIdx + (back ? -1 : 1));
+    };
     const el = document.createElement('revo-grid');
     this.el = el;
     el.className = 'sd-grid';
