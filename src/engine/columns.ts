@@ -266,8 +266,9 @@ function applyAttributes(c: ValidColumn, v: ColumnInput): ValidColumn {
   }
   if (v.formula !== undefined) {
     if (v.formula === null || v.formula === '') delete c.formula;
-    else if (typeof v.formula !== 'string' || !v.formula.startsWith('=')) throw new InvalidInput(1162);
-    else c.formula = v.formula;
+    // blanks before the equal sign are not part of it (the public service takes " = TODAY()")
+    else if (typeof v.formula !== 'string' || !v.formula.trimStart().startsWith('=')) throw new InvalidInput(1162);
+    else c.formula = v.formula.trimStart();
   }
   if (c.primary === undefined) delete c.primary;
   return c;

@@ -158,6 +158,9 @@ function parsePicklist(column: ColumnDef, x: string | number | boolean, strict: 
 
 function parseCheckbox(column: ColumnDef, x: string | number | boolean, strict: boolean): ValueResult {
   if (typeof x === 'boolean') return { v: x };
+  // an empty string clears the box: unchecked (the SDKs' shared scenario "Update Rows - Clear
+  // Value - Checkbox" sends it and reads false)
+  if (typeof x === 'string' && x.trim() === '') return { v: false };
   if (strict) strictError(column, x);
   if (typeof x === 'string') {
     const l = x.trim().toLowerCase();
@@ -515,7 +518,7 @@ export function parseCellWrite(column: ColumnDef, input: CellInput, existing: St
   const strict = input.strict !== false;
   const override = input.overrideValidation === true || ctx.overrideValidation === true;
 
-  if (present(input.formula) && (typeof input.formula !== 'string' || !input.formula.startsWith('='))) throw new InvalidInput(1162);
+  if (present(input.formula) && (typeof input.formula !== 'string' || !input.formula.trimStart().startsWith('='))) throw new InvalidInput(1162);
   if (present(input.hyperlink) && present(input.linkInFromCell)) throw new InvalidInput(1109);
   if (present(value) && present(objectValue)) throw new InvalidInput(1130);
   if (present(value) && typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new InvalidInput(1038);
@@ -555,7 +558,8 @@ export function parseCellWrite(column: ColumnDef, input: CellInput, existing: St
       derived = hl.derivedValue;
     }
     if (present(input.formula)) {
-      cell.fx = input.formula as string;
+      // blanks before the equal sign are not part of it (the public service takes " = TODAY()")
+      cell.fx = (input.formula as string).trimStart();
       delete cell.li;
       delete cell.img;
       // The formula engine computes the value; keep the previous one until it does.

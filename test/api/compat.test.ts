@@ -194,3 +194,28 @@ describe('paths and bodies as the Java and C# SDKs write them', () => {
     assertError(await s.api.post(`/sheets/${sh.id}/copy`, { destinationType: 'SHEET', destinationId: sh.id }), 400, 1031);
   });
 });
+
+describe('values as the SDKs\' shared scenarios write them', () => {
+  test('an empty string clears a checkbox (unchecked: false); blanks before a formula\'s equal sign are dropped', async () => {
+    const sh = await makeSheet(s.api, 'clear checkbox', [{ title: 'A', type: 'TEXT_NUMBER', primary: true }, { title: 'Done', type: 'CHECKBOX' }]);
+    const added = await s.api.post(`/sheets/${sh.id}/rows`, { cells: [{ columnId: sh.col.A!.id, value: 'a' }, { columnId: sh.col.Done!.id, value: true }] });
+    assert.equal(added.status, 200, added.text);
+    const rowId = added.body.result.id as number;
+    const cleared = await s.api.put(`/sheets/${sh.id}/rows`, [{ id: rowId, cells: [{ columnId: sh.col.Done!.id, value: '' }] }]);
+    assert.equal(cleared.status, 200, cleared.text);
+    const row = (await s.api.get(`/sheets/${sh.id}/rows/${rowId}`)).body;
+    assert.equal(row.cells.find((c: { columnId: number }) => c.columnId === sh.col.Done!.id).value, false);
+    // other text is still refused by the strict checkbox
+    assertError(await s.api.put(`/sheets/${sh.id}/rows`, [{ id: rowId, cells: [{ columnId: sh.col.Done!.id, value: 'maybe' }] }]), 400, 1042);
+    // " = TODAY()" as a column formula (the C# SDK's test against the public service), "  =1+1" in a cell
+    const col = await s.api.post(`/sheets/${sh.id}/columns`, [{ title: 'Today', index: 2, type: 'DATE', formula: ' = TODAY()' }]);
+    assert.equal(col.status, 200, col.text);
+    assert.match(col.body.result[0].formula, /^=\s*TODAY\(\)$/);
+    const f = await s.api.put(`/sheets/${sh.id}/rows`, [{ id: rowId, cells: [{ columnId: sh.col.A!.id, formula: '  =1+1' }] }]);
+    assert.equal(f.status, 200, f.text);
+    const cell = f.body.result[0].cells.find((c: { columnId: number }) => c.columnId === sh.col.A!.id);
+    assert.equal(cell.formula, '=1+1');
+    assert.equal(cell.value, 2);
+    assertError(await s.api.put(`/sheets/${sh.id}/rows`, [{ id: rowId, cells: [{ columnId: sh.col.A!.id, formula: ' 1+1' }] }]), 400, 1162);
+  });
+});
