@@ -295,6 +295,20 @@ test('Tab after typing saves and goes on along the row (Shift+Tab back); Enter g
   assert.deepEqual(back.rows[1]!.cells.slice(1).map((c) => c.value ?? null), [null, null]);
 });
 
+test('a project sheet\'s Start and Finish show their days, as DATE cells do', { skip }, async () => {
+  const made = await api.post('/sheets', { name: 'Project days', fromId: 5816286846604928 });
+  assert.equal(made.status, 200, made.text);
+  const id = made.body.result.id as number;
+  const cols = (await api.get(`/sheets/${id}/columns`)).body.data as Array<{ id: number; title: string }>;
+  const col = (title: string) => cols.find((c) => c.title === title)!.id;
+  const add = await api.post(`/sheets/${id}/rows`, { cells: [{ columnId: col('Task Name'), value: 'Kick-off' }, { columnId: col('Start'), value: '2026-01-05' }, { columnId: col('Finish'), value: '2026-01-09' }] });
+  assert.equal(add.status, 200, add.text);
+  await openSheet(page, t, id);
+  // Start and Finish are the grid's 4th and 5th columns (after the row number, Task Name and Assigned To)
+  await cellAt(page, 2, 4).filter({ hasText: /^2026-01-05$/ }).waitFor();
+  await cellAt(page, 2, 5).filter({ hasText: /^2026-01-09$/ }).waitFor();
+});
+
 test('rows: insert above and below, indent, move, delete', { skip }, async () => {
   const s = await makeSheet(api, 'Rows', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }]);
   await api.post(`/sheets/${s.id}/rows`, ['A', 'B', 'C'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: v }] })));

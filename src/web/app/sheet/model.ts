@@ -333,6 +333,12 @@ const shortTimestamp = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', 
  */
 export function gridText(col: Column, c: Cell | undefined): { text: string; title?: string } {
   const text = shownText(c);
+  // a project sheet's dates (ABSTRACT_DATETIME: a day and the start of its working day, no
+  // zone) show as the day, as DATE cells do; the whole value is the cell's title
+  if (col.type === 'ABSTRACT_DATETIME') {
+    const day = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.exec(text)?.[1];
+    return day === undefined ? { text } : { text: day, title: text };
+  }
   if (col.type !== 'DATETIME' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/.test(text)) return { text };
   return { text: shortTimestamp.format(new Date(text)), title: text };
 }
