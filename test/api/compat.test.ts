@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
-import { assertError, makeSheet } from '../helpers/sheets.ts';
+import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { tokenFor } from '../helpers/tokens.ts';
 
 // Query parameters and headers as every official client spells them (the Python SDK sends
@@ -168,10 +168,14 @@ describe('paths and bodies as the Java and C# SDKs write them', () => {
     const left = await s.api.get(`/sheets/${sh.id}/`);
     assert.equal(left.status, 200, left.text);
     assert.deepEqual(left.body.rows.map((r: { id: number }) => r.id), [ids[1]]);
-    const fav = await s.api.post('/favorites/', [{ type: 'sheet', objectId: sh.id }]);
+    // a user of its own: the admin's favorites are another file's in a cluster run (one server for all files)
+    const user = await makeUser(s.t, s.api, 'trailing-slash@example.com');
+    const mine = await s.api.post('/sheets', { name: 'my favorite', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }] }, { token: user.token });
+    assert.equal(mine.status, 200, mine.text);
+    const fav = await s.api.post('/favorites/', [{ type: 'sheet', objectId: mine.body.result.id }], { token: user.token });
     assert.equal(fav.status, 200, fav.text);
-    const favs = await s.api.get('/favorites');
-    assert.ok(favs.body.data.some((f: { objectId: number }) => f.objectId === sh.id), favs.text);
+    const favs = await s.api.get('/favorites', { token: user.token });
+    assert.deepEqual(favs.body.data.map((f: { objectId: number }) => f.objectId), [mine.body.result.id]);
     // the method still decides: a known path with another verb is 405, an unknown one 404
     assertError(await s.api.call('PATCH', '/favorites/'), 405, 1010);
     assertError(await s.api.get('/no-such-thing/'), 404, 1006);
