@@ -9,9 +9,8 @@ import { convertCell } from '../../engine/convert.ts';
 import { assertCellsPerSheet } from '../../engine/limits.ts';
 import type { Actor } from '../platform/context.ts';
 import { writeSheet, type SheetStore } from './sheetWrites.ts';
-import { indexColumns, rowsInOrder, type SheetModel } from '../../engine/model.ts';
-import { allocateAutoNumbers, renderAutoNumber } from '../../engine/autonumber.ts';
-import type { Changeset } from '../../engine/model.ts';
+import { indexColumns, rowsInOrder, type Changeset, type SheetModel } from '../../engine/model.ts';
+import { assignAutoNumbers } from '../../engine/autonumber.ts';
 import type { StoredCell } from '../../engine/cells.ts';
 import { afterWrite } from '../computed/formulas.ts';
 import { hasRelativeRowReference, sheetSchema, toIdentityForm } from '../../engine/formulaBridge.ts';
@@ -55,12 +54,11 @@ function isScheduleColumn(sheet: { settings: string }, column: Pick<ColumnDef, '
 function numberExistingRows(m: SheetModel, changes: Changeset, column: ColumnDef, now: number): void {
   const rows = rowsInOrder(m);
   if (rows.length === 0) return;
-  const fmt = column.autoNumberFormat ?? {};
-  const { numbers, next } = allocateAutoNumbers(fmt, column.nextAutoNumber, rows.length);
+  const { values, next } = assignAutoNumbers([column], rows.length, now).get(column.id)!;
   const key = String(column.id);
   rows.forEach((row, i) => {
     // the number replaces the value and any formula of the cell; its format, link and image stay
-    const cell: StoredCell = { ...row.cells[key], v: renderAutoNumber(fmt, numbers[i]!, now) };
+    const cell: StoredCell = { ...row.cells[key], v: values[i]! };
     delete cell.fx;
     row.cells = { ...row.cells, [key]: cell };
     changes.updated.add(row.id);
