@@ -19,6 +19,7 @@ import { updateRequestPages } from './updateRequests.ts';
 import { proofReviewPages } from './proofReviews.ts';
 import { publishedSightPages } from './publishedSights.ts';
 import { appPages } from './appPages.ts';
+import { FAVICON_SVG } from '../http/openapi/brand.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -85,6 +86,13 @@ export async function webPlugin(web: FastifyInstance): Promise<void> {
     reply.header('cache-control', 'public, max-age=3600');
     return reply.type('text/css; charset=utf-8').send(STYLESHEET);
   });
+  // the pages name it; /favicon.ico is where a browser looks for a page that names none (the API's JSON)
+  for (const url of ['/static/favicon.svg', '/favicon.ico']) {
+    web.get(url, async (_req, reply) => {
+      reply.header('cache-control', 'public, max-age=86400');
+      return reply.type('image/svg+xml').send(FAVICON_SVG);
+    });
+  }
 
 
   await web.register(sessionRoutes);

@@ -108,6 +108,14 @@ describe('sign-in', () => {
     const css = await b.get('/static/sheetd.css');
     assert.equal(css.status, 200);
     assert.match(css.headers.get('content-type')!, /text\/css/);
+    // the pages name their icon, and a browser that asks /favicon.ico gets the same picture
+    assert.match(form.text, /<link rel="icon" href="\/static\/favicon.svg"/);
+    for (const url of ['/static/favicon.svg', '/favicon.ico']) {
+      const icon = await b.get(url);
+      assert.equal(icon.status, 200, url);
+      assert.match(icon.headers.get('content-type')!, /^image\/svg\+xml/, url);
+      assert.match(icon.text, /^<svg /, url);
+    }
 
     const wrong = await b.post('/login', { _csrf: inputValue(form.text, '_csrf'), email: users.bob, password: 'not the password', next: '/' });
     assert.equal(wrong.status, 401);

@@ -190,6 +190,10 @@ test('a column\'s type and options changed through its menu', { skip }, async ()
   await page.getByRole('button', { name: 'Column…' }).click();
   await page.getByRole('dialog').getByRole('menuitem', { name: 'Type and options' }).click();
   assert.equal(await dlg.getByLabel('Type').inputValue(), 'PICKLIST');
+  // the types by the names people know, not the API's
+  assert.equal(await dlg.getByLabel('Type').locator('option:checked').innerText(), 'Dropdown');
+  assert.deepEqual(await dlg.getByLabel('Type').locator('option').allInnerTexts(),
+    ['Text/Number', 'Date', 'Dropdown', 'Multi-select dropdown', 'Contact', 'Multiple contacts', 'Checkbox']);
   assert.equal(await dlg.getByLabel(/Options/).inputValue(), 'Open, Closed, Waiting');
   await dlg.getByLabel('Type').selectOption('TEXT_NUMBER');
   await dlg.getByLabel(/Options/).fill('');

@@ -1,4 +1,4 @@
-/** sheetd's name and mark on the /docs pages, in place of the framework's (SVG, drawn here). */
+/** sheetd's name and mark (SVG, drawn here): the /docs pages' top bar and favicon, and the web pages' favicon. */
 
 /** a 3 x 3 grid of cells, the top row filled: the favicon, and the mark beside the name */
 const MARK = '<rect x="1" y="1" width="30" height="30" rx="4" fill="#ffffff" stroke="#1f6f50" stroke-width="2"/>'

@@ -46,7 +46,7 @@ export function dialog<T>(title: string, build: (body: HTMLElement, done: (v: T)
 }
 
 /** A form in a dialog: labelled fields, OK and Cancel. Resolves with the form's values or null. */
-export function formDialog(title: string, fields: Array<{ name: string; label: string; value?: string; type?: string; options?: string[] }>, ok = 'OK'): Promise<Record<string, string> | null> {
+export function formDialog(title: string, fields: Array<{ name: string; label: string; value?: string; type?: string; options?: Array<string | [value: string, label: string]> }>, ok = 'OK'): Promise<Record<string, string> | null> {
   return dialog<Record<string, string>>(title, (body, done) => {
     const form = h('form', { class: 'modal-form' });
     for (const f of fields) {
@@ -54,7 +54,10 @@ export function formDialog(title: string, fields: Array<{ name: string; label: s
       form.append(h('label', { for: id }, f.label));
       if (f.options) {
         const sel = h('select', { id, name: f.name });
-        for (const o of f.options) sel.append(h('option', { value: o, selected: o === f.value }, o));
+        for (const o of f.options) {
+          const [value, label] = typeof o === 'string' ? [o, o] : o;
+          sel.append(h('option', { value, selected: value === f.value }, label));
+        }
         form.append(sel);
       } else form.append(h('input', { id, name: f.name, type: f.type ?? 'text', value: f.value ?? '' }));
     }

@@ -245,13 +245,17 @@ async function columnMenu(ctx: SheetPageContext, col: Column, opener: HTMLElemen
       if (v?.title) await actions.updateColumn(col.id, { title: v.title });
     }, model.canAdmin],
     ['Type and options', async () => {
+      // a type the menu does not offer (a project sheet's Duration, Predecessors) stays listed
+      // and chosen, so that saving the options does not change it
+      const types = COLUMN_TYPES.some(([t]) => t === col.type) ? COLUMN_TYPES : [...COLUMN_TYPES, [col.type, typeLabel(col)] as [string, string]];
       const v = await formDialog(`Column ${col.title}`, [
-        { name: 'type', label: 'Type', value: col.type, options: COLUMN_TYPES.map(([t]) => t) },
+        { name: 'type', label: 'Type', value: col.type, options: types },
         { name: 'options', label: 'Options (dropdowns: separated by commas)', value: (col.options ?? []).join(', ') },
       ], 'Save');
       if (!v) return;
       const options = v.options!.split(',').map((s) => s.trim()).filter(Boolean);
-      await actions.updateColumn(col.id, { type: v.type, ...(options.length ? { options } : {}) });
+      const change = { ...(v.type !== col.type ? { type: v.type } : {}), ...(options.length ? { options } : {}) };
+      if (Object.keys(change).length > 0) await actions.updateColumn(col.id, change);
     }, model.canAdmin && !col.primary && !col.systemColumnType],
     ['Move left', () => actions.updateColumn(col.id, { index: Math.max(0, col.index - 1) }), model.canAdmin && col.index > 0],
     ['Move right', () => actions.updateColumn(col.id, { index: col.index + 1 }), model.canAdmin && col.index < model.columns.length - 1],
@@ -306,7 +310,7 @@ async function columnMenu(ctx: SheetPageContext, col: Column, opener: HTMLElemen
 async function addColumn(ctx: SheetPageContext, index: number): Promise<void> {
   const v = await formDialog('Add column', [
     { name: 'title', label: 'Title' },
-    { name: 'type', label: 'Type', value: 'TEXT_NUMBER', options: COLUMN_TYPES.map(([t]) => t) },
+    { name: 'type', label: 'Type', value: 'TEXT_NUMBER', options: COLUMN_TYPES },
     { name: 'options', label: 'Options (dropdowns: separated by commas)' },
   ], 'Add');
   if (!v?.title) return;
