@@ -55,7 +55,7 @@ export const SHEETD_COMPONENTS: Record<string, Schema> = {
   /** a child of a folder or workspace (the SDKs' AssetReference) */
   AssetReference: obj({
     id: int, name: str, permalink: str, createdAt: time, modifiedAt: time, accessLevel: ref('AccessLevel'),
-    resourceType: { enum: ['folder', 'sheet', 'template', 'report', 'sight'] }, ownerId: int, source: ref('Source'),
+    resourceType: { enum: ['folder', 'sheet', 'template', 'report', 'sight'] }, ownerId: int, owner: str, source: ref('Source'),
   }, { required: ['id', 'name', 'resourceType'] }),
   /** sheetd's saved filter (docs/sheets.md) */
   SheetFilter: obj({
