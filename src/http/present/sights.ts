@@ -112,9 +112,10 @@ export function presentWidget(config: Config, data: SightData, w: StoredWidget, 
         }
         return item;
       });
-      // a metric of summary fields is a SHEETSUMMARY widget to clients below level 4
+      // a metric of summary fields is a SHEETSUMMARY widget to clients below level 4; its contents
+      // stay METRIC, the only contents type the SDKs read as cell link contents (theirs for SHEETSUMMARY)
       if (summaryItems && ro.level < 4) out.type = 'SHEETSUMMARY';
-      contents = { type: out.type, sheetId: c.sheetId, cellData };
+      contents = { type: 'METRIC', sheetId: c.sheetId, cellData };
       if (src) contents.columns = used.map((col) => presentModelColumn(src.model, col, ro.level, false, false));
       const h = link(c.hyperlink);
       if (h) contents.hyperlink = h;
@@ -140,7 +141,9 @@ export function presentWidget(config: Config, data: SightData, w: StoredWidget, 
         if (name === undefined) return [];
         return [{ ...s, label: s.label ?? name, hyperlink: { [key]: id, url: permalink(config, KIND[key], id) } }];
       });
-      contents = { type: c.type, shortcutData: items };
+      // SHORTCUT whatever the widget's type: the SDKs read shortcut contents only of that type
+      // (SHORTCUTICON and SHORTCUTLIST contents would be null to them)
+      contents = { type: 'SHORTCUT', shortcutData: items };
       break;
     }
     default: {
