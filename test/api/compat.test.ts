@@ -223,3 +223,81 @@ describe('values as the SDKs\' shared scenarios write them', () => {
     assertError(await s.api.put(`/sheets/${sh.id}/rows`, [{ id: rowId, cells: [{ columnId: sh.col.A!.id, formula: ' 1+1' }] }]), 400, 1162);
   });
 });
+
+describe('include=ownerInfo: the owner\'s id and address on every list that shows owners', () => {
+  type Item = { id: number; owner?: string; ownerId?: number };
+  test('List Sheets, Reports and Dashboards; Home, Get Folder, Get Workspace and children: ownerId and owner of each item', async () => {
+    const col = [{ title: 'A', type: 'TEXT_NUMBER', primary: true }];
+    const admin = (await s.api.get('/users/me')).body as { id: number; email: string };
+    // a user of its own owns a workspace and a folder of things, and sees the admin's shared ones
+    const email = 'owner-info.user@example.com';
+    const u = await makeUser(s.t, s.api, email);
+    const as = { token: u.token };
+    const ws = (await s.api.post('/workspaces', { name: 'oi ws' }, as)).body.result;
+    const folder = (await s.api.post(`/workspaces/${ws.id}/folders`, { name: 'oi folder' }, as)).body.result;
+    const inner = (await s.api.post(`/folders/${folder.id}/folders`, { name: 'oi inner' }, as)).body.result;
+    const mySheet = (await s.api.post(`/folders/${folder.id}/sheets`, { name: 'oi mine', columns: col }, as)).body.result;
+    const deepSheet = (await s.api.post(`/folders/${inner.id}/sheets`, { name: 'oi deep', columns: col }, as)).body.result;
+    const myReport = await s.api.post('/sheetd/reports', { name: 'oi my report', destinationType: 'folder', destinationId: folder.id, scope: { sheets: [{ id: mySheet.id }] }, columns: [{ title: 'A', type: 'TEXT_NUMBER' }] }, as);
+    assert.equal(myReport.status, 200, myReport.text);
+    const mySight = await s.api.post('/sheetd/sights', { name: 'oi my dash', destinationType: 'folder', destinationId: folder.id }, as);
+    assert.equal(mySight.status, 200, mySight.text);
+    const theirSheet = await makeSheet(s.api, 'oi theirs', col);
+    assert.equal((await s.api.post(`/sheets/${theirSheet.id}/shares`, { email, accessLevel: 'VIEWER' })).status, 200);
+    const theirReport = (await s.api.post('/sheetd/reports', { name: 'oi their report', scope: { sheets: [{ id: theirSheet.id }] }, columns: [{ title: 'A', type: 'TEXT_NUMBER' }] })).body.result;
+    assert.equal((await s.api.post(`/reports/${theirReport.id}/shares`, { email, accessLevel: 'VIEWER' })).status, 200);
+    const theirSight = (await s.api.post('/sheetd/sights', { name: 'oi their dash' })).body.result;
+    assert.equal((await s.api.post(`/sights/${theirSight.id}/shares`, { email, accessLevel: 'VIEWER' })).status, 200);
+
+    const mine = { ownerId: u.id, owner: email };
+    const theirs = { ownerId: admin.id, owner: admin.email };
+    const check = (items: Item[], id: number, want: { ownerId: number; owner: string }, where: string) => {
+      const x = items.find((i) => i.id === id);
+      assert.ok(x, `${where}: ${id} listed`);
+      assert.deepEqual({ ownerId: x.ownerId, owner: x.owner }, want, where);
+    };
+    const get = async (path: string) => {
+      const r = await s.api.get(path, as);
+      assert.equal(r.status, 200, `${path}: ${r.text}`);
+      return r.body;
+    };
+
+    const sheets = (await get('/sheets?include=ownerInfo&includeAll=true')).data as Item[];
+    check(sheets, mySheet.id, mine, 'List Sheets');
+    check(sheets, deepSheet.id, mine, 'List Sheets');
+    check(sheets, theirSheet.id, theirs, 'List Sheets');
+    const reports = (await get('/reports?include=ownerInfo&includeAll=true')).data as Item[];
+    check(reports, myReport.body.result.id, mine, 'List Reports');
+    check(reports, theirReport.id, theirs, 'List Reports');
+    const sights = (await get('/sights?include=ownerInfo&includeAll=true')).data as Item[];
+    check(sights, mySight.body.result.id, mine, 'List Dashboards');
+    check(sights, theirSight.id, theirs, 'List Dashboards');
+    const paged = (await get('/sights?include=ownerInfo&maxItems=100')).data as Item[];
+    check(paged, theirSight.id, theirs, 'List Dashboards (token paging)');
+
+    for (const path of [`/folders/${folder.id}?include=ownerInfo`, `/workspaces/${ws.id}?include=ownerInfo&loadAll=true`]) {
+      const body = await get(path);
+      const f = path.startsWith('/folders') ? body : body.folders.find((x: Item) => x.id === folder.id);
+      check(f.sheets, mySheet.id, mine, path);
+      check(f.reports, myReport.body.result.id, mine, path);
+      check(f.sights, mySight.body.result.id, mine, path);
+      check(f.folders[0].sheets ?? (await get(`/folders/${inner.id}?include=ownerInfo`)).sheets, deepSheet.id, mine, `${path}, nested`);
+    }
+    for (const path of ['/folders/personal?include=ownerInfo', '/home?include=ownerInfo']) {
+      const home = await get(path);
+      check(home.sheets, theirSheet.id, theirs, path);
+      check(home.reports, theirReport.id, theirs, path);
+      check(home.sights, theirSight.id, theirs, path);
+    }
+    const children = (await get(`/folders/${folder.id}/children?include=ownerInfo`)).data as Array<Item & { resourceType: string }>;
+    for (const [id, type] of [[mySheet.id, 'sheet'], [myReport.body.result.id, 'report'], [mySight.body.result.id, 'sight']] as const) {
+      check(children.filter((c) => c.resourceType === type), id, mine, `folder children (${type})`);
+    }
+    assert.equal(children.find((c) => c.resourceType === 'folder')!.owner, undefined, 'a folder has no owner');
+
+    // without ownerInfo: neither
+    for (const x of [...(await get('/sheets?includeAll=true')).data, ...(await get(`/folders/${folder.id}`)).sheets] as Item[]) {
+      assert.deepEqual([x.owner, x.ownerId], [undefined, undefined]);
+    }
+  });
+});

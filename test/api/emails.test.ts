@@ -205,6 +205,49 @@ describe('Send Rows via Email', () => {
   });
 });
 
+describe('Send Row via Email (POST /sheets/{id}/rows/{rowId}/emails, the Java SDK\'s deprecated sendRow)', () => {
+  test('the row in the path is sent as Send Rows sends one row: a card of the visible columns, a SEND_ROW event', async () => {
+    const s = await sheetWithRows('One row');
+    const before = (await s0.api.get('/events?since=2000-01-01T00:00:00Z&maxCount=10000')).body.nextStreamPosition as string;
+    // the body as that method writes it: a RowEmail (no rowIds)
+    const res = await s0.api.post(`/sheets/${s.id}/rows/${s.rowIds[1]}/emails`, { sendTo: [{ email: 'one.row@example.org' }], subject: 'Row for you', message: 'See this', ccMe: false, includeAttachments: false, includeDiscussions: false });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, { message: 'SUCCESS', resultCode: 0 });
+    const [m] = await newMail(1);
+    assert.equal(addr(m!.to), 'one.row@example.org');
+    assert.equal(m!.subject, 'Row for you');
+    assert.match(m!.text!, /See this/);
+    assert.match(m!.text!, /Task: Build\nHours: 30\n/, 'the row as a card');
+    assert.doesNotMatch(m!.text!, /Design|secret/, 'only that row, only visible columns');
+    let pos = before;
+    const events: Array<{ action: string; objectId: number; additionalDetails?: { rowIds?: number[] } }> = [];
+    for (let more = true; more;) {
+      const page = (await s0.api.get(`/events?streamPosition=${pos}&maxCount=10000`)).body;
+      events.push(...page.data);
+      pos = page.nextStreamPosition;
+      more = page.moreAvailable;
+    }
+    const sent = events.find((e) => e.action === 'SEND_ROW' && e.objectId === s.id);
+    assert.ok(sent, JSON.stringify(events));
+    assert.deepEqual(sent.additionalDetails?.rowIds, [s.rowIds[1]]);
+  });
+
+  test('Send Rows\' refusals, and rowIds in the body, refused with their codes; nothing is sent', async () => {
+    const s = await sheetWithRows('One row refusals');
+    const send = (rowId: number | string, body: Record<string, unknown>) => s0.api.post(`/sheets/${s.id}/rows/${rowId}/emails`, body);
+    assertError(await send(s.rowIds[0]!, {}), 400, 1012);
+    assertError(await send(s.rowIds[0]!, { sendTo: [{ email: 'not an address' }] }), 400, 1156);
+    assertError(await send(s.rowIds[0]!, { sendTo: [{ email: 'a@example.org' }], rowIds: [s.rowIds[1]] }), 400, 1032);
+    assertError(await send(4503599627370495, { sendTo: [{ email: 'a@example.org' }] }), 404, 1006);
+    assertError(await send('x', { sendTo: [{ email: 'a@example.org' }] }), 404, 1006);
+    assertError(await send(s.rowIds[0]!, { sendTo: [{ email: 'a@example.org' }], layout: 'DIAGONAL' }), 400, 1031);
+    assertError(await s0.api.post(`/sheets/${s.id}/rows/${s.rowIds[0]}/emails`, [1]), 400, 1008);
+    const stranger = await makeUser(s0.t, s0.api, 'one.row.stranger@example.com');
+    assertError(await s0.api.post(`/sheets/${s.id}/rows/${s.rowIds[0]}/emails`, { sendTo: [{ email: 'a@example.org' }] }, { token: stranger.token }), 404, 1006);
+    await noNewMail();
+  });
+});
+
 describe('Share notices', () => {
   test('sendEmail=true mails the person or each group member with the share\'s subject and message; without it nothing is sent', async () => {
     const s = await sheetWithRows('Shared plan');

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
 import { allEvents, client } from '../helpers/http.ts';
-import { assertError, cellOf, makeSheet } from '../helpers/sheets.ts';
+import { assertError, cellOf, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { spawnServer } from '../helpers/process.ts';
 import { notInCluster } from '../helpers/server.ts';
 
@@ -252,6 +252,30 @@ describe('update, delete and read rows', () => {
     assert.deepEqual(st.rows.map((r) => r.id), [other]);
     assert.equal(st.rows[0]!.rowNumber, 1);
     assertError(await s0.api.del(`/sheets/${s.id}/rows`), 400, 1009);
+  });
+
+  test('Delete Row (DELETE /sheets/{id}/rows/{rowId}, the Java SDK\'s deprecated deleteRow) deletes as Delete Rows with ids=rowId; the Result has no result', async () => {
+    const s = await makeSheet(s0.api, 'del one', COLUMNS);
+    const task = s.col.Task!.id;
+    const p = (await s0.api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: task, value: 'parent' }] })).body.result.id;
+    await s0.api.post(`/sheets/${s.id}/rows`, { parentId: p, cells: [{ columnId: task, value: 'kid' }] });
+    const other = (await s0.api.post(`/sheets/${s.id}/rows`, { toBottom: true, cells: [{ columnId: task, value: 'other' }] })).body.result.id;
+    const before = await sheetState(s.id);
+    // a row not in the sheet, an id that is not one, a reader: refused, nothing deleted
+    assertError(await s0.api.del(`/sheets/${s.id}/rows/4503599627370495`), 404, 1006);
+    assertError(await s0.api.del(`/sheets/${s.id}/rows/x1`), 404, 1006);
+    const reader = await makeUser(s0.t, s0.api, 'delete-row.reader@example.com');
+    assert.equal((await s0.api.post(`/sheets/${s.id}/shares`, { email: 'delete-row.reader@example.com', accessLevel: 'VIEWER' })).status, 200);
+    assertError(await s0.api.del(`/sheets/${s.id}/rows/${p}`, { token: reader.token }), 403, 1004);
+    assert.equal((await sheetState(s.id)).version, before.version);
+    // the parent and its child go; the answer is the Result that method reads (result would be one Row)
+    const res = await s0.api.del(`/sheets/${s.id}/rows/${p}`);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, { message: 'SUCCESS', resultCode: 0, version: before.version + 1 });
+    const st = await sheetState(s.id);
+    assert.deepEqual(st.rows.map((r) => r.id), [other]);
+    assert.equal(st.version, before.version + 1);
+    assertError(await s0.api.del(`/sheets/${s.id}/rows/${p}`), 404, 1006);
   });
 
   test('get row with includes; rowIds and rowNumbers select rows of Get Sheet; paging over rows', async () => {

@@ -152,7 +152,33 @@ describe('workspaces', () => {
   test('include=source,ownerInfo on children adds them to sheets', async () => {
     const l = await layout('Inc');
     const kids = await sdk(s.t.adminToken).workspaces.getWorkspaceChildren({ workspaceId: l.ws.id, queryParameters: { include: 'ownerInfo', childrenResourceTypes: 'sheets' } });
-    assert.equal(kids.data[0].ownerId, (await s.api.get('/users/me')).body.id);
+    const me = (await s.api.get('/users/me')).body;
+    assert.equal(kids.data[0].ownerId, me.id);
+    assert.equal(kids.data[0].owner, me.email);
+  });
+
+  test('include=ownerInfo through the SDK: owner (address) and ownerId on Home contents, folder children and List Sheets, Reports and Dashboards', async () => {
+    const email = 'sdk.owner-info@example.org';
+    const u = await makeUser(s.t, s.api, email);
+    const f = (await s.api.post('/home/folders', { name: 'OI folder' }, { token: u.token })).body.result;
+    const sh = (await s.api.post(`/folders/${f.id}/sheets`, { name: 'OI sheet', columns: col }, { token: u.token })).body.result;
+    const report = (await s.api.post('/sheetd/reports', { name: 'OI report', destinationType: 'folder', destinationId: f.id, scope: { sheets: [{ id: sh.id }] }, columns: [{ title: 'A', type: 'TEXT_NUMBER' }] }, { token: u.token })).body.result;
+    const sight = (await s.api.post('/sheetd/sights', { name: 'OI dash' }, { token: u.token })).body.result;
+    const c = sdk(u.token);
+    const owned = (x: { ownerId?: number; owner?: string } | undefined) => [x?.ownerId, x?.owner];
+    const include = { queryParameters: { include: 'ownerInfo', includeAll: true } };
+    const home = await c.home.listContents(include);
+    const folder = home.folders.find((x: { id: number }) => x.id === f.id);
+    assert.deepEqual(owned(folder.sheets[0]), [u.id, email]);
+    assert.deepEqual(owned(home.sights.find((x: { id: number }) => x.id === sight.id)), [u.id, email]);
+    const kids = await c.folders.getFolderChildren({ folderId: f.id, queryParameters: { include: 'ownerInfo' } });
+    assert.deepEqual(kids.data.map((x: { resourceType: string; ownerId?: number; owner?: string }) => [x.resourceType, ...owned(x)]), [['sheet', u.id, email], ['report', u.id, email]]);
+    const sheets = await c.raw.sheets.listSheets(include as never);
+    assert.deepEqual(owned(sheets.data.find((x: { id: number }) => x.id === sh.id)), [u.id, email]);
+    const reports = await c.raw.reports.listReports(include as never);
+    assert.deepEqual(owned(reports.data.find((x: { id: number }) => x.id === report.id) as never), [u.id, email]);
+    const sights = await c.raw.sights.listSights(include as never);
+    assert.deepEqual(owned(sights.data.find((x: { id: number }) => x.id === sight.id) as never), [u.id, email]);
   });
 });
 

@@ -92,3 +92,19 @@ test('sharing.shareAsset / listAssetShares / updateAssetShare / deleteAssetShare
   await c.sharing.deleteAssetShare({ shareId, queryParameters: { assetType: AssetType.SIGHT, assetId: f.sight.id } });
   await assert.rejects(sdk(u.token).sights.getSight({ sightId: f.sight.id }), (e: { errorCode?: number; statusCode?: number }) => e.errorCode === 1006 && e.statusCode === 404);
 });
+
+test('sights.getSight: each widget\'s contents.type is the contents type the SDKs read (SHORTCUT for shortcut lists and icons)', async () => {
+  const f = await fixture('sdk-ct');
+  const put = await s.api.put(`/sheetd/sights/${f.sight.id}`, {
+    widgets: [
+      { type: 'SHORTCUTLIST', contents: { shortcutData: [{ label: 'Source', hyperlink: { sheetId: f.sheet.id } }, { label: 'Site', hyperlink: { url: 'https://example.com/' } }] } },
+      { type: 'SHORTCUTICON', yPosition: 4, contents: { shortcutData: [{ label: 'Site', hyperlink: { url: 'https://example.com/' } }] } },
+    ],
+  });
+  assert.equal(put.status, 200, put.text);
+  const got = await sdk(s.t.adminToken).sights.getSight({ sightId: f.sight.id });
+  const contents = (type: string) => got.widgets.find((w) => w.type === type)!.contents as unknown as { type: string; shortcutData: Array<{ label: string }> };
+  assert.equal(contents('SHORTCUTLIST').type, 'SHORTCUT');
+  assert.deepEqual(contents('SHORTCUTLIST').shortcutData.map((x) => x.label), ['Source', 'Site']);
+  assert.equal(contents('SHORTCUTICON').type, 'SHORTCUT');
+});

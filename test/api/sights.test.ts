@@ -91,6 +91,23 @@ describe('defining dashboards (sheetd extension)', () => {
     assert.equal(widgetOf(low.body, 'RICHTEXT').viewMode, undefined);
   });
 
+  test('contents.type is the contents type the SDKs read: SHORTCUT for every shortcut widget, METRIC for metrics; the widget\'s own type otherwise', async () => {
+    const f = await fullDashboard('ct');
+    // the Java, C# and Python SDKs pick the contents' class by contents.type and read SHORTCUTLIST,
+    // SHORTCUTICON and SHEETSUMMARY contents as nothing
+    const want: Record<string, string> = {
+      TITLE: 'TITLE', RICHTEXT: 'RICHTEXT', METRIC: 'METRIC', GRIDGANTT: 'GRIDGANTT', SHORTCUTLIST: 'SHORTCUT', WEBCONTENT: 'WEBCONTENT',
+      IMAGE: 'IMAGE', CHART: 'CHART', SHORTCUT: 'SHORTCUT', SHORTCUTICON: 'SHORTCUT',
+    };
+    for (const level of [0, 4]) {
+      const d = (await s.api.get(`/sights/${f.sight.id}?level=${level}`)).body;
+      assert.deepEqual(Object.fromEntries(d.widgets.map((w: Widget) => [w.type, w.contents.type])), want, `level ${level}`);
+      // the shortcut items are still there, with their links
+      assert.equal((widgetOf(d, 'SHORTCUTLIST').contents.shortcutData as unknown[]).length, 3);
+      assert.equal((widgetOf(d, 'SHORTCUTICON').contents.shortcutData as Array<{ label: string }>)[0]!.label, 'Report');
+    }
+  });
+
   test('cells and report rows are read live: a changed cell shows at the next Get Dashboard', async () => {
     const f = await fullDashboard('d2');
     const upd = await s.api.put(`/sheets/${f.sheet.id}/rows`, [{ id: f.sheet.rowIds[0], cells: [{ columnId: f.sheet.col.Points!.id, value: 42 }, { columnId: f.sheet.col.Task!.id, value: 'd2 changed' }] }]);
@@ -377,7 +394,11 @@ describe('sheet summary fields in METRIC widgets', () => {
     assert.equal(field.profileField.objectValue, 1200);
     assert.equal(cell.dataSource, 'CELL');
     assert.equal(cell.cell.value, 1);
-    assert.equal((await s.api.get(`/sights/${id}`)).body.widgets[0].type, 'SHEETSUMMARY');
+    const below = (await s.api.get(`/sights/${id}`)).body.widgets[0];
+    assert.equal(below.type, 'SHEETSUMMARY');
+    // its contents are the SDKs' cell link contents (METRIC): they read SHEETSUMMARY contents as nothing
+    assert.equal(below.contents.type, 'METRIC');
+    assert.deepEqual(below.contents.cellData.map((d: { dataSource: string }) => d.dataSource), ['SUMMARY_FIELD', 'CELL']);
     assert.equal((await s.api.put(`/sheets/${sh.id}/summary/fields`, [{ id: fieldId, objectValue: 1500 }])).status, 200);
     assert.equal((await s.api.get(`/sights/${id}?level=4`)).body.widgets[0].contents.cellData[0].profileField.objectValue, 1500);
   });

@@ -55,7 +55,7 @@ export const SHEETD_COMPONENTS: Record<string, Schema> = {
   /** a child of a folder or workspace (the SDKs' AssetReference) */
   AssetReference: obj({
     id: int, name: str, permalink: str, createdAt: time, modifiedAt: time, accessLevel: ref('AccessLevel'),
-    resourceType: { enum: ['folder', 'sheet', 'template', 'report', 'sight'] }, ownerId: int, source: ref('Source'),
+    resourceType: { enum: ['folder', 'sheet', 'template', 'report', 'sight'] }, ownerId: int, owner: str, source: ref('Source'),
   }, { required: ['id', 'name', 'resourceType'] }),
   /** sheetd's saved filter (docs/sheets.md) */
   SheetFilter: obj({
@@ -188,6 +188,9 @@ export const SHEETD_OPERATIONS: Record<string, Bodies> = {
   'GET /reports/{reportId}/columns/{columnVirtualId}': { responses: ok(ref('ReportColumnDefinition')) },
   'PUT /reports/{reportId}/columns/{columnVirtualId}': { request: json(ref('ReportColumnDefinition')), responses: ok(result(ref('ReportColumnDefinition'))) },
   'DELETE /reports/{reportId}/columns/{columnVirtualId}': { responses: ok(result()) },
+  // the Java SDK's deprecated deleteRow and sendRow (docs/decisions.md, "Operations the SDKs call")
+  'DELETE /sheets/{sheetId}/rows/{rowId}': { responses: ok(result()) },
+  'POST /sheets/{sheetId}/rows/{rowId}/emails': { request: json(ref('RowEmail')), responses: ok(result()) },
   // a row's proof (sheetd's addition beside the reference's proofs)
   'GET /sheets/{sheetId}/rows/{rowId}/proofs': { responses: ok(page(ref('Proof'))) },
   // change streams and presence (docs/sheets.md)

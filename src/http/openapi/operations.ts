@@ -187,6 +187,8 @@ export const OPERATIONS: ReadonlyArray<readonly [string, string, string, string?
   ['POST /sheets/{sheetId}/rows', 'Add Rows', 'rows', 'accessApiLevel allowPartialSuccess overrideValidation'],
   ['PUT /sheets/{sheetId}/rows', 'Update Rows', 'rows', 'accessApiLevel allowPartialSuccess overrideValidation'],
   ['GET /sheets/{sheetId}/rows/{rowId}', 'Get Row', 'rows', 'accessApiLevel include exclude level'],
+  ['DELETE /sheets/{sheetId}/rows/{rowId}', 'Delete Row (deprecated: Delete Rows)', 'rows'],
+  ['POST /sheets/{sheetId}/rows/{rowId}/emails', 'Send Row via Email (deprecated: Send Rows via Email)', 'rows'],
   ['GET /sheets/{sheetId}/rows/{rowId}/attachments', 'List Row Attachments', 'attachments', 'page pageSize includeAll'],
   ['POST /sheets/{sheetId}/rows/{rowId}/attachments', 'Attach File or URL to Row', 'attachments'],
   ['POST /sheets/{sheetId}/rows/{rowId}/columns/{columnId}/cellimages', 'Add Image to Cell', 'cellImages', 'altText overrideValidation'],

@@ -12,6 +12,7 @@ import { permalink } from '../../render/permalinks.ts';
 import { sheetSource, sheetSummary, templateSummary } from './sheets.ts';
 import { reportSummary } from './reports.ts';
 import { sightSummary } from './sights.ts';
+import { addOwnerInfo, type OwnerEmails } from './owners.ts';
 
 export function folderSummary(config: Config, f: FolderRow, opts: { favorite?: boolean } = {}) {
   const out: Record<string, unknown> = { id: f.id, name: f.name, permalink: permalink(config, 'folders', f.id) };
@@ -25,17 +26,20 @@ export function workspaceSummary(config: Config, w: WorkspaceRow, level: AccessL
   return out;
 }
 
-/** Contents of a folder, workspace or home: sheets, folders (nested when loaded), reports, sights, templates. */
-export function contents(config: Config, tree: FolderTree, ro: ReadOptions, favorites: Set<string>): Record<string, unknown> {
+/**
+ * Contents of a folder, workspace or home: sheets, folders (nested when loaded), reports, sights,
+ * templates; `owners` holds the owners' addresses when include=ownerInfo asks for them.
+ */
+export function contents(config: Config, tree: FolderTree, ro: ReadOptions, favorites: Set<string>, owners?: OwnerEmails): Record<string, unknown> {
   const fav = (type: string, id: number) => favorites.has(`${type}:${id}`);
   const out: Record<string, unknown> = {
-    sheets: tree.sheets.map((x) => sheetSummary(config, x.sheet, x.level, ro, { favorite: fav('sheet', x.sheet.id) })),
+    sheets: tree.sheets.map((x) => sheetSummary(config, x.sheet, x.level, ro, { favorite: fav('sheet', x.sheet.id), owners })),
     folders: tree.folders.map((sub) => {
       const f = folderSummary(config, sub.folder, { favorite: fav('folder', sub.folder.id) });
-      return sub.tree ? { ...f, ...contents(config, sub.tree, ro, favorites) } : f;
+      return sub.tree ? { ...f, ...contents(config, sub.tree, ro, favorites, owners) } : f;
     }),
-    reports: tree.reports.map((x) => reportSummary(config, x.report, x.level, ro, { favorite: fav('report', x.report.id) })),
-    sights: tree.sights.map((x) => sightSummary(config, x.sight, x.level, ro, { favorite: fav('sight', x.sight.id) })),
+    reports: tree.reports.map((x) => reportSummary(config, x.report, x.level, ro, { favorite: fav('report', x.report.id), owners })),
+    sights: tree.sights.map((x) => sightSummary(config, x.sight, x.level, ro, { favorite: fav('sight', x.sight.id), owners })),
   };
   if (tree.templates.length > 0) out.templates = tree.templates.map((x) => templateSummary(x.sheet, x.level, ro));
   return out;
@@ -52,7 +56,7 @@ export function workspaceMetadata(config: Config, w: WorkspaceRow, level: Access
 }
 
 /** A child of GET /folders/{id}/children or /workspaces/{id}/children (the SDKs' AssetReference). */
-export function childReference(config: Config, c: Child, ro: ReadOptions): Record<string, unknown> {
+export function childReference(config: Config, c: Child, ro: ReadOptions, owners?: OwnerEmails): Record<string, unknown> {
   const row = c.resourceType === 'folder' ? c.folder : c.resourceType === 'report' ? c.report : c.resourceType === 'sight' ? c.sight : c.sheet;
   const out: Record<string, unknown> = {
     id: row.id,
@@ -64,11 +68,11 @@ export function childReference(config: Config, c: Child, ro: ReadOptions): Recor
     resourceType: c.resourceType,
   };
   if (c.resourceType === 'report' || c.resourceType === 'sight') {
-    if (ro.include.has('ownerInfo')) out.ownerId = c.resourceType === 'report' ? c.report.owner_id : c.sight.owner_id;
+    addOwnerInfo(out, c.resourceType === 'report' ? c.report.owner_id : c.sight.owner_id, ro, owners);
   } else if (c.resourceType !== 'folder') {
     const src = ro.include.has('source') ? sheetSource(c.sheet) : undefined;
     if (src) out.source = src;
-    if (ro.include.has('ownerInfo')) out.ownerId = c.sheet.owner_id;
+    addOwnerInfo(out, c.sheet.owner_id, ro, owners);
   }
   return out;
 }

@@ -8,11 +8,12 @@ import type { ReportData, ReportDefinitionView, ReportRowRef } from '../../servi
 import type { ReportRow } from '../../store/reports.ts';
 import { ts } from './dates.ts';
 import { permalink } from '../../render/permalinks.ts';
+import { addOwnerInfo, type OwnerEmails } from './owners.ts';
 import { rowCells, type RowPresentOptions, type RowThreads } from '../../render/rowCells.ts';
 import type { TableCell } from '../../render/xlsx.ts';
 
 /** The abbreviated Report of List Reports and of folder, workspace and Home contents. */
-export function reportSummary(config: Config, r: ReportRow, level: AccessLevel, ro: ReadOptions, opts: { favorite?: boolean } = {}) {
+export function reportSummary(config: Config, r: ReportRow, level: AccessLevel, ro: ReadOptions, opts: { favorite?: boolean; owners?: OwnerEmails } = {}) {
   const out: Record<string, unknown> = {
     id: r.id,
     name: r.name,
@@ -22,7 +23,7 @@ export function reportSummary(config: Config, r: ReportRow, level: AccessLevel, 
     createdAt: ts(r.created_at, ro.numericDates),
     modifiedAt: ts(r.modified_at, ro.numericDates),
   };
-  if (ro.include.has('ownerInfo')) out.ownerId = r.owner_id;
+  addOwnerInfo(out, r.owner_id, ro, opts.owners);
   if (opts.favorite) out.favorite = true;
   return out;
 }

@@ -5,6 +5,7 @@ import type { ReadOptions } from '../../services/platform/context.ts';
 import type { PublicTemplate } from '../../services/places/publicTemplates.ts';
 import { ts } from './dates.ts';
 import { permalink } from '../../render/permalinks.ts';
+import { addOwnerInfo, type OwnerEmails } from './owners.ts';
 
 export function sheetSource(s: SheetRow): { id: number; type: string } | undefined {
   if (s.source === null) return undefined;
@@ -13,7 +14,7 @@ export function sheetSource(s: SheetRow): { id: number; type: string } | undefin
 }
 
 /** The abbreviated Sheet of List Sheets and of folder and workspace contents. */
-export function sheetSummary(config: Config, s: SheetRow, level: AccessLevel, ro: ReadOptions, opts: { favorite?: boolean } = {}) {
+export function sheetSummary(config: Config, s: SheetRow, level: AccessLevel, ro: ReadOptions, opts: { favorite?: boolean; owners?: OwnerEmails } = {}) {
   const out: Record<string, unknown> = {
     id: s.id,
     name: s.name,
@@ -27,7 +28,7 @@ export function sheetSummary(config: Config, s: SheetRow, level: AccessLevel, ro
     const src = sheetSource(s);
     if (src) out.source = src;
   }
-  if (ro.include.has('ownerInfo')) out.ownerId = s.owner_id;
+  addOwnerInfo(out, s.owner_id, ro, opts.owners);
   if (opts.favorite) out.favorite = true;
   return out;
 }

@@ -8,6 +8,7 @@ import { refKey, type SightData, type SightPublishView, type SightView } from '.
 import type { SightRow } from '../../store/sights.ts';
 import { ts } from './dates.ts';
 import { permalink, type PermalinkKind } from '../../render/permalinks.ts';
+import { addOwnerInfo, type OwnerEmails } from './owners.ts';
 import { presentModelColumn } from './sheetContents.ts';
 import { rowCells } from '../../render/rowCells.ts';
 import { reportCells } from './reports.ts';
@@ -18,7 +19,7 @@ import { shownText } from '../../render/csv.ts';
 export const WIDGET_REPORT_ROWS = 500;
 
 /** The abbreviated Dashboard of List Dashboards, copy, and folder, workspace and Home contents. */
-export function sightSummary(config: Config, s: SightRow, level: AccessLevel, ro: ReadOptions, opts: { favorite?: boolean } = {}) {
+export function sightSummary(config: Config, s: SightRow, level: AccessLevel, ro: ReadOptions, opts: { favorite?: boolean; owners?: OwnerEmails } = {}) {
   const out: Record<string, unknown> = {
     id: s.id,
     name: s.name,
@@ -27,7 +28,7 @@ export function sightSummary(config: Config, s: SightRow, level: AccessLevel, ro
     createdAt: ts(s.created_at, ro.numericDates),
     modifiedAt: ts(s.modified_at, ro.numericDates),
   };
-  if (ro.include.has('ownerInfo')) out.ownerId = s.owner_id;
+  addOwnerInfo(out, s.owner_id, ro, opts.owners);
   if (opts.favorite) out.favorite = true;
   return out;
 }
@@ -111,9 +112,10 @@ export function presentWidget(config: Config, data: SightData, w: StoredWidget, 
         }
         return item;
       });
-      // a metric of summary fields is a SHEETSUMMARY widget to clients below level 4
+      // a metric of summary fields is a SHEETSUMMARY widget to clients below level 4; its contents
+      // stay METRIC, the only contents type the SDKs read as cell link contents (theirs for SHEETSUMMARY)
       if (summaryItems && ro.level < 4) out.type = 'SHEETSUMMARY';
-      contents = { type: out.type, sheetId: c.sheetId, cellData };
+      contents = { type: 'METRIC', sheetId: c.sheetId, cellData };
       if (src) contents.columns = used.map((col) => presentModelColumn(src.model, col, ro.level, false, false));
       const h = link(c.hyperlink);
       if (h) contents.hyperlink = h;
@@ -139,7 +141,9 @@ export function presentWidget(config: Config, data: SightData, w: StoredWidget, 
         if (name === undefined) return [];
         return [{ ...s, label: s.label ?? name, hyperlink: { [key]: id, url: permalink(config, KIND[key], id) } }];
       });
-      contents = { type: c.type, shortcutData: items };
+      // SHORTCUT whatever the widget's type: the SDKs read shortcut contents only of that type
+      // (SHORTCUTICON and SHORTCUTLIST contents would be null to them)
+      contents = { type: 'SHORTCUT', shortcutData: items };
       break;
     }
     default: {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sendRowsByEmail, sendSheetByEmail, type SheetFileRenderer } from '../../services/outbound/emails.ts';
+import { sendRowByEmail, sendRowsByEmail, sendSheetByEmail, type RowsMailRenderer, type SheetFileRenderer } from '../../services/outbound/emails.ts';
 import { success } from '../present/envelope.ts';
 import { pathId } from '../query.ts';
 import { rowsMailBody } from '../../render/mailBodies.ts';
@@ -27,11 +27,19 @@ export async function emailRoutes(app: FastifyInstance): Promise<void> {
     return success();
   });
 
+  const rowsMail = (req: FastifyRequest): RowsMailRenderer => async (m) => {
+    const users = await userLookup(ctx().store.db, m.rows);
+    return rowsMailBody(m, { ro: req.ro, level: m.level, users, permalinkBase: base() });
+  };
+
   app.post('/sheets/:sheetId/rows/emails', { config: { scope: 'SHARE_SHEETS', body: 'required' } }, async (req: SheetReq) => {
-    await sendRowsByEmail(ctx().store, req.actor, pathId(req.params.sheetId), req.body, async (m) => {
-      const users = await userLookup(ctx().store.db, m.rows);
-      return rowsMailBody(m, { ro: req.ro, level: m.level, users, permalinkBase: base() });
-    });
+    await sendRowsByEmail(ctx().store, req.actor, pathId(req.params.sheetId), req.body, rowsMail(req));
+    return success();
+  });
+
+  // Send Row via Email, the Java SDK's deprecated sendRow: Send Rows of that one row
+  app.post('/sheets/:sheetId/rows/:rowId/emails', { config: { scope: 'SHARE_SHEETS', body: 'required' } }, async (req: FastifyRequest<{ Params: { sheetId: string; rowId: string } }>) => {
+    await sendRowByEmail(ctx().store, req.actor, pathId(req.params.sheetId), pathId(req.params.rowId), req.body, rowsMail(req));
     return success();
   });
 }

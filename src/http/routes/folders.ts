@@ -5,10 +5,12 @@ import { paginate, tokenSlice } from '../paging.ts';
 import { success } from '../present/envelope.ts';
 import { childReference, contents, folderMetadata, folderSummary, pathTree } from '../present/containers.ts';
 import { folderFor } from '../../services/access/containers.ts';
-import { CHILD_TYPES, childrenOf, copyFolder, createFolder, deleteFolder, loadTree, moveFolder, readSubfolders, renameFolder, type Child, type ChildType } from '../../services/places/folders.ts';
+import { CHILD_TYPES, childOwnerId, childrenOf, treeOwnerIds, copyFolder, createFolder, deleteFolder, loadTree, moveFolder, readSubfolders, renameFolder, type Child, type ChildType } from '../../services/places/folders.ts';
 import { folderPath } from '../../services/places/paths.ts';
 import { favoriteKeys } from '../../services/places/favorites.ts';
 import type { Config } from '../../config.ts';
+import type { Queryable } from '../../store/db.ts';
+import { ownerEmails } from '../../services/identity/users.ts';
 import type { ReadOptions } from '../../services/platform/context.ts';
 
 type FolderReq = FastifyRequest<{ Params: { folderId: string } }>;
@@ -19,10 +21,11 @@ export function childrenQuery(q: Query): { types: Set<ChildType>; page: TokenPag
   return { types: new Set(types.length > 0 ? types : CHILD_TYPES), page: tokenPaging(q) };
 }
 
-/** One page of children as `{data, lastKey}` (lastKey only while more follow). */
-export function childrenPage(config: Config, children: Child[], p: TokenPaging, ro: ReadOptions) {
+/** One page of children as `{data, lastKey}` (lastKey only while more follow); the page's owners read at once (ownerInfo). */
+export async function childrenPage(db: Queryable, config: Config, children: Child[], p: TokenPaging, ro: ReadOptions) {
   const { page, lastKey } = tokenSlice(children, p);
-  return { data: page.map((c) => childReference(config, c, ro)), ...(lastKey !== undefined ? { lastKey } : {}) };
+  const owners = await ownerEmails(db, ro, page.flatMap((c) => childOwnerId(c) ?? []));
+  return { data: page.map((c) => childReference(config, c, ro, owners)), ...(lastKey !== undefined ? { lastKey } : {}) };
 }
 
 export async function folderRoutes(app: FastifyInstance): Promise<void> {
@@ -36,7 +39,8 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
     const { folder } = await folderFor(d, req.actor, pathId(req.params.folderId), 'VIEWER');
     const tree = await loadTree(d, req.actor, { folderId: folder.id }, 0);
     const favs = await favoriteKeys(d, req.actor);
-    return { ...folderSummary(config(), folder, { favorite: favs.has(`folder:${folder.id}`) }), ...contents(config(), tree, req.ro, favs) };
+    const owners = await ownerEmails(d, req.ro, treeOwnerIds(tree));
+    return { ...folderSummary(config(), folder, { favorite: favs.has(`folder:${folder.id}`) }), ...contents(config(), tree, req.ro, favs, owners) };
   });
 
   app.get('/folders/:folderId/metadata', { config: { scope: 'READ_SHEETS' } }, async (req: FolderReq) => {
@@ -47,7 +51,7 @@ export async function folderRoutes(app: FastifyInstance): Promise<void> {
   app.get('/folders/:folderId/children', { config: { scope: 'READ_SHEETS' } }, async (req: FolderReq) => {
     const q = childrenQuery(req.query as Query);
     const { folder, level } = await folderFor(db(), req.actor, pathId(req.params.folderId), 'VIEWER');
-    return childrenPage(config(), await childrenOf(db(), req.actor, { folderId: folder.id }, level, q.types), q.page, req.ro);
+    return childrenPage(db(), config(), await childrenOf(db(), req.actor, { folderId: folder.id }, level, q.types), q.page, req.ro);
   });
 
   app.get('/folders/:folderId/path', { config: { scope: 'READ_SHEETS' } }, async (req: FolderReq) => {

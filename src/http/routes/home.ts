@@ -5,6 +5,8 @@ import { success } from '../present/envelope.ts';
 import { contents, folderSummary, workspaceSummary } from '../present/containers.ts';
 import { createFolder } from '../../services/places/folders.ts';
 import { readHome, readHomeFolders } from '../../services/places/home.ts';
+import { treeOwnerIds } from '../../services/places/folders.ts';
+import { ownerEmails } from '../../services/identity/users.ts';
 
 /** The caller's home: its folders and sheets (GET /home/folders, POST /home/folders, GET /folders/personal). */
 export async function homeRoutes(app: FastifyInstance): Promise<void> {
@@ -30,7 +32,7 @@ export async function homeRoutes(app: FastifyInstance): Promise<void> {
 
   async function homeContents(req: FastifyRequest) {
     const { tree, favs, workspaces } = await readHome(db(), req.actor);
-    const out = contents(config(), tree, req.ro, favs);
+    const out = contents(config(), tree, req.ro, favs, await ownerEmails(db(), req.ro, treeOwnerIds(tree)));
     out.workspaces = workspaces.map((x) => workspaceSummary(config(), x.ws, x.level, req.ro, { favorite: favs.has(`workspace:${x.ws.id}`) }));
     return out;
   }

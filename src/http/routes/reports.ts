@@ -16,6 +16,7 @@ import { paginate, tokenSlice } from '../paging.ts';
 import { success } from '../present/envelope.ts';
 import { parseTimestamp } from '../present/dates.ts';
 import { apiError } from '../../errors.ts';
+import { ownerEmails } from '../../services/identity/users.ts';
 import { reportBody, reportCells, reportColumn, reportDefinition, reportDefinitionParts, reportSummary, type ReportCellsOptions } from '../present/reports.ts';
 import { shownText, tableCsv } from '../../render/csv.ts';
 import { PAPER_SIZES, tablePdf } from '../../render/pdf.ts';
@@ -131,7 +132,8 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     const q = req.query as Query;
     const since = one(q, 'modifiedSince');
     const all = await listReports(db(), req.actor, since === undefined || since === '' ? undefined : parseTimestamp(since, req.ro.numericDates, 'modifiedSince'));
-    return paginate(all.map((x) => reportSummary(config(), x.report, x.level, req.ro)), paging(q));
+    const owners = await ownerEmails(db(), req.ro, all.map((x) => x.report.owner_id));
+    return paginate(all.map((x) => reportSummary(config(), x.report, x.level, req.ro, { owners })), paging(q));
   });
 
   app.get('/reports/:reportId', { config: { scope: 'READ_SHEETS', produces: ['text/csv', ...XLSX_TYPES] } }, async (req: IdReq, reply) => {

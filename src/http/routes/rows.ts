@@ -72,6 +72,14 @@ export async function rowRoutes(app: FastifyInstance): Promise<void> {
     return { ...success(undefined, out.version), result: out.result };
   });
 
+  // Delete Row, the Java SDK's deprecated deleteRow: Delete Rows of that one row (ids=rowId; its
+  // children go with it; a row not in the sheet is 404/1006). The Result has no `result`: that
+  // method reads `result` as one Row, and a list of ids would make it throw.
+  app.delete('/sheets/:sheetId/rows/:rowId', { config: { scope: 'WRITE_SHEETS' } }, async (req: FastifyRequest<{ Params: { sheetId: string; rowId: string } }>) => {
+    const out = await deleteRows(store(), req.actor, pathId(req.params.sheetId), [pathId(req.params.rowId)], false);
+    return success(undefined, out.version);
+  });
+
   app.post('/sheets/:sheetId/sort', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams) => {
     const out = await sortSheet(store(), req.actor, pathId(req.params.sheetId), req.body);
     const users = await userLookup(store().db, out.model.rows.values());

@@ -12,6 +12,7 @@ import { withFormulaText } from '../../engine/formulaBridge.ts';
 import type { Actor, ReadOptions } from '../../services/platform/context.ts';
 import { sheetFor } from '../../services/access/permissions.ts';
 import { favoriteKeys } from '../../services/places/favorites.ts';
+import { ownerEmails } from '../../services/identity/users.ts';
 import {
   copySheetObject,
   createSheetObject,
@@ -37,7 +38,8 @@ export async function sheetLifecycleRoutes(app: FastifyInstance): Promise<void> 
     const modifiedSince = since === undefined || since === '' ? undefined : parseTimestamp(since, req.ro.numericDates, 'modifiedSince');
     const all = await listVisibleSheets(db(), req.actor, modifiedSince);
     const favs = await favoriteKeys(db(), req.actor);
-    return paginate(all.map((x) => sheetSummary(config(), x.sheet, x.level, req.ro, { favorite: favs.has(`sheet:${x.sheet.id}`) })), paging(q));
+    const owners = await ownerEmails(db(), req.ro, all.map((x) => x.sheet.owner_id));
+    return paginate(all.map((x) => sheetSummary(config(), x.sheet, x.level, req.ro, { favorite: favs.has(`sheet:${x.sheet.id}`), owners })), paging(q));
   });
 
   async function create(actor: Actor, ro: ReadOptions, where: { type: 'home' | 'folder' | 'workspace'; id: number | null }, body: unknown) {

@@ -12,6 +12,7 @@ import { one, paging, pathId, tokenPaging, type Query } from '../query.ts';
 import { paginate, tokenSlice } from '../paging.ts';
 import { success } from '../present/envelope.ts';
 import { parseTimestamp } from '../present/dates.ts';
+import { ownerEmails } from '../../services/identity/users.ts';
 import { sightBody, sightDefinition, sightPublish, sightSummary } from '../present/sights.ts';
 import { pathTree } from '../present/containers.ts';
 import { sightPath } from '../../services/places/paths.ts';
@@ -65,7 +66,8 @@ export async function sightRoutes(app: FastifyInstance): Promise<void> {
     const q = req.query as Query;
     const since = one(q, 'modifiedSince');
     const all = await listSights(db(), req.actor, since === undefined || since === '' ? undefined : parseTimestamp(since, req.ro.numericDates, 'modifiedSince'));
-    const items = all.map((x) => sightSummary(config(), x.sight, x.level, req.ro));
+    const owners = await ownerEmails(db(), req.ro, all.map((x) => x.sight.owner_id));
+    const items = all.map((x) => sightSummary(config(), x.sight, x.level, req.ro, { owners }));
     // the newer SDKs page this list with maxItems/lastKey ({data, lastKey}); the older ones with page/pageSize
     if (one(q, 'maxItems') !== undefined || one(q, 'lastKey') !== undefined) {
       const { page, lastKey } = tokenSlice(items, tokenPaging(q));

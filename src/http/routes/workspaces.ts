@@ -5,7 +5,8 @@ import { paginate } from '../paging.ts';
 import { success } from '../present/envelope.ts';
 import { contents, folderSummary, workspaceMetadata, workspaceSummary } from '../present/containers.ts';
 import { workspaceFor } from '../../services/access/containers.ts';
-import { childrenOf, createFolder, loadTree } from '../../services/places/folders.ts';
+import { childrenOf, createFolder, loadTree, treeOwnerIds } from '../../services/places/folders.ts';
+import { ownerEmails } from '../../services/identity/users.ts';
 import { childrenPage, childrenQuery } from './folders.ts';
 import { copyWorkspace, createWorkspace, deleteWorkspace, listWorkspaces, readWorkspaceFolders, renameWorkspace } from '../../services/places/workspaces.ts';
 import { favoriteKeys } from '../../services/places/favorites.ts';
@@ -35,7 +36,8 @@ export async function workspaceRoutes(app: FastifyInstance): Promise<void> {
     const loadAll = bool(req.query as Query, 'loadAll');
     const tree = await loadTree(d, req.actor, { workspaceTop: ws.id }, loadAll ? Number.MAX_SAFE_INTEGER : 0);
     const favs = await favoriteKeys(d, req.actor);
-    return { ...workspaceSummary(config(), ws, level, req.ro, { favorite: favs.has(`workspace:${ws.id}`) }), ...contents(config(), tree, req.ro, favs) };
+    const owners = await ownerEmails(d, req.ro, treeOwnerIds(tree));
+    return { ...workspaceSummary(config(), ws, level, req.ro, { favorite: favs.has(`workspace:${ws.id}`) }), ...contents(config(), tree, req.ro, favs, owners) };
   });
 
   app.get('/workspaces/:workspaceId/metadata', { config: { scope: 'READ_SHEETS' } }, async (req: WsReq) => {
@@ -46,7 +48,7 @@ export async function workspaceRoutes(app: FastifyInstance): Promise<void> {
   app.get('/workspaces/:workspaceId/children', { config: { scope: 'READ_SHEETS' } }, async (req: WsReq) => {
     const q = childrenQuery(req.query as Query);
     const { ws, level } = await workspaceFor(db(), req.actor, pathId(req.params.workspaceId), 'VIEWER');
-    return childrenPage(config(), await childrenOf(db(), req.actor, { workspaceTop: ws.id }, level, q.types), q.page, req.ro);
+    return childrenPage(db(), config(), await childrenOf(db(), req.actor, { workspaceTop: ws.id }, level, q.types), q.page, req.ro);
   });
 
   app.put('/workspaces/:workspaceId', { config: { scope: 'ADMIN_WORKSPACES', body: 'required' } }, async (req: WsReq) => {

@@ -16,7 +16,7 @@ import { authorOf, recordEvents, type ChangeEvent, type EventAuthor } from '../l
 import { assertPrimaryEmail, lockAddresses } from './alternateEmails.ts';
 import { isValidEmail, memberOr404, requireSystemAdmin, seesPrivateProfile } from '../access/members.ts';
 import type { AfterDb } from '../platform/transactions.ts';
-import type { Actor, UserRow } from '../platform/context.ts';
+import type { Actor, ReadOptions, UserRow } from '../platform/context.ts';
 
 export { isValidEmail, memberOr404, requireSystemAdmin };
 import { pageWindow, type Paging } from '../../paging.ts';
@@ -359,6 +359,24 @@ export async function membersForAdmin(db: Queryable, viewer: UserRow): Promise<U
 /** Names and addresses of users by id (the people shown beside attachments, comments, history, owners). */
 export async function usersByIds(db: Queryable, ids: number[]) {
   return findUsersByIds(db, ids);
+}
+
+/** Owners' addresses read per query at most (bound parameters of one IN list). */
+const OWNER_BATCH = 500;
+
+/**
+ * include=ownerInfo on a list (List Sheets, Reports and Dashboards; folder, workspace and Home
+ * contents; children): the owners' addresses by user id, read for the whole list at once (one
+ * query per 500 distinct owners, not one per item). Without ownerInfo nothing is read.
+ */
+export async function ownerEmails(db: Queryable, ro: ReadOptions, ownerIds: Iterable<number>): Promise<ReadonlyMap<number, string> | undefined> {
+  if (!ro.include.has('ownerInfo')) return undefined;
+  const ids = [...new Set(ownerIds)];
+  const out = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += OWNER_BATCH) {
+    for (const u of await findUsersByIds(db, ids.slice(i, i + OWNER_BATCH))) out.set(u.id, u.email);
+  }
+  return out;
 }
 
 /** What Get Current User shows besides the caller's own row. */

@@ -297,6 +297,17 @@ export async function sendRowsByEmail(store: Store, actor: Actor, sheetId: numbe
   });
 }
 
+/**
+ * Send Row via Email (POST /sheets/{id}/rows/{rowId}/emails, the Java SDK's deprecated sendRow):
+ * Send Rows of the row in the path. The body is a RowEmail, Send Rows' body without `rowIds`
+ * (1032 when it has them: the path names the row).
+ */
+export async function sendRowByEmail(store: Store, actor: Actor, sheetId: number, rowId: number, body: unknown, render: RowsMailRenderer): Promise<void> {
+  const b = asObject(body, 'a RowEmail object');
+  if (b.rowIds !== undefined) throw apiError(1032, 'rowIds');
+  await sendRowsByEmail(store, actor, sheetId, { ...b, rowIds: [rowId] }, render);
+}
+
 /** What a share notice names: the shared sheet or workspace and where to open it. */
 export interface SharedThing {
   kind: 'sheet' | 'workspace' | 'report' | 'sight';

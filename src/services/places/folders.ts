@@ -34,6 +34,20 @@ export interface FolderTree {
   folders: Array<{ folder: FolderRow; tree?: FolderTree }>;
 }
 
+/** The owners of the sheets, reports and dashboards of a tree, its loaded subfolders' too (include=ownerInfo). */
+export function treeOwnerIds(tree: FolderTree, out: number[] = []): number[] {
+  for (const x of tree.sheets) out.push(x.sheet.owner_id);
+  for (const x of tree.reports) out.push(x.report.owner_id);
+  for (const x of tree.sights) out.push(x.sight.owner_id);
+  for (const f of tree.folders) if (f.tree) treeOwnerIds(f.tree, out);
+  return out;
+}
+
+/** The owner of a child that has one (a folder has none). */
+export function childOwnerId(c: Child): number | undefined {
+  return c.resourceType === 'folder' ? undefined : c.resourceType === 'report' ? c.report.owner_id : c.resourceType === 'sight' ? c.sight.owner_id : c.sheet.owner_id;
+}
+
 export type TreeRoot = { folderId: number } | { homeOf: number } | { workspaceTop: number };
 
 async function sheetsAt(db: Queryable, root: TreeRoot): Promise<SheetRow[]> {
