@@ -159,6 +159,95 @@ test('the ad-hoc filter on a column\'s values hides the rows whose value is unti
   assert.equal(await page.getByRole('button', { name: 'Clear column filter' }).isVisible(), false);
 });
 
+/** The grid's row count (header row included), as aria-rowcount says. */
+async function waitRowCount(want: number): Promise<void> {
+  await page.locator(`revo-grid[aria-rowcount="${want}"]`).waitFor({ timeout: 10_000 }).catch(async () => {
+    assert.equal(await page.locator('revo-grid').getAttribute('aria-rowcount'), String(want));
+  });
+}
+
+test('the ad-hoc filter on a column of more values than it lists: the search reaches every value, and unticking one hides only its rows (keyboard only)', { skip }, async () => {
+  const s = await makeSheet(api, 'Many values', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Number', type: 'TEXT_NUMBER' }]);
+  // 650 distinct numbers, 613 in three rows, and two rows without a number: 651 distinct values
+  const numbers = [...Array.from({ length: 650 }, (_, i) => i + 1), 613, 613, null, null];
+  const rows = numbers.map((n, i) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: `t${i}` }, ...(n === null ? [] : [{ columnId: s.col.Number!.id, value: n }])] }));
+  // Add Rows takes up to 500 rows a request
+  for (let i = 0; i < rows.length; i += 400) {
+    const add = await api.post(`/sheets/${s.id}/rows`, rows.slice(i, i + 400));
+    assert.equal(add.status, 200, JSON.stringify(add.body));
+  }
+  await openSheet(page, t, s.id);
+  await waitRowCount(655);
+  await focus(2, 3);
+  await page.getByRole('button', { name: 'Filter by value…' }).focus();
+  await page.keyboard.press('Enter');
+  const dlg = page.getByRole('dialog', { name: 'Filter by Number' });
+  const search = dlg.getByRole('searchbox', { name: 'Search the values' });
+  assert.ok(await search.evaluate((e) => e === e.ownerDocument.activeElement), 'the search box has the focus');
+  // numbers by size, the blank first; the list bounded, the note says so
+  const labels = await dlg.locator('.filter-values label').allInnerTexts();
+  assert.deepEqual(labels.slice(0, 5), ['(blank)', '1', '2', '3', '4']);
+  assert.ok(labels.length < 651 && !labels.includes('613'), `a bounded list (${labels.length} values) without 613`);
+  assert.equal(await dlg.getByRole('status').innerText(), `Showing ${labels.length} of 651 values; type to narrow.`);
+  await screenshot(page, 'grid-column-filter');
+  // the search finds a value beyond the list; Tab past Tick all and Untick all to it, Space unticks it, Enter applies
+  await page.keyboard.type('613');
+  await dlg.getByText('1 matching value.').waitFor();
+  assert.deepEqual(await dlg.locator('.filter-values label').allInnerTexts(), ['613']);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  assert.ok(await dlg.getByLabel('613', { exact: true }).evaluate((e) => e === e.ownerDocument.activeElement), 'Tab reaches the value');
+  await page.keyboard.press('Space');
+  assert.equal(await dlg.getByLabel('613', { exact: true }).isChecked(), false);
+  await page.keyboard.press('Enter');
+  await dlg.waitFor({ state: 'detached' });
+  // the three rows of 613 are hidden, every other row (listed or not) shown
+  await waitRowCount(652);
+  assert.equal(await page.getByRole('button', { name: 'Clear column filter' }).isVisible(), true);
+  // Escape cancels: a value unticked and then Escape changes nothing
+  await page.getByRole('button', { name: 'Filter by value…' }).focus();
+  await page.keyboard.press('Enter');
+  await dlg.waitFor();
+  assert.match(await dlg.getByRole('status').innerText(), /Unticked \(hidden\): 1\.$/);
+  await page.keyboard.type('640');
+  await dlg.getByText('1 matching value.').waitFor();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Escape');
+  await dlg.waitFor({ state: 'detached' });
+  await page.waitForTimeout(200);
+  await waitRowCount(652);
+  // the dialog shows the filter applied; unticking the blank (listed) hides the two rows without a number too
+  await page.getByRole('button', { name: 'Filter by value…' }).focus();
+  await page.keyboard.press('Enter');
+  await dlg.waitFor();
+  await search.fill('613');
+  assert.equal(await dlg.getByLabel('613', { exact: true }).isChecked(), false);
+  await search.fill('');
+  assert.equal(await dlg.getByLabel('(blank)').isChecked(), true);
+  await dlg.getByLabel('(blank)').uncheck();
+  await dlg.getByRole('button', { name: 'Apply filter' }).click();
+  await waitRowCount(650);
+  // Untick all acts on every value that matches the search: 64, 164, ..., 564 and 640..649
+  await page.getByRole('button', { name: 'Filter by value…' }).focus();
+  await page.keyboard.press('Enter');
+  await dlg.waitFor();
+  await page.keyboard.type('64');
+  await dlg.getByText(/^16 matching values\./).waitFor();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  assert.equal(await dlg.getByRole('status').innerText(), '16 matching values. Unticked (hidden): 18.');
+  assert.equal(await dlg.locator('.filter-values input:checked').count(), 0);
+  await dlg.getByRole('button', { name: 'Apply filter' }).click();
+  await waitRowCount(650 - 16);
+  await page.getByRole('button', { name: 'Clear column filter' }).click();
+  await waitRowCount(655);
+});
+
 test('a column\'s type and options changed through its menu', { skip }, async () => {
   const s = await makeSheet(api, 'Retype', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'State', type: 'TEXT_NUMBER' }]);
   await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'x' }, { columnId: s.col.State!.id, value: 'Open' }] }]);

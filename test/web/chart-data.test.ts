@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chartData, reportTable, type SourceTable } from '../../src/web/app/dashboards/chartData.ts';
+import { chartData, chartSummary, reportTable, type SourceTable } from '../../src/web/app/dashboards/chartData.ts';
 
 /**
  * What a dashboard's CHART widget draws from its source's rows (the pure part shared by the
@@ -49,4 +49,41 @@ test('without a range or columns: every visible column; a report\'s rows by virt
   assert.deepEqual(d.series.map((s) => s.label), ['Q1', 'Q2'], 'the hidden column is left out');
   const r = reportTable({ columns: [{ virtualId: 7, title: 'Task' }, { virtualId: 8, title: 'Points' }], rows: [{ id: 1, cells: [{ virtualColumnId: 7, value: 'A' }, { virtualColumnId: 8, value: 3 }] }] });
   assert.deepEqual(chartData({}, r).series[0]!.values, [3]);
+});
+
+/** A sheet as people keep one: blank rows between the figures and at the bottom. */
+const withBlanks: SourceTable = {
+  columns: [{ id: 1, title: 'Region' }, { id: 2, title: 'Q1' }, { id: 3, title: 'Q2' }],
+  rows: [
+    { id: 20, cells: [{ columnId: 1, value: 'North' }, { columnId: 2, value: 5 }, { columnId: 3, value: 6 }] },
+    { id: 21, cells: [] },
+    { id: 22, cells: [{ columnId: 1, value: 'West' }] },
+    { id: 23, cells: [{ columnId: 1, value: '  ' }, { columnId: 2, value: 9 }] },
+    { id: 24, cells: [{ columnId: 1, value: null, displayValue: '' }, { columnId: 2, value: null }] },
+  ],
+};
+
+test('columns order: a row whose category cell is blank is no category; a named row without figures stays, with gaps', () => {
+  const d = chartData({ selectionRanges: [{ sourceColumnId1: 1, sourceColumnId2: 3 }] }, withBlanks);
+  assert.deepEqual(d.labels, ['North', 'West']);
+  assert.deepEqual(d.series.map((s) => [s.label, s.values]), [['Q1', [5, null]], ['Q2', [6, null]]]);
+  assert.match(chartSummary('', d), /\b2 Region\b/);
+});
+
+test('columns order, one column: blank cells are no bars; the rest keep their row\'s place as the label', () => {
+  const d = chartData({ includedColumnIds: [2] }, withBlanks);
+  assert.deepEqual(d.labels, ['1', '4']);
+  assert.deepEqual(d.series[0]!.values, [5, 9]);
+});
+
+test('rows order: a blank row is no series; a row with figures but no name is named by its place', () => {
+  const d = chartData({ includedColumnIds: [1, 2, 3], series: [{ seriesSelectionOrder: 'ROWS' }, { title: 'West side', color: '#123456' }] }, withBlanks);
+  assert.deepEqual(d.series.map((s) => [s.label, s.values]), [['North', [5, 6]], ['West side', [null, null]], ['Row 4', [9, null]]]);
+  assert.equal(d.series[1]!.color, '#123456', 'the widget\'s second series is the second one drawn');
+});
+
+test('a chart of blank rows only has no data', () => {
+  const blank: SourceTable = { columns: withBlanks.columns, rows: [{ id: 1, cells: [] }, { id: 2, cells: [{ columnId: 1, value: '' }] }] };
+  assert.deepEqual(chartData({}, blank).labels, []);
+  assert.deepEqual(chartData({ series: [{ seriesSelectionOrder: 'ROWS' }] }, blank).series, []);
 });

@@ -15,7 +15,9 @@
  * - `legend.location` (NONE hides it), `axes[].title` by location (BOTTOM/TOP: categories,
  *   LEFT/RIGHT: values).
  * A value is a number, or text that reads as one ("1,200", "45%", "$3.50"); anything else is a
- * gap (null).
+ * gap (null). Blank rows are left out, as a spreadsheet's chart leaves them: in COLUMNS order a
+ * row whose category cell is blank (with one column: whose value is blank), in ROWS order a row
+ * blank in every cell of the block. A named category or series without figures stays, with gaps.
  */
 
 export interface TableColumn { id: number; title: string; type?: string; hidden?: boolean }
@@ -48,6 +50,11 @@ export function cellText(c: TableCell | undefined): string {
   if (!c) return '';
   if (typeof c.displayValue === 'string') return c.displayValue;
   return c.value === undefined || c.value === null ? '' : String(c.value);
+}
+
+/** Whether a cell shows nothing (no value, or only spaces). */
+export function isBlank(c: TableCell | undefined): boolean {
+  return cellText(c).trim() === '';
 }
 
 /** A cell's number: its value when numeric, else its text read as a number; null otherwise. */
@@ -113,16 +120,18 @@ export function chartData(contents: Obj, table: SourceTable): ChartData {
   const series: ChartSeries[] = [];
   if (order === 'COLUMNS') {
     const [first, ...rest] = columns;
-    const cells = rows.map(byRow);
     if (first && rest.length > 0) {
       categoryTitle = first.title;
+      // a row without a category (a blank row between the figures, the empty rows at the bottom) is no category
+      const cells = rows.map(byRow).filter((m) => !isBlank(m.get(first.id)));
       labels = cells.map((m) => cellText(m.get(first.id)));
       rest.forEach((col, i) => series.push({ label: titleOf(i, col.title), type: typeOf(i), ...(colorOf(i) ? { color: colorOf(i)! } : {}), values: cells.map((m) => cellNumber(m.get(col.id))) }));
     } else if (first) {
-      // one column: its values, one category per row
+      // one column: its values, one category per row that has one, labelled by the row's place in the block
       categoryTitle = 'Row';
-      labels = rows.map((_, i) => String(i + 1));
-      series.push({ label: titleOf(0, first.title), type: typeOf(0), ...(colorOf(0) ? { color: colorOf(0)! } : {}), values: cells.map((m) => cellNumber(m.get(first.id))) });
+      const shown = rows.map((r, i) => ({ i, c: byRow(r).get(first.id) })).filter((x) => !isBlank(x.c));
+      labels = shown.map((x) => String(x.i + 1));
+      series.push({ label: titleOf(0, first.title), type: typeOf(0), ...(colorOf(0) ? { color: colorOf(0)! } : {}), values: shown.map((x) => cellNumber(x.c)) });
     }
   } else {
     const [first, ...rest] = columns;
@@ -131,7 +140,12 @@ export function chartData(contents: Obj, table: SourceTable): ChartData {
       labels = rest.map((c) => c.title);
       rows.forEach((r, i) => {
         const m = byRow(r);
-        series.push({ label: titleOf(i, cellText(m.get(first.id)) || `Row ${i + 1}`), type: typeOf(i), ...(colorOf(i) ? { color: colorOf(i)! } : {}), values: rest.map((c) => cellNumber(m.get(c.id))) });
+        // a blank row is no series (a row with figures but no name is still one, named by its place)
+        if (columns.every((c) => isBlank(m.get(c.id)))) return;
+        // the widget's series[k] describe the k-th series drawn
+        const k = series.length;
+        const name = cellText(m.get(first.id)).trim();
+        series.push({ label: titleOf(k, name || `Row ${i + 1}`), type: typeOf(k), ...(colorOf(k) ? { color: colorOf(k)! } : {}), values: rest.map((c) => cellNumber(m.get(c.id))) });
       });
     }
   }

@@ -42,10 +42,14 @@ export interface RowState {
 
 export type ChangeScope = 'cells' | 'rows' | 'structure' | 'meta';
 
-/** An ad-hoc filter on one column: the rows whose shown value is one of `values`. */
+/**
+ * An ad-hoc filter on one column: it hides the rows whose shown value is one of `hidden` (the
+ * values the person unticked). A value it does not name is never hidden: one the filter dialog
+ * did not list, or one typed after the filter was applied.
+ */
 export interface ColumnFilter {
   columnId: number;
-  values: Set<string>;
+  hidden: Set<string>;
 }
 
 export class SheetModel {
@@ -223,7 +227,7 @@ export class SheetModel {
         continue;
       }
       if (this.sheetFilter && !this.sheetFilter.rowIds.has(id) && !this.keptShown.has(id)) continue;
-      if (cf && !cf.values.has(shownText(r.cells.get(cf.columnId)))) continue;
+      if (cf && cf.hidden.has(shownText(r.cells.get(cf.columnId)))) continue;
       out.push(id);
     }
     this.visible = out;
@@ -279,15 +283,45 @@ export class SheetModel {
     return null;
   }
 
-  /** The distinct shown values of a column (for the ad-hoc filter). */
-  distinctValues(columnId: number, limit = 500): string[] {
-    const seen = new Set<string>();
+  /**
+   * Every distinct shown value of a column, over all rows (for the ad-hoc filter), in the order
+   * of the column's values: see `valueOrder`.
+   */
+  distinctValues(columnId: number): string[] {
+    const col = this.column(columnId);
+    const firstCell = new Map<string, Cell | undefined>();
     for (const id of this.order) {
-      seen.add(shownText(this.rows.get(id)!.cells.get(columnId)));
-      if (seen.size >= limit) break;
+      const c = this.rows.get(id)!.cells.get(columnId);
+      const text = shownText(c);
+      if (!firstCell.has(text)) firstCell.set(text, c);
     }
-    return [...seen].sort((a, b) => a.localeCompare(b));
+    return valueOrder(col?.type ?? 'TEXT_NUMBER', [...firstCell]);
   }
+}
+
+const natural = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+const DATE_TYPES = new Set(['DATE', 'ABSTRACT_DATETIME', 'DATETIME']);
+
+/**
+ * Shown values (each with a cell that shows it) in the order a spreadsheet's filter lists them:
+ * the blank first, then numbers by size (a checkbox's false before true), in a date column the
+ * dates by date, then the rest as text in natural order ("item 2" before "item 10").
+ */
+export function valueOrder(columnType: string, values: Array<[string, Cell | undefined]>): string[] {
+  const keyed = values.map(([text, c]) => {
+    const v = c?.value;
+    let n: number | null = null;
+    if (text === '') return { text, rank: 0, n };
+    if (typeof v === 'number' && Number.isFinite(v)) n = v;
+    else if (typeof v === 'boolean') n = v ? 1 : 0;
+    else if (DATE_TYPES.has(columnType) && typeof v === 'string') {
+      const t = Date.parse(v);
+      if (Number.isFinite(t)) n = t;
+    }
+    return { text, rank: n === null ? 2 : 1, n };
+  });
+  keyed.sort((a, b) => a.rank - b.rank || (a.n !== null && b.n !== null && a.n !== b.n ? a.n - b.n : natural.compare(a.text, b.text)) || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  return keyed.map((k) => k.text);
 }
 
 /**

@@ -7,6 +7,7 @@ import { typeLabel } from './grid.ts';
 import { shownText } from './model.ts';
 import { openShareDialog } from '../share/shareDialog.ts';
 import { openRowPanel, type RowPanel } from '../panels/rowPanel.ts';
+import { columnFilterDialog } from './columnFilter.ts';
 
 const COLUMN_TYPES: Array<[string, string]> = [
   ['TEXT_NUMBER', 'Text/Number'], ['DATE', 'Date'], ['PICKLIST', 'Dropdown'], ['MULTI_PICKLIST', 'Multi-select dropdown'],
@@ -208,30 +209,6 @@ async function applySheetFilter(ctx: SheetPageContext, filterId: number | null):
     // which rows the filter shows: the sheet read again
     await actions.reload();
   });
-}
-
-/** The ad-hoc filter: the rows whose shown value in the column is one of those chosen. */
-async function columnFilterDialog(ctx: SheetPageContext, col: Column): Promise<void> {
-  const values = ctx.model.distinctValues(col.id);
-  const chosen = await dialog<string[]>(`Filter by ${col.title}`, (body, done) => {
-    const form = h('form', { class: 'modal-form' });
-    const list = h('fieldset', { class: 'filter-values' }, h('legend', {}, 'Show rows whose value is'));
-    values.forEach((v, i) => {
-      const id = `fv-${i}`;
-      list.append(h('div', {}, h('input', { type: 'checkbox', id, value: v, checked: ctx.model.columnFilter?.columnId === col.id ? ctx.model.columnFilter.values.has(v) : true }), h('label', { for: id, class: 'inline' }, v === '' ? '(blank)' : v)));
-    });
-    const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
-    cancel.addEventListener('click', () => (form.closest('dialog') as HTMLDialogElement).dispatchEvent(new Event('cancel')));
-    form.append(list, h('div', { class: 'modal-actions' }, h('button', { type: 'submit' }, 'Apply filter'), cancel));
-    form.addEventListener('submit', (e) => {
-      e.preventDefault();
-      done([...list.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => i.value));
-    });
-    body.append(form);
-  });
-  if (chosen === null) return;
-  ctx.model.columnFilter = chosen.length === values.length ? null : { columnId: col.id, values: new Set(chosen) };
-  ctx.model.apply({ kind: 'columns', columns: ctx.model.columns });
 }
 
 /** The column's menu: add, rename, type and options, hide/show, move, delete. */
