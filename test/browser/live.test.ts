@@ -331,10 +331,18 @@ test('an edit the server refuses is taken back with the catalogue\'s message: ac
   // the page says what changed, and takes no more edits
   await bob.page.getByText('Your access to this sheet changed: you may now only view it.').waitFor();
   await until('Bob\'s grid is read-only', async () => (await bob.page.locator('revo-grid').evaluate((g) => (g as unknown as { readonly: boolean }).readonly)) === true);
+  // the badge and the toolbar say so too: no editing buttons for a viewer
+  await bob.page.locator('.sheet-name .badge').filter({ hasText: /^Viewer$/ }).waitFor();
+  for (const name of ['Insert above', 'Delete row', 'Undo', 'Sort A→Z (ascending)']) {
+    assert.equal(await bob.page.getByRole('button', { name, exact: true }).isVisible(), false, `${name} hidden for a viewer`);
+  }
+  assert.equal(await bob.page.getByRole('button', { name: 'Filter by value…' }).isVisible(), true, 'filtering is a viewer\'s too');
 
   // editor again; Bob's next edit leaves his page and meanwhile a program deletes the row
   assert.equal((await api.put(`/sheets/${sheet.id}/shares/${bobShareId}`, { accessLevel: 'EDITOR' })).status, 200);
   await bob.page.getByText('Your access to this sheet changed: you may now edit it.').waitFor();
+  await bob.page.locator('.sheet-name .badge').filter({ hasText: /^Editor$/ }).waitFor();
+  await bob.page.getByRole('button', { name: 'Insert above', exact: true }).waitFor();
   const doomed = rowIds[9]!;
   await focus(bob.page, doomed, Status!.id);
   await meanwhile(bob.page, async () => {

@@ -376,7 +376,7 @@ test('paste a 3x3 block of tab-separated text (quoted cells too) as one Update R
   assert.deepEqual(calls, ['PUT', 'POST'], 'one Update Rows for the two rows there, one Add Rows for the third');
   // sort descending on A
   await focus(2, 2);
-  await page.getByRole('button', { name: 'Sort descending' }).click();
+  await page.getByRole('button', { name: 'Sort Z→A' }).click();
   await eventually(s.id, (x) => x.rows[0]?.cells.find((c) => c.columnId === s.col.A!.id)?.value === 'x3', 'sorted');
   await cellAt(page, 2, 2).filter({ hasText: /^\s*x3\s*$/ }).waitFor();
 });

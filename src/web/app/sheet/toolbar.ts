@@ -103,6 +103,12 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     group = h('div', { class: 'tool-group', role: 'group', 'aria-label': label });
     rowTools.append(group);
   };
+  // the buttons that need edit (or admin) access: shown and hidden again when the access changes
+  const gated: Array<{ b: HTMLButtonElement; needsEdit?: boolean; needsAdmin?: boolean }> = [];
+  const applyAccess = () => {
+    for (const g of gated) g.b.hidden = (!!g.needsEdit && !model.canEdit) || (!!g.needsAdmin && !model.canAdmin);
+    for (const grp of rowTools.querySelectorAll<HTMLElement>('.tool-group')) grp.hidden = [...grp.children].every((c) => (c as HTMLElement).hidden);
+  };
   // `shown`: a shorter face (a glyph, or the label's first words); the label stays the button's name
   const btn = (label: string, run: () => unknown, opts: { key?: string; needsEdit?: boolean; needsAdmin?: boolean; shown?: string } = {}) => {
     const title = opts.key ? `${label} (${opts.key})` : label;
@@ -110,10 +116,8 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
       ? h('button', { type: 'button', class: 'tool', title }, label)
       : h('button', { type: 'button', class: 'tool short', title, 'aria-label': label }, opts.shown);
     b.addEventListener('click', () => void run());
-    if ((opts.needsEdit && !model.canEdit) || (opts.needsAdmin && !model.canAdmin)) b.hidden = true;
+    if (opts.needsEdit || opts.needsAdmin) gated.push({ b, needsEdit: opts.needsEdit, needsAdmin: opts.needsAdmin });
     group.append(b);
-    if ([...group.children].every((c) => (c as HTMLElement).hidden)) group.hidden = true;
-    else group.hidden = false;
     return b;
   };
   const onRow = (fn: (rowId: number, col: Column) => Promise<unknown>) => async () => {
@@ -164,9 +168,19 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
   btn('Redo', () => actions.redo(), { needsEdit: true, key: 'Ctrl+Y', shown: '↷' });
   startGroup('Columns');
   const colBtn = btn('Column…', onRow(async (_rowId, col) => columnMenu(ctx, col, colBtn)));
-  btn('Sort ascending', onRow(async (_r, col) => actions.sort(col.id, true)), { needsEdit: true, shown: 'Sort A→Z' });
-  btn('Sort descending', onRow(async (_r, col) => actions.sort(col.id, false)), { needsEdit: true, shown: 'Sort Z→A' });
-  btn('Filter by value…', onRow(async (_r, col) => columnFilterDialog(ctx, col)), { shown: 'Filter…' });
+  // a face of words is where the button's name starts (WCAG's label in name)
+  btn('Sort A→Z (ascending)', onRow(async (_r, col) => actions.sort(col.id, true)), { needsEdit: true, shown: 'Sort A→Z' });
+  btn('Sort Z→A (descending)', onRow(async (_r, col) => actions.sort(col.id, false)), { needsEdit: true, shown: 'Sort Z→A' });
+  btn('Filter by value…', onRow(async (_r, col) => columnFilterDialog(ctx, col)));
+  applyAccess();
+  // the change stream told of other access (a share changed): the buttons and the badge follow
+  let shownAccess = model.sheet.accessLevel;
+  model.onChange(() => {
+    if (model.sheet.accessLevel === shownAccess) return;
+    shownAccess = model.sheet.accessLevel;
+    access.textContent = accessLabel(shownAccess);
+    applyAccess();
+  });
   // RevoGrid's header click opens the column's menu too
   grid.el.addEventListener('headerclick', (e: Event) => {
     const prop = (e as CustomEvent<{ prop?: unknown }>).detail?.prop;
