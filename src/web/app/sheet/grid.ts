@@ -78,6 +78,10 @@ export class SheetGrid {
       const pos = this.focusPos();
       if (pos && (back ? pos.colIdx > 0 : pos.colIdx < this.cols.length - 1)) void this.moveFocus(pos.y, pos.colIdx + (back ? -1 : 1));
     };
+    editorEnv.closed = () => {
+      const a = document.activeElement;
+      if (this.focus && (!a || a === document.body)) this.markFocused(this.focus, 0);
+    };
     const el = document.createElement('revo-grid');
     this.el = el;
     el.className = 'sd-grid';
