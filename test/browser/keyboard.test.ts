@@ -196,3 +196,31 @@ test('keyboard only: the toolbar\'s actions are reached by Tab and run with Ente
   await dlg.waitFor({ state: 'detached' });
   await waitFocus(/^button\|Share$/);
 });
+
+test('keyboard only: with the row panel open, the arrows go on moving in the grid and the panel follows the row', { skip }, async () => {
+  const s = await makeSheet(api, 'Panel follows', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Notes', type: 'TEXT_NUMBER' }]);
+  await api.post(`/sheets/${s.id}/rows`, ['one', 'two', 'three'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: v }] })));
+  await page.goto(`${t.url}/sheets/${s.id}`);
+  await page.locator('body[data-sheet-ready="true"]').waitFor();
+  await tabTo(/^gridcell\|/);
+  await page.locator('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="2"][aria-selected="true"]').waitFor();
+  // the panel opened by its shortcut takes the focus; Shift+Tab goes back to the grid, the panel left open
+  await page.keyboard.press('Control+Shift+R');
+  const panel = page.locator('aside.row-panel');
+  await panel.waitFor();
+  await waitFocus(/^complementary\||^aside\|/);
+  await tabTo(/^gridcell\|/, { back: true });
+  await page.locator('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="2"][aria-selected="true"]').waitFor();
+  const inGrid = () => page.evaluate('!!document.activeElement?.closest("revo-grid")');
+  for (const [key, index, label] of [['ArrowDown', 3, 'Row 2: two'], ['ArrowDown', 4, 'Row 3: three'], ['ArrowUp', 3, 'Row 2: two']] as const) {
+    await page.keyboard.press(key);
+    await page.locator(`[role="row"][aria-rowindex="${index}"] [role="gridcell"][aria-colindex="2"][aria-selected="true"]`).waitFor();
+    // the panel shows the new row, read to its end (its sections drawn)
+    await page.getByRole('complementary', { name: label }).waitFor();
+    await page.locator('aside.row-panel .row-panel-body', { hasText: 'Loading…' }).waitFor({ state: 'detached' });
+    await page.waitForTimeout(150);
+    assert.equal(await panel.count(), 1);
+    assert.equal(await inGrid(), true, `after ${key} the focus stays in the grid (on ${await focused()})`);
+    await waitFocus(/^gridcell\|/);
+  }
+});

@@ -26,6 +26,11 @@ export interface RowPanelOptions {
   rowLabel?: string;
   /** Called when the panel closes itself (its Close button or Escape). */
   onClose?: () => void;
+  /**
+   * Whether the panel takes the keyboard focus once read (true by default: opened by its button
+   * or shortcut). Not when it follows the grid's focused row: the person goes on in the grid.
+   */
+  takeFocus?: boolean;
 }
 
 export interface RowPanel {
@@ -275,7 +280,7 @@ export async function openRowPanel(host: HTMLElement, o: RowPanelOptions): Promi
   };
   const sections = { attachments: [attachments, loadAttachments], conversations: [conversations, loadConversations], history: [history, loadHistory], proofs: [proofs, loadProofs] } as const;
   await refresh();
-  panel.focus();
+  if (o.takeFocus ?? true) panel.focus();
 
   return {
     element: panel,

@@ -8,7 +8,15 @@ import { api } from '../api.ts';
  * The grid's cell editors, one per kind of column, as RevoGrid editor classes. An editor opens
  * with the cell's formula or value (or with the key that was typed, which replaces it), and
  * saves a CellInput (values.ts) that the page sends to Update Rows. Enter and Tab save, Escape
- * cancels (RevoGrid's keyboard handling).
+ * cancels (RevoGrid's keyboard handling) and gives the focus back to the cell.
+ *
+ * The multi-select editors (check boxes) are a popup: RevoGrid draws an editor inside its
+ * viewport, which clips what goes past its edges, so the popup is put in the browser's top layer
+ * (a manual popover, still inside the grid's DOM: RevoGrid takes clicks and keys in it for the
+ * editor's) and placed inside the window, below the cell or above it, shifted left at the right
+ * edge, its list of options scrolling when the window is short. Its keys are its own while it is
+ * open: Tab and Shift+Tab go round its options and buttons, the arrows up and down along the
+ * options, Space checks, Enter saves, Escape cancels.
  */
 
 export interface EditorEnv {
@@ -23,6 +31,11 @@ export interface EditorEnv {
   queued: { key: string; shift: boolean } | null;
   /** After an edit saved with Tab (Shift+Tab): moves the grid's focus to the next (previous) column of the row. */
   tabbed?: (back: boolean) => void;
+  /**
+   * After an editor closed by its own keys or buttons (Enter, Escape, OK, Cancel): gives the
+   * keyboard focus back to the grid's focused cell, if the focus went nowhere with the editor.
+   */
+  closed?: () => void;
 }
 
 export const editorEnv: EditorEnv = { model: null as unknown as SheetModel, current: null, seed: '', opening: 0, queued: null };
@@ -52,6 +65,15 @@ export function loadPeople(): Promise<Person[]> {
 
 let uid = 0;
 
+/** Room kept between a popup editor and the window's edges, in pixels. */
+const EDGE = 6;
+
+/** Runs `fn` once `el` is in the document (a busy page may draw the editor a frame or more late). */
+function whenConnected(el: HTMLElement, fn: () => void, tries = 0): void {
+  if (el.isConnected) fn();
+  else if (tries < 60) requestAnimationFrame(() => whenConnected(el, fn, tries + 1));
+}
+
 export class SheetCellEditor implements EditorBase {
   element: Element | null = null;
   editCell?: EditCell;
@@ -59,7 +81,11 @@ export class SheetCellEditor implements EditorBase {
   private built = false;
   private input: HTMLInputElement | null = null;
   private checks: HTMLInputElement[] = [];
+  /** The multi-select editors' popup (options and buttons). */
+  private popup: HTMLElement | null = null;
   private column: Column | undefined;
+  /** Saved or cancelled by its keys or buttons: once gone, the editor gives the focus back to the grid. */
+  private done = false;
 
   constructor(
     private readonly schema: { prop: unknown; model: unknown },
@@ -95,13 +121,17 @@ export class SheetCellEditor implements EditorBase {
     const listId = `sd-opts-${++uid}`;
 
     if (col.type === 'MULTI_PICKLIST' || col.type === 'MULTI_CONTACT_LIST') {
-      // a list of check boxes (Space toggles, Tab moves, Enter saves) and, for contacts, a field for another address
+      // a popup of check boxes and, for contacts, a field for another address; OK and Cancel
       host.classList.add('sd-editor-list');
+      const popup = document.createElement('div');
+      popup.className = 'sd-popup';
+      this.popup = popup;
       const box = document.createElement('div');
       box.className = 'sd-multi';
       box.setAttribute('role', 'group');
       box.setAttribute('aria-label', col.title);
-      host.append(box);
+      popup.append(box);
+      host.append(popup);
       const chosen = new Set(col.type === 'MULTI_PICKLIST' ? multiValues(cell) : contactValues(cell).map((c) => c.email));
       const addOption = (value: string, label: string) => {
         const id = `sd-m-${++uid}`;
@@ -122,28 +152,50 @@ export class SheetCellEditor implements EditorBase {
       if (col.type === 'MULTI_PICKLIST') {
         for (const o of col.options ?? []) addOption(o, o);
         for (const v of chosen) if (!(col.options ?? []).includes(v)) addOption(v, v);
-        this.checks[0]?.focus();
       } else {
         const other = document.createElement('input');
         other.type = 'email';
         other.placeholder = 'another email address';
         other.setAttribute('aria-label', 'Another email address');
         other.className = 'sd-multi-other';
-        host.append(other);
+        popup.append(other);
         this.input = other;
-        void loadPeople().then((ps) => {
-          const known = new Set(ps.map((p) => p.email));
-          for (const p of ps) addOption(p.email, `${p.name} <${p.email}>`);
-          for (const e of chosen) if (!known.has(e)) addOption(e, e);
-          this.checks[0]?.focus();
-        });
       }
+      const buttons = document.createElement('div');
+      buttons.className = 'sd-editor-buttons';
       const ok = document.createElement('button');
       ok.type = 'button';
       ok.className = 'sd-editor-ok';
       ok.textContent = 'OK';
-      ok.addEventListener('click', () => this.save(this.getValue()));
-      host.append(ok);
+      ok.addEventListener('click', () => this.finish());
+      const cancel = document.createElement('button');
+      cancel.type = 'button';
+      cancel.className = 'sd-editor-cancel secondary';
+      cancel.textContent = 'Cancel';
+      cancel.addEventListener('click', () => this.cancel());
+      buttons.append(ok, cancel);
+      popup.append(buttons);
+      whenConnected(host, () => {
+        // the top layer: out of the grid's clipped viewport (a browser without popovers draws it in place)
+        if (typeof popup.showPopover === 'function') {
+          popup.popover = 'manual';
+          popup.showPopover();
+        }
+        this.follow();
+        if (col.type === 'MULTI_PICKLIST') (this.checks[0] ?? ok).focus();
+        else {
+          // the org's people load: the first one has the focus, else the field
+          this.input?.focus();
+          void loadPeople().then((ps) => {
+            if (!host.isConnected) return;
+            const known = new Set(ps.map((p) => p.email));
+            for (const p of ps) addOption(p.email, `${p.name} <${p.email}>`);
+            for (const e of chosen) if (!known.has(e)) addOption(e, e);
+            this.place();
+            if (document.activeElement === this.input && this.input?.value === '') this.checks[0]?.focus();
+          });
+        }
+      });
       return;
     }
 
@@ -203,15 +255,122 @@ export class SheetCellEditor implements EditorBase {
 
   disconnectedCallback(): void {
     if (editorEnv.current === this) editorEnv.current = null;
+    // the focused element went with the editor: the grid's focused cell takes the focus back
+    if (this.done) requestAnimationFrame(() => editorEnv.closed?.());
+  }
+
+  /** Saves and closes the editor (Enter, OK); RevoGrid moves the focus down a row. */
+  private finish(): void {
+    this.done = true;
+    this.save(this.getValue());
+  }
+
+  /** Closes the editor without saving (Escape, Cancel). */
+  private cancel(): void {
+    this.done = true;
+    this.close(false);
+  }
+
+  /**
+   * Places the popup inside the window: below the cell, else above it (where there is more
+   * room), its list of options shortened to fit (it scrolls); moved left at the window's right
+   * edge. Only a window too short for either puts it over the cell.
+   */
+  private place(): void {
+    const popup = this.popup;
+    const host = this.host;
+    if (!popup || !host?.isConnected || !popup.matches(':popover-open')) return;
+    const cell = host.getBoundingClientRect();
+    const vw = document.documentElement.clientWidth;
+    const vh = document.documentElement.clientHeight;
+    popup.style.maxHeight = '';
+    popup.style.maxWidth = `${Math.max(0, vw - 2 * EDGE)}px`;
+    popup.style.minWidth = `${Math.min(Math.max(cell.width, 256), vw - 2 * EDGE)}px`;
+    const w = popup.offsetWidth;
+    const h = popup.offsetHeight;
+    const below = vh - cell.bottom - EDGE;
+    const above = cell.top - EDGE;
+    let top: number;
+    let room: number;
+    if (h <= below || (below >= above && below >= 120)) [top, room] = [cell.bottom, below];
+    else if (above >= 120) [room, top] = [above, cell.top - Math.min(h, above)];
+    else [room, top] = [vh - 2 * EDGE, Math.max(EDGE, vh - EDGE - h)];
+    popup.style.maxHeight = `${Math.floor(room)}px`;
+    popup.style.top = `${Math.round(Math.max(EDGE, top))}px`;
+    popup.style.left = `${Math.round(Math.max(EDGE, Math.min(cell.left, vw - EDGE - w)))}px`;
+  }
+
+  /** Keeps the popup by its cell while it is open (the grid or the window scrolled or resized). */
+  private follow(): void {
+    let last = '';
+    const tick = () => {
+      const host = this.host;
+      if (!this.popup || !host?.isConnected) return;
+      const r = host.getBoundingClientRect();
+      const now = [r.left, r.top, r.width, r.height, window.innerWidth, window.innerHeight, this.checks.length].join();
+      if (now !== last) {
+        last = now;
+        this.place();
+      }
+      requestAnimationFrame(tick);
+    };
+    tick();
+  }
+
+  /**
+   * The multi-select popup's keys (RevoGrid would take Tab for moving to the next cell): Tab and
+   * Shift+Tab go round its fields and buttons, the arrows up and down along the options; Enter
+   * saves (on a button: the button's), Escape cancels; Space checks (the box's own).
+   */
+  private onPopupKey(e: KeyboardEvent): void {
+    const popup = this.popup!;
+    const fields = [...popup.querySelectorAll<HTMLElement>('input, button')].filter((n) => !(n as HTMLInputElement).disabled);
+    const at = fields.indexOf(document.activeElement as HTMLElement);
+    const stop = () => {
+      e.preventDefault();
+      e.stopPropagation();
+    };
+    switch (e.key) {
+      case 'Tab': {
+        stop();
+        if (fields.length === 0) return;
+        const n = fields.length;
+        fields[at < 0 ? (e.shiftKey ? n - 1 : 0) : (at + (e.shiftKey ? n - 1 : 1)) % n]!.focus();
+        return;
+      }
+      case 'ArrowDown':
+      case 'ArrowUp': {
+        const i = this.checks.indexOf(document.activeElement as HTMLInputElement);
+        if (i < 0) return;
+        stop();
+        this.checks[Math.max(0, Math.min(this.checks.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))]!.focus();
+        return;
+      }
+      case 'Enter':
+        e.stopPropagation();
+        if (e.target instanceof HTMLButtonElement) return;
+        e.preventDefault();
+        this.finish();
+        return;
+      case 'Escape':
+        stop();
+        this.cancel();
+        return;
+      default:
+        return;
+    }
   }
 
   private onKeyDown(e: KeyboardEvent): void {
     if (e.isComposing) return;
+    if (this.popup) {
+      this.onPopupKey(e);
+      return;
+    }
     if (e.key === 'Enter' || e.key === 'Tab') {
-      // a check box list: Tab moves between the boxes; Enter saves
-      if (this.checks.length > 0 && e.key === 'Tab') return;
       e.preventDefault();
       e.stopPropagation();
+      this.done = e.key === 'Enter';
       this.save(this.getValue(), e.key === 'Tab');
       // Tab goes on along the row (RevoGrid's close(true) would go down, as Enter does)
       if (e.key === 'Tab') {
@@ -221,7 +380,7 @@ export class SheetCellEditor implements EditorBase {
     } else if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();
-      this.close(false);
+      this.cancel();
     }
   }
 

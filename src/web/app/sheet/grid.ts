@@ -78,6 +78,10 @@ export class SheetGrid {
       const pos = this.focusPos();
       if (pos && (back ? pos.colIdx > 0 : pos.colIdx < this.cols.length - 1)) void this.moveFocus(pos.y, pos.colIdx + (back ? -1 : 1));
     };
+    editorEnv.closed = () => {
+      const a = document.activeElement;
+      if (this.focus && (!a || a === document.body)) this.markFocused(this.focus, 0);
+    };
     const el = document.createElement('revo-grid');
     this.el = el;
     el.className = 'sd-grid';
@@ -97,12 +101,24 @@ export class SheetGrid {
     this.fitRowHeader();
     // Tab reaches the grid; its focus goes to the focused cell (the first one at first)
     el.tabIndex = 0;
-    el.addEventListener('focus', () => {
+    const enter = () => {
       if (this.focus && this.model.visible.includes(this.focus.rowId)) void this.focusCell(this.focus.rowId, this.focus.columnId);
       else if (this.model.visible.length > 0 && this.cols.length > 0) void this.focusCell(this.model.visible[0]!, this.cols[0]!.id);
-    });
+    };
+    el.addEventListener('focus', enter);
     host.append(el);
-    el.addEventListener('focusin', () => (this.hasKeyboard = true));
+    let pointerAt = 0;
+    el.addEventListener('pointerdown', () => (pointerAt = Date.now()), true);
+    el.addEventListener('focusin', (e) => {
+      this.hasKeyboard = true;
+      // Shift+Tab from after the grid (the row panel) lands on the last of RevoGrid's own focusable
+      // parts (a scroll bar, a header's filter button): the focused cell takes the focus, as when
+      // Tab reaches the grid itself
+      const t = e.target as HTMLElement;
+      const from = (e as unknown as FocusEvent).relatedTarget as Node | null;
+      if (t === el || (from && el.contains(from)) || Date.now() - pointerAt < 1000 || t.closest('[role="gridcell"], .sd-editor')) return;
+      enter();
+    });
     el.addEventListener('focusout', (e) => {
       // an element removed by a redraw loses the focus to nowhere: the grid keeps it
       const to = (e as unknown as FocusEvent).relatedTarget as Node | null;

@@ -320,6 +320,9 @@ async function mountOptional(shareSlot: HTMLElement, side: HTMLElement, ctx: She
 
   let panel: RowPanel | null = null;
   let panelRow: number | null = null;
+  /** The panel is open, or being opened (read from the API); each opening counted, the last one wins. */
+  let wanted = false;
+  let openings = 0;
   const rowLabel = (rowId: number) => {
     const r = model.rows.get(rowId);
     const primary = model.columns.find((c) => c.primary);
@@ -328,27 +331,44 @@ async function mountOptional(shareSlot: HTMLElement, side: HTMLElement, ctx: She
   };
   // the change stream refreshes what the open panel shows (live.ts)
   ctx.rowPanel = () => (panel && panelRow !== null ? { rowId: panelRow, panel } : null);
-  const open = async (rowId: number, columnId: number | null) => {
-    panel?.close();
-    side.hidden = false;
+  const shut = () => {
+    wanted = false;
+    openings++;
+    panel = null;
+    panelRow = null;
+    side.hidden = true;
+    side.replaceChildren();
+  };
+  /**
+   * Shows the row's panel in place of the one shown (or being read). It takes the keyboard focus
+   * when opened by its button or shortcut, or when the focus was in the panel it replaces; not
+   * when it follows the grid's focused row, where the person goes on with the arrow keys.
+   */
+  const open = async (rowId: number, columnId: number | null, takeFocus: boolean) => {
+    const gen = ++openings;
+    wanted = true;
+    panel = null;
     panelRow = rowId;
-    panel = await openRowPanel(side, {
-      sheetId: ctx.sheetId, rowId, columnId, access: model.sheet.accessLevel, user: { email: ctx.userEmail }, api, rowLabel: rowLabel(rowId),
+    side.replaceChildren();
+    side.hidden = false;
+    const p = await openRowPanel(side, {
+      sheetId: ctx.sheetId, rowId, columnId, access: model.sheet.accessLevel, user: { email: ctx.userEmail }, api, rowLabel: rowLabel(rowId), takeFocus,
       onClose: () => {
-        panel = null;
-        panelRow = null;
-        side.hidden = true;
-        side.replaceChildren();
+        if (gen !== openings) return;
+        shut();
         const f = grid.focus;
         if (f) void grid.focusCell(f.rowId, f.columnId);
       },
     });
+    if (gen !== openings) return;
+    panel = p;
   };
   const toggle = h('button', { type: 'button', class: 'tool', title: 'Attachments, conversations, cell history and proof of the focused row (Ctrl+Shift+R)' }, 'Row panel');
   toggle.addEventListener('click', () => {
     const f = grid.focus;
     if (panel) panel.close();
-    else if (f) void open(f.rowId, f.columnId);
+    else if (wanted) shut();
+    else if (f) void open(f.rowId, f.columnId, true);
     else showMessage('Select a cell of the row first.');
   });
   document.querySelector('.toolbar')?.append(h('div', { class: 'tool-group', role: 'group', 'aria-label': 'Row panel' }, toggle));
@@ -360,8 +380,8 @@ async function mountOptional(shareSlot: HTMLElement, side: HTMLElement, ctx: She
   }, true);
   // the panel follows the focused cell
   grid.onFocus((f) => {
-    if (!panel || !f) return;
-    if (f.rowId !== panelRow) void open(f.rowId, f.columnId);
-    else void panel.focusCell(f.columnId);
+    if (!wanted || !f) return;
+    if (f.rowId !== panelRow) void open(f.rowId, f.columnId, side.contains(document.activeElement));
+    else void panel?.focusCell(f.columnId);
   });
 }
