@@ -278,6 +278,35 @@ test('a row added at the bottom (or below the last row) takes what is typed next
   await screenshot(page, 'grid-bottom-rows');
 });
 
+test('a sheet without rows says so over the grid; its button adds the first row, which takes what is typed; a viewer gets the words only', { skip }, async () => {
+  const s = await makeSheet(api, 'Brand new', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Note', type: 'TEXT_NUMBER' }]);
+  const share = await api.post(`/sheets/${s.id}/shares`, [{ email: 'bob@example.com', accessLevel: 'VIEWER' }]);
+  assert.equal(share.status, 200, share.text);
+  const viewerCtx = await browser.newContext({ viewport: { width: 1200, height: 700 } });
+  const vp = await viewerCtx.newPage();
+  await signInPage(vp, t, 'bob@example.com');
+  await openSheet(vp, t, s.id, { empty: true });
+  await vp.getByRole('status').filter({ hasText: 'This sheet has no rows.' }).waitFor();
+  assert.equal(await vp.getByRole('button', { name: 'Add the first row' }).count(), 0, 'a viewer adds no rows');
+  await viewerCtx.close();
+
+  await openSheet(page, t, s.id, { empty: true });
+  const note = page.getByRole('status').filter({ hasText: 'This sheet has no rows yet.' });
+  await note.waitFor();
+  await screenshot(page, 'grid-empty-sheet');
+  await page.getByRole('button', { name: 'Add the first row' }).click();
+  await page.locator('revo-grid[aria-rowcount="2"]').waitFor();
+  await note.waitFor({ state: 'hidden' });
+  // the new row's first cell has the focus: typing goes into it
+  await page.locator('[role="row"][aria-rowindex="2"] [aria-colindex="2"][aria-selected="true"]').waitFor();
+  await typeAndSave('First task');
+  const back = await eventually(s.id, (x) => x.rows.length === 1 && x.rows[0]?.cells[0]?.value === 'First task', 'typed into the first row');
+  // the last row deleted: the words are back
+  assert.equal((await api.del(`/sheets/${s.id}/rows?ids=${back.rows[0]!.id}`)).status, 200);
+  await page.reload();
+  await note.waitFor();
+});
+
 test('Tab after typing saves and goes on along the row (Shift+Tab back); Enter goes down', { skip }, async () => {
   const s = await makeSheet(api, 'Tab along', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Q1', type: 'TEXT_NUMBER' }, { title: 'Q2', type: 'TEXT_NUMBER' }]);
   await api.post(`/sheets/${s.id}/rows`, ['A', 'B'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: v }] })));

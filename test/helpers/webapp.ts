@@ -24,11 +24,11 @@ export async function signInPage(page: Page, t: TestServer, email: string, next 
   await page.waitForURL((u) => u.pathname === next.split('?')[0]);
 }
 
-/** Opens a sheet page and waits for the grid's first cells. */
-export async function openSheet(page: Page, t: TestServer, sheetId: number): Promise<void> {
+/** Opens a sheet page and waits for the grid's first cells (of a sheet without rows, its headers). */
+export async function openSheet(page: Page, t: TestServer, sheetId: number, opts: { empty?: boolean } = {}): Promise<void> {
   await page.goto(`${t.url}/sheets/${sheetId}`);
   await page.locator('body[data-sheet-ready="true"]').waitFor({ timeout: 30_000 });
-  await page.locator('[role="gridcell"]').first().waitFor({ timeout: 30_000 });
+  await page.locator(opts.empty ? '[role="columnheader"]' : '[role="gridcell"]').first().waitFor({ timeout: 30_000 });
 }
 
 /**

@@ -137,10 +137,12 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     const before = new Set(model.order);
     if (await actions.insertRow(rowId, false)) await focusNew(ctx, before, col.id);
   }), { needsEdit: true });
-  btn('Add row at bottom', async () => {
+  const addAtBottom = async () => {
     const before = new Set(model.order);
     if (await actions.insertRow(null, false)) await focusNew(ctx, before, model.columns.find((c) => c.primary)?.id ?? model.columns[0]!.id);
-  }, { needsEdit: true, shown: 'Add row' });
+  };
+  btn('Add row at bottom', addAtBottom, { needsEdit: true, shown: 'Add row' });
+  mountEmptyNote(ctx, addAtBottom);
   btn('Delete row', onRow(async (rowId) => {
     const r = model.rows.get(rowId);
     const kids = model.parents.has(rowId) ? ' and the rows indented under it' : '';
@@ -188,6 +190,32 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     if (col) void columnMenu(ctx, col, colBtn);
   });
   void mountOptional(shareSlot, side, ctx);
+}
+
+/**
+ * A sheet without rows (a new one) shows an empty grid with nothing to type into: it says so
+ * over the grid, with a button to the first row for those who may add one.
+ */
+function mountEmptyNote(ctx: SheetPageContext, addRow: () => Promise<void>): void {
+  const { model, grid } = ctx;
+  const host = grid.el.parentElement;
+  if (!host) return;
+  const text = h('p', {});
+  const add = h('button', { type: 'button' }, 'Add the first row');
+  add.addEventListener('click', () => void addRow());
+  const note = h('div', { class: 'empty-sheet', role: 'status', hidden: true }, text, add);
+  host.append(note);
+  const update = () => {
+    const empty = model.order.length === 0;
+    note.hidden = !empty;
+    if (!empty) return;
+    text.textContent = model.canEdit ? 'This sheet has no rows yet.' : 'This sheet has no rows.';
+    add.hidden = !model.canEdit;
+  };
+  update();
+  model.onChange((scope) => {
+    if (scope !== 'cells') update();
+  });
 }
 
 /** Focuses the row just inserted; the applied sheet filter would hide a blank new row, but one's own new row stays shown. */
