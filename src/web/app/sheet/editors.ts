@@ -1,9 +1,10 @@
 import type { EditorBase, EditCell, HyperFunc, VNode } from '@revolist/revogrid';
 import type { Column } from './types.ts';
 import type { SheetModel } from './model.ts';
-import { contactValues, editText, multiValues, type CellInput } from './values.ts';
+import { contactValues, editText, inputFromText, isRefusal, multiValues, refusalMessage, type CellInput } from './values.ts';
 import { contactsText, contactText, type Person } from './contacts.ts';
-import { loadPeople } from './typed.ts';
+import { loadPeople, textContextNow } from './typed.ts';
+import { showMessage } from '../api.ts';
 
 /**
  * The grid's cell editors, one per kind of column, as RevoGrid editor classes. An editor opens
@@ -131,7 +132,9 @@ export class SheetCellEditor implements EditorBase {
       ok.type = 'button';
       ok.className = 'sd-editor-ok';
       ok.textContent = 'OK';
-      ok.addEventListener('click', () => this.save(this.getValue()));
+      ok.addEventListener('click', () => {
+        if (!this.refuses()) this.save(this.getValue());
+      });
       host.append(ok);
       return;
     }
@@ -201,6 +204,7 @@ export class SheetCellEditor implements EditorBase {
       if (this.checks.length > 0 && e.key === 'Tab') return;
       e.preventDefault();
       e.stopPropagation();
+      if (this.refuses()) return;
       this.save(this.getValue(), e.key === 'Tab');
       // Tab goes on along the row (RevoGrid's close(true) would go down, as Enter does)
       if (e.key === 'Tab') {
@@ -212,6 +216,23 @@ export class SheetCellEditor implements EditorBase {
       e.stopPropagation();
       this.close(false);
     }
+  }
+
+  /**
+   * Whether the text is no value of the column (a day not in the calendar, a name no contact
+   * has): then it says why, and the editor stays open with the text to correct. (While the
+   * people are still being loaded the text is saved, and the grid reads it once they are.)
+   */
+  private refuses(): boolean {
+    const col = this.column;
+    const text = this.getValue();
+    if (!col || typeof text !== 'string') return false;
+    const ctx = textContextNow(editorEnv.model, col);
+    const read = ctx ? inputFromText(col, text, ctx) : null;
+    if (!read || !isRefusal(read)) return false;
+    showMessage(refusalMessage(col, read));
+    this.input?.focus();
+    return true;
   }
 
   /** What the editor saves: the text (read by the grid, as typed text is), or a multi-select dropdown's choice. */

@@ -11,6 +11,8 @@ import { contactValues, inputFromText, type CellInput, type Refusal, type TextCo
  */
 
 let people: Promise<Person[]> | null = null;
+/** The people once loaded (null until then). */
+let peopleLoaded: Person[] | null = null;
 
 /** The org's users and the person's contacts, for the contact pickers and typed names (loaded once per page). */
 export function loadPeople(): Promise<Person[]> {
@@ -20,7 +22,8 @@ export function loadPeople(): Promise<Person[]> {
       api.get<{ data: Array<{ email: string; name?: string }> }>('/contacts', { includeAll: true }).catch(() => ({ data: [] })),
     ]);
     const us = users.data.map((u) => ({ email: u.email, name: u.name || [u.firstName, u.lastName].filter(Boolean).join(' ') || undefined }));
-    return mergePeople(us, contacts.data).sort((a, b) => (a.name ?? a.email).localeCompare(b.name ?? b.email));
+    peopleLoaded = mergePeople(us, contacts.data).sort((a, b) => (a.name ?? a.email).localeCompare(b.name ?? b.email));
+    return peopleLoaded;
   })();
   return people;
 }
@@ -46,6 +49,14 @@ export async function textContext(model: SheetModel, col: Column): Promise<TextC
   order ??= dayOrder();
   if (col.type !== 'CONTACT_LIST' && col.type !== 'MULTI_CONTACT_LIST') return { order };
   return { order, people: mergePeople(col.contactOptions ?? [], await loadPeople(), peopleInSheet(model)) };
+}
+
+/** textContext at once, or null while the people a contact column needs are still being loaded. */
+export function textContextNow(model: SheetModel, col: Column): TextContext | null {
+  order ??= dayOrder();
+  if (col.type !== 'CONTACT_LIST' && col.type !== 'MULTI_CONTACT_LIST') return { order };
+  if (peopleLoaded === null) return null;
+  return { order, people: mergePeople(col.contactOptions ?? [], peopleLoaded, peopleInSheet(model)) };
 }
 
 /** Text typed into a cell of `col`: what to send, or why not. */
