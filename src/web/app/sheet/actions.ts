@@ -1,7 +1,7 @@
 import { api, ApiError, showError, showMessage, type Result } from '../api.ts';
 import { mergeColumns, type SheetModel } from './model.ts';
 import type { Cell, Column, Row, Sheet } from './types.ts';
-import { cellPayload, optimisticCell, type CellInput } from './values.ts';
+import { cellPayload, optimisticCell, readableRefusal, type CellInput } from './values.ts';
 import { cellKey, RowSync } from './sync.ts';
 
 /** One cell's edit: the row, the column and what to send. */
@@ -138,6 +138,16 @@ export class SheetActions {
     if (this.pending === 0) for (const r of this.idle.splice(0)) r();
   }
 
+  /** Work before an edit is sent (reading typed text may wait for the people a name is matched with): counted as pending. */
+  async busy<T>(fn: () => Promise<T>): Promise<T> {
+    this.pending++;
+    try {
+      return await fn();
+    } finally {
+      this.done();
+    }
+  }
+
   /** May this cell be edited through this page (beyond the sheet's access and the column)? On a sheet, yes. */
   canEditCell(_rowId: number, _columnId: number): boolean {
     return true;
@@ -194,16 +204,16 @@ export class SheetActions {
     }
   }
 
-  /** Shows a refusal in the catalogue's words, naming a column of this sheet by its title where the message has its id. */
+  /**
+   * Shows a refusal in the catalogue's words, naming a column of this sheet by its title where
+   * the message has its id, and a value it quotes as JSON in words (values.ts readableRefusal).
+   */
   protected refused(e: unknown): void {
     if (!(e instanceof ApiError)) {
       showError(e);
       return;
     }
-    showMessage(e.message.replace(/\b(column|columnId)\s+(\d+)\b/gi, (m: string, _w: string, id: string) => {
-      const col = this.model.column(Number(id));
-      return col ? `column “${col.title}”` : m;
-    }));
+    showMessage(readableRefusal(e.message, (id) => this.model.column(id)?.title));
   }
 
   /**

@@ -1,13 +1,16 @@
 import type { EditorBase, EditCell, HyperFunc, VNode } from '@revolist/revogrid';
 import type { Column } from './types.ts';
 import type { SheetModel } from './model.ts';
-import { contactValues, editText, multiValues, type CellInput, inputFromText } from './values.ts';
-import { api } from '../api.ts';
+import { contactValues, editText, inputFromText, isRefusal, multiValues, refusalMessage, type CellInput } from './values.ts';
+import { contactsText, contactText, type Person } from './contacts.ts';
+import { loadPeople, textContextNow } from './typed.ts';
+import { showMessage } from '../api.ts';
 
 /**
  * The grid's cell editors, one per kind of column, as RevoGrid editor classes. An editor opens
  * with the cell's formula or value (or with the key that was typed, which replaces it), and
- * saves a CellInput (values.ts) that the page sends to Update Rows. Enter and Tab save, Escape
+ * saves the text typed or chosen (the grid reads it: typed.ts), or a CellInput (values.ts) for
+ * a multi-select dropdown, that the page sends to Update Rows. Enter and Tab save, Escape
  * cancels (RevoGrid's keyboard handling) and gives the focus back to the cell.
  *
  * The multi-select editors (check boxes) are a popup: RevoGrid draws an editor inside its
@@ -45,24 +48,6 @@ export function columnOfProp(model: SheetModel, prop: unknown): Column | undefin
   return m ? model.column(Number(m[1])) : undefined;
 }
 
-interface Person { email: string; name: string }
-let people: Promise<Person[]> | null = null;
-
-/** The org's users and the person's contacts, for the contact pickers (loaded once per page). */
-export function loadPeople(): Promise<Person[]> {
-  people ??= (async () => {
-    const out = new Map<string, Person>();
-    const [users, contacts] = await Promise.all([
-      api.get<{ data: Array<{ email: string; name?: string; firstName?: string; lastName?: string }> }>('/users', { includeAll: true }).catch(() => ({ data: [] })),
-      api.get<{ data: Array<{ email: string; name?: string }> }>('/contacts', { includeAll: true }).catch(() => ({ data: [] })),
-    ]);
-    for (const u of users.data) out.set(u.email, { email: u.email, name: u.name || [u.firstName, u.lastName].filter(Boolean).join(' ') || u.email });
-    for (const c of contacts.data) if (!out.has(c.email)) out.set(c.email, { email: c.email, name: c.name || c.email });
-    return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
-  })();
-  return people;
-}
-
 let uid = 0;
 
 /** Room kept between a popup editor and the window's edges, in pixels. */
@@ -83,6 +68,8 @@ export class SheetCellEditor implements EditorBase {
   private checks: HTMLInputElement[] = [];
   /** The multi-select editors' popup (options and buttons). */
   private popup: HTMLElement | null = null;
+  /** The contacts of a multiple contacts list, by email: who each check box is. */
+  private listed = new Map<string, Person>();
   private column: Column | undefined;
   /** Saved or cancelled by its keys or buttons: once gone, the editor gives the focus back to the grid. */
   private done = false;
@@ -188,9 +175,12 @@ export class SheetCellEditor implements EditorBase {
           this.input?.focus();
           void loadPeople().then((ps) => {
             if (!host.isConnected) return;
-            const known = new Set(ps.map((p) => p.email));
-            for (const p of ps) addOption(p.email, `${p.name} <${p.email}>`);
-            for (const e of chosen) if (!known.has(e)) addOption(e, e);
+            // the people, then the cell's other contacts (with the names the cell gives them)
+            for (const p of [...ps, ...contactValues(cell)]) {
+              if (this.listed.has(p.email)) continue;
+              this.listed.set(p.email, p);
+              addOption(p.email, contactText(p));
+            }
             this.place();
             if (document.activeElement === this.input && this.input?.value === '') this.checks[0]?.focus();
           });
@@ -225,7 +215,7 @@ export class SheetCellEditor implements EditorBase {
         }));
       };
       if (col.type === 'PICKLIST') fill((col.options ?? []).map((o) => [o, o]));
-      else void loadPeople().then((ps) => fill([...(col.contactOptions ?? []).filter((c) => c.email).map((c) => [c.email!, c.name ?? c.email!] as [string, string]), ...ps.map((p) => [p.email, p.name] as [string, string])]));
+      else void loadPeople().then((ps) => fill([...(col.contactOptions ?? []).filter((c) => c.email).map((c) => [c.email!, c.name ?? c.email!] as [string, string]), ...ps.map((p) => [p.email, p.name ?? p.email] as [string, string])]));
       host.append(list);
     }
     host.append(input);
@@ -261,6 +251,7 @@ export class SheetCellEditor implements EditorBase {
 
   /** Saves and closes the editor (Enter, OK); RevoGrid moves the focus down a row. */
   private finish(): void {
+    if (this.refuses()) return;
     this.done = true;
     this.save(this.getValue());
   }
@@ -370,6 +361,7 @@ export class SheetCellEditor implements EditorBase {
     if (e.key === 'Enter' || e.key === 'Tab') {
       e.preventDefault();
       e.stopPropagation();
+      if (this.refuses()) return;
       this.done = e.key === 'Enter';
       this.save(this.getValue(), e.key === 'Tab');
       // Tab goes on along the row (RevoGrid's close(true) would go down, as Enter does)
@@ -384,22 +376,35 @@ export class SheetCellEditor implements EditorBase {
     }
   }
 
-  getValue(): CellInput | undefined {
+  /**
+   * Whether the text is no value of the column (a day not in the calendar, a name no contact
+   * has): then it says why, and the editor stays open with the text to correct. (While the
+   * people are still being loaded the text is saved, and the grid reads it once they are.)
+   */
+  private refuses(): boolean {
+    const col = this.column;
+    const text = this.getValue();
+    if (!col || typeof text !== 'string') return false;
+    const ctx = textContextNow(editorEnv.model, col);
+    const read = ctx ? inputFromText(col, text, ctx) : null;
+    if (!read || !isRefusal(read)) return false;
+    showMessage(refusalMessage(col, read));
+    this.input?.focus();
+    return true;
+  }
+
+  /** What the editor saves: the text (read by the grid, as typed text is), or a multi-select dropdown's choice. */
+  getValue(): CellInput | string | undefined {
     const col = this.column;
     if (!col) return undefined;
     if (col.type === 'MULTI_PICKLIST') return { objectValue: { objectType: 'MULTI_PICKLIST', values: this.checks.filter((c) => c.checked).map((c) => c.value) } };
     if (col.type === 'MULTI_CONTACT_LIST') {
-      const emails = this.checks.filter((c) => c.checked).map((c) => c.value);
-      const other = this.input?.value.trim();
-      if (other) emails.push(...other.split(/[,;\s]+/).filter(Boolean));
-      return { objectValue: { objectType: 'MULTI_CONTACT', values: emails.map((email) => ({ objectType: 'CONTACT', email })) } };
+      // the people checked, as `Name <email>`, and the addresses (or names) typed beside them
+      const picked = contactsText(this.checks.filter((c) => c.checked).map((c) => this.listed.get(c.value) ?? { email: c.value }));
+      const other = this.input?.value.trim() ?? '';
+      return [picked, other].filter((x) => x !== '').join(', ');
     }
-    const text = this.input?.value ?? '';
-    if (col.type === 'CONTACT_LIST' && text && !text.startsWith('=')) {
-      const m = /<([^>]+)>/.exec(text);
-      return { objectValue: { objectType: 'CONTACT', email: (m ? m[1]! : text).trim() } };
-    }
-    return inputFromText(col, text);
+    return this.input?.value ?? '';
   }
 
   beforeDisconnect(): void {

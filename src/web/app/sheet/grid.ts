@@ -5,9 +5,11 @@ import { gridText, shownText } from './model.ts';
 import type { Column } from './types.ts';
 import type { SheetActions, CellEdit } from './actions.ts';
 import { SheetCellEditor, editorEnv, columnOfProp } from './editors.ts';
-import { inputFromText, readOnlyReason, symbolOf, type CellInput } from './values.ts';
+import { copyText, inputFromText, isRefusal, readOnlyReason, refusalMessage, symbolOf, TYPE_LABELS, type CellInput, type Refusal, type TextContext } from './values.ts';
+import { readText, textContext } from './typed.ts';
 import { parseTsv, toTsv } from './tsv.ts';
 import { formatStyle } from './formats.ts';
+import { showMessage } from '../api.ts';
 
 /**
  * The sheet's grid: RevoGrid (virtualized DOM cells) configured from the model. Rows are the
@@ -578,26 +580,56 @@ export class SheetGrid {
       const d = (e as CustomEvent<{ val?: unknown; prop?: unknown; model?: Src }>).detail;
       const col = this.columnAt(d.prop);
       if (!col || !d.model) return;
-      const input = toInput(col, d.val);
-      if (!input) return;
-      void this.actions.editCells([{ rowId: d.model.id, columnId: col.id, input }]);
+      const rowId = d.model.id;
+      void this.actions.busy(async () => {
+        const input = await toInput(this.model, col, d.val);
+        if (!input) return;
+        // typed text that is no value of the column: said in words, nothing sent
+        if (isRefusal(input)) showMessage(refusalMessage(col, input));
+        else await this.actions.editCells([{ rowId, columnId: col.id, input }]);
+      });
     });
     el.addEventListener('beforerangeedit', (e: Event) => {
       // a range cleared (Delete) or filled: one Update Rows call
       e.preventDefault();
       const d = (e as CustomEvent<{ data: Record<number, Record<string, unknown>>; models: Record<number, Src | undefined> }>).detail;
-      const edits: CellEdit[] = [];
+      const cells: Array<{ rowId: number; col: Column; v: unknown }> = [];
       for (const [idx, values] of Object.entries(d.data)) {
         const rowId = d.models[Number(idx)]?.id ?? (this.el.source as Src[])[Number(idx)]?.id;
         if (rowId === undefined) continue;
         for (const [prop, v] of Object.entries(values)) {
           const col = this.columnAt(prop);
-          if (!col || readOnlyReason(col)) continue;
-          const input = toInput(col, v);
-          if (input) edits.push({ rowId, columnId: col.id, input });
+          if (col && !readOnlyReason(col)) cells.push({ rowId, col, v });
         }
       }
-      void this.actions.editCells(edits);
+      void this.actions.busy(async () => {
+        const edits: CellEdit[] = [];
+        for (const { rowId, col, v } of cells) {
+          const input = await toInput(this.model, col, v);
+          if (!input) continue;
+          if (isRefusal(input)) {
+            showMessage(`Nothing was changed. ${refusalMessage(col, input, this.model.rows.get(rowId)?.rowNumber)}`);
+            return;
+          }
+          edits.push({ rowId, columnId: col.id, input });
+        }
+        await this.actions.editCells(edits);
+      });
+    });
+    // a copied range: contacts as `Name <email>` (what the cell shows is only the name), the rest as shown
+    el.addEventListener('clipboardrangecopy', (e: Event) => {
+      const d = (e as CustomEvent<{ range: { y: number; y1: number }; data: unknown[][]; mapping: Record<number, Record<string, unknown>> }>).detail;
+      const src = this.el.source as Src[];
+      d.data = d.data.map((line, k) => {
+        const i = d.range.y + k;
+        const rowId = src[i]?.id;
+        const props = Object.keys(d.mapping[i] ?? {});
+        return line.map((v, x) => {
+          const col = this.columnAt(props[x]);
+          const shown = v === undefined || v === null ? '' : String(v);
+          return col && rowId !== undefined ? copyText(col, this.model.cell(rowId, col.id), shown) : shown;
+        });
+      });
     });
     el.addEventListener('beforepasteapply', (e: Event) => {
       e.preventDefault();
@@ -835,48 +867,60 @@ export class SheetGrid {
     return dir === 1 ? (after[0] ?? null) : (before[before.length - 1] ?? null);
   }
 
-  /** Pastes tab-separated text at the focused cell: one Update Rows call, rows past the end one Add Rows call. */
+  /**
+   * Pastes tab-separated text at the focused cell: one Update Rows call, rows past the end one
+   * Add Rows call. Each value is read as typed text is (days, contacts by name); one that is no
+   * value of its column refuses the paste in words, and nothing is sent (as the server refuses
+   * a whole Update Rows call).
+   */
   async paste(text: string): Promise<void> {
+    await this.actions.busy(() => this.pasteAt(text));
+  }
+
+  private async pasteAt(text: string): Promise<void> {
     if (!this.model.canEdit) return;
     const pos = this.focusPos();
     if (!pos) return;
     const block = parseTsv(text);
     const edits: CellEdit[] = [];
     const newRows: Array<Array<{ columnId: number; input: CellInput }>> = [];
-    let skipped = 0;
-    block.forEach((line, dy) => {
+    const contexts = new Map<number, TextContext>();
+    let refused: string | null = null;
+    let lastNumber = Math.max(0, ...[...this.model.rows.values()].map((r) => r.rowNumber));
+    for (const [dy, line] of block.entries()) {
       const rowId = this.model.visible[pos.y + dy];
+      const rowNumber = rowId !== undefined ? this.model.rows.get(rowId)?.rowNumber : ++lastNumber;
       const fresh: Array<{ columnId: number; input: CellInput }> = [];
-      line.forEach((v, dx) => {
+      for (const [dx, v] of line.entries()) {
         const col = this.cols[pos.colIdx + dx];
-        if (!col) return;
-        if (readOnlyReason(col)) {
-          skipped++;
-          return;
+        if (!col || readOnlyReason(col)) continue;
+        if (!contexts.has(col.id)) contexts.set(col.id, await textContext(this.model, col));
+        const input = inputFromText(col, v, contexts.get(col.id));
+        if (isRefusal(input)) {
+          refused ??= refusalMessage(col, input, rowNumber);
+          continue;
         }
-        const input = inputFromText(col, v);
         if (rowId !== undefined) edits.push({ rowId, columnId: col.id, input });
         else if (v !== '') fresh.push({ columnId: col.id, input });
-      });
+      }
       if (rowId === undefined && fresh.length > 0) newRows.push(fresh);
-    });
+    }
+    if (refused !== null) {
+      showMessage(`Nothing was pasted. ${refused}`);
+      return;
+    }
     await this.actions.editCells(edits, { newRows });
-    void skipped;
   }
 }
 
-function toInput(col: Column, v: unknown): CellInput | null {
+/** What an editor saved (its text, read as typed text is, or a CellInput), or a range edit's value. */
+async function toInput(model: SheetModel, col: Column, v: unknown): Promise<CellInput | Refusal | null> {
   if (v === undefined) return null;
   if (v !== null && typeof v === 'object') return v as CellInput;
-  return inputFromText(col, v === null ? '' : String(v));
+  return readText(model, col, v === null ? '' : String(v));
 }
 
 export function typeLabel(col: Column): string {
-  const names: Record<string, string> = {
-    TEXT_NUMBER: 'Text/Number', DATE: 'Date', DATETIME: 'Date and time', ABSTRACT_DATETIME: 'Date', PICKLIST: 'Dropdown',
-    MULTI_PICKLIST: 'Multi-select dropdown', CONTACT_LIST: 'Contact', MULTI_CONTACT_LIST: 'Multiple contacts', CHECKBOX: 'Checkbox',
-    DURATION: 'Duration', PREDECESSOR: 'Predecessors',
-  };
   if (col.systemColumnType) return `System: ${col.systemColumnType}`;
-  return names[col.type] ?? col.type;
+  return TYPE_LABELS[col.type] ?? col.type;
 }

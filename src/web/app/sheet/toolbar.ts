@@ -2,7 +2,8 @@ import { api, showError, showMessage } from '../api.ts';
 import { confirmDialog, dialog, formDialog, h } from '../dom.ts';
 import type { SheetPageContext } from './page.ts';
 import type { Column } from './types.ts';
-import { editText, inputFromText, readOnlyReason } from './values.ts';
+import { editText, isRefusal, readOnlyReason, refusalMessage } from './values.ts';
+import { readText } from './typed.ts';
 import { typeLabel } from './grid.ts';
 import { shownText } from './model.ts';
 import { openShareDialog } from '../share/shareDialog.ts';
@@ -89,7 +90,17 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     if (!f) return;
     if (e.key === 'Enter' && !editBar.readOnly) {
       e.preventDefault();
-      void actions.editCells([{ rowId: f.rowId, columnId: f.col.id, input: inputFromText(f.col, editBar.value) }]).then(() => grid.focusCell(f.rowId, f.col.id));
+      const text = editBar.value;
+      void actions.busy(async () => {
+        const input = await readText(model, f.col, text);
+        // text that is no value of the column: said in words, nothing sent, the bar keeps it to correct
+        if (isRefusal(input)) {
+          showMessage(refusalMessage(f.col, input));
+          return false;
+        }
+        await actions.editCells([{ rowId: f.rowId, columnId: f.col.id, input }]);
+        return true;
+      }).then((sent) => (sent ? grid.focusCell(f.rowId, f.col.id) : undefined));
     } else if (e.key === 'Escape') {
       e.preventDefault();
       refreshBar();

@@ -1,9 +1,13 @@
 import type { Cell, Column } from './types.ts';
+import { contactsText, contactText, resolveContact, resolveContacts, type Person } from './contacts.ts';
+import { parseTypedDay, type DayOrder } from './dates.ts';
 
 /**
  * Per column type: which cells take edits, the text an editor starts from, and the cell object
- * an edit sends to Update Rows. The server parses and checks every value (strict columns refuse
- * with the catalogue's message); nothing here decides what is valid.
+ * an edit sends to Update Rows. Typed text is read as the page shows values: days in the
+ * locale's order, contacts by name; what cannot be read as one is refused here in words (a
+ * Refusal), the rest the server parses and checks (strict columns refuse with the catalogue's
+ * message).
  */
 
 /** What a cell edit sends: exactly one of value, objectValue or formula (or a clear). */
@@ -11,6 +15,17 @@ export type CellInput =
   | { value: string | number | boolean }
   | { objectValue: Record<string, unknown> }
   | { formula: string };
+
+/** Typed text that is no value of its column: why, in words (refusalMessage names the cell). Nothing is sent. */
+export interface Refusal {
+  refused: string;
+}
+
+/** What reading typed text needs to know: the people contacts are matched with, the locale's order of days. */
+export interface TextContext {
+  people?: readonly Person[];
+  order?: DayOrder;
+}
 
 /** System columns, DATETIME (set by the server), column formulas and locked columns take no edits. */
 export function readOnlyReason(col: Column): string | null {
@@ -30,7 +45,7 @@ export function editText(col: Column, c: Cell | undefined): string {
       return c.value === true ? 'true' : '';
     case 'CONTACT_LIST': {
       const ov = c.objectValue;
-      if (ov && typeof ov.email === 'string') return ov.email;
+      if (ov && typeof ov.email === 'string') return contactText({ email: ov.email, name: typeof ov.name === 'string' ? ov.name : undefined });
       return c.value === undefined || c.value === null ? '' : String(c.value);
     }
     case 'DATE':
@@ -39,11 +54,24 @@ export function editText(col: Column, c: Cell | undefined): string {
     case 'MULTI_PICKLIST':
       return multiValues(c).join(', ');
     case 'MULTI_CONTACT_LIST':
-      return contactValues(c).map((x) => x.email).join(', ');
+      return contactsText(contactValues(c));
     default:
       if (c.value === undefined || c.value === null) return c.displayValue ?? '';
       return String(c.value);
   }
+}
+
+/**
+ * The text a copied cell puts on the clipboard: what it shows, except contacts, which are
+ * copied as `Name <email>` so that pasting them (here or in a mail program) keeps who they are.
+ */
+export function copyText(col: Column, c: Cell | undefined, shown: string): string {
+  if (!c || c.formula) return shown;
+  if (col.type === 'CONTACT_LIST' || col.type === 'MULTI_CONTACT_LIST') {
+    const cs = contactValues(c);
+    if (cs.length > 0) return contactsText(cs);
+  }
+  return shown;
 }
 
 /** The options of a MULTI_PICKLIST cell. */
@@ -66,9 +94,10 @@ export function contactValues(c: Cell | undefined): Array<{ email: string; name?
 
 /**
  * What to send for text typed into a cell of this column: `=...` is a formula; empty clears;
- * TEXT_NUMBER sends a number when the text is one; CHECKBOX takes true/false.
+ * TEXT_NUMBER sends a number when the text is one; CHECKBOX takes true/false; a day is sent as
+ * its ISO day (dates.ts); contacts are matched with `ctx.people` (contacts.ts).
  */
-export function inputFromText(col: Column, text: string): CellInput {
+export function inputFromText(col: Column, text: string, ctx: TextContext = {}): CellInput | Refusal {
   if (text.startsWith('=') && text.length > 1) return { formula: text };
   if (text === '') return { value: '' };
   switch (col.type) {
@@ -78,11 +107,36 @@ export function inputFromText(col: Column, text: string): CellInput {
       return { value: /^(true|1|yes|x|checked)$/i.test(text.trim()) };
     case 'MULTI_PICKLIST':
       return { objectValue: { objectType: 'MULTI_PICKLIST', values: text.split(/\n|,\s*/).map((s) => s.trim()).filter((s) => s) } };
-    case 'MULTI_CONTACT_LIST':
-      return { objectValue: { objectType: 'MULTI_CONTACT', values: text.split(/[\n,;]\s*/).map((s) => s.trim()).filter((s) => s).map((email) => ({ objectType: 'CONTACT', email })) } };
+    case 'DATE':
+    case 'ABSTRACT_DATETIME': {
+      if (text.trim() === '') return { value: '' };
+      const d = parseTypedDay(text, ctx.order ?? 'MDY');
+      if ('error' in d) return { refused: d.error };
+      return { value: 'day' in d ? d.day : d.iso };
+    }
+    case 'CONTACT_LIST': {
+      if (text.trim() === '') return { value: '' };
+      const r = resolveContact(text, ctx.people ?? []);
+      return 'error' in r ? { refused: r.error } : { objectValue: { ...r.contact } };
+    }
+    case 'MULTI_CONTACT_LIST': {
+      if (text.trim() === '') return { value: '' };
+      const r = resolveContacts(text, ctx.people ?? []);
+      return 'error' in r ? { refused: r.error } : { objectValue: { objectType: 'MULTI_CONTACT', values: r.contacts } };
+    }
     default:
       return { value: text };
   }
+}
+
+/** A refusal as the page shows it: the column (and row) and why. */
+export function refusalMessage(col: Column, r: Refusal, rowNumber?: number): string {
+  return `${rowNumber !== undefined ? `Row ${rowNumber}, column` : 'Column'} “${col.title}”: ${r.refused}`;
+}
+
+/** Whether reading typed text gave a refusal rather than something to send. */
+export function isRefusal(x: CellInput | Refusal): x is Refusal {
+  return 'refused' in x;
 }
 
 /** The cell of Update Rows for an input (strict: the server checks values against the column's type). */
@@ -97,8 +151,9 @@ export function optimisticCell(col: Column, input: CellInput, old: Cell | undefi
   const base: Cell = { columnId: col.id, format: old?.format };
   if ('formula' in input) return { ...base, formula: input.formula, displayValue: '…' };
   if ('objectValue' in input) {
-    const ov = input.objectValue as { values?: Array<string | { email?: string }> };
-    const shown = (ov.values ?? []).map((v) => (typeof v === 'string' ? v : v.email ?? '')).join(', ');
+    const ov = input.objectValue as { values?: Array<string | { email?: string; name?: string }>; email?: string; name?: string };
+    const who = (v: { email?: string; name?: string }) => v.name || v.email || '';
+    const shown = ov.values ? ov.values.map((v) => (typeof v === 'string' ? v : who(v))).join(', ') : who(ov);
     return { ...base, objectValue: input.objectValue, displayValue: shown };
   }
   const v = input.value;
@@ -134,4 +189,72 @@ export function symbolOf(col: Column, c: Cell | undefined): [string, string] | n
   const v = c?.value;
   if (v === undefined || v === null || v === '') return null;
   return table?.[String(v)] ?? ['●', '#5b6475'];
+}
+
+/** The names the page gives column types (the column menu, the header's title, messages). */
+export const TYPE_LABELS: Record<string, string> = {
+  TEXT_NUMBER: 'Text/Number', DATE: 'Date', DATETIME: 'Date and time', ABSTRACT_DATETIME: 'Date', PICKLIST: 'Dropdown',
+  MULTI_PICKLIST: 'Multi-select dropdown', CONTACT_LIST: 'Contact', MULTI_CONTACT_LIST: 'Multiple contacts', CHECKBOX: 'Checkbox',
+  DURATION: 'Duration', PREDECESSOR: 'Predecessors',
+};
+
+/** A value the server quoted as JSON, in words: a contact as `Name <email>`, a list joined, a value as itself. */
+function jsonInWords(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v !== 'object') return String(v);
+  if (Array.isArray(v)) return v.map(jsonInWords).filter((s) => s !== '').join(', ');
+  const o = v as Record<string, unknown>;
+  if (typeof o.email === 'string') return contactText({ email: o.email, name: typeof o.name === 'string' ? o.name : undefined });
+  if (Array.isArray(o.values)) return jsonInWords(o.values);
+  if ('value' in o) return jsonInWords(o.value);
+  return Object.entries(o).filter(([k]) => k !== 'objectType').map(([, x]) => jsonInWords(x)).filter((s) => s !== '').join(', ');
+}
+
+/** The end (exclusive) of the JSON object or array starting at `i`, or -1. */
+function jsonEnd(s: string, i: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let j = i; j < s.length; j++) {
+    const ch = s[j];
+    if (inString) {
+      if (ch === '\\') j++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') {
+      depth--;
+      if (depth === 0) return j + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * A refusal of the server as the page shows it: the catalogue's message, with a column named
+ * by its title where the message has its id, a value the message quotes as JSON (a contact
+ * object, say) in words, and a column type by the name the page gives it. Never raw JSON.
+ */
+export function readableRefusal(message: string, columnTitle: (id: number) => string | undefined): string {
+  let out = '';
+  for (let i = 0; i < message.length; i++) {
+    const ch = message[i]!;
+    if ((ch === '{' || ch === '[') && /["{[\]}]/.test(message[i + 1] ?? '')) {
+      const end = jsonEnd(message, i);
+      if (end > 0) {
+        try {
+          out += `“${jsonInWords(JSON.parse(message.slice(i, end)))}”`;
+          i = end - 1;
+          continue;
+        } catch {
+          // not JSON: kept as written
+        }
+      }
+    }
+    out += ch;
+  }
+  out = out.replace(/\b(column|columnId)\s+(\d+)\b/gi, (m: string, _w: string, id: string) => {
+    const title = columnTitle(Number(id));
+    return title !== undefined ? `column “${title}”` : m;
+  });
+  return out.replace(/\bof type ([A-Z_]+)\b/g, (m: string, t: string) => (TYPE_LABELS[t] ? `of type ${TYPE_LABELS[t]}` : m));
 }
