@@ -423,3 +423,72 @@ test('an edit redraws what follows from it: a conditional format turning on and 
   assert.equal(back[0]!.cells.find((c) => c.columnId === s.col.Points!.id)?.value, 3);
   assert.equal(back[0]!.cells.find((c) => c.columnId === s.col.Done!.id)?.value, false);
 });
+
+test('a cell\'s link: drawn as a link opening in a new tab; added, kept through a typed value, removed and undone with the keyboard (Ctrl+K); an address the page may not open drawn as text', { skip }, async () => {
+  const s = await makeSheet(api, 'Links', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Ref', type: 'TEXT_NUMBER' }]);
+  const Ref = s.col.Ref!.id;
+  const add = await api.post(`/sheets/${s.id}/rows`, [
+    { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'one' }, { columnId: Ref, value: 'Example', hyperlink: { url: 'https://example.com/' } }] },
+    { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'two' }, { columnId: Ref, value: 'Trap', hyperlink: { url: 'javascript:alert(1)' } }] },
+    { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'three' }, { columnId: Ref, value: 'Plain' }] },
+  ]);
+  assert.equal(add.status, 200, add.text);
+  const refOf = async (i: number) => ((await api.get(`/sheets/${s.id}`)).body.rows[i].cells as Array<{ columnId: number; value?: unknown; hyperlink?: { url?: string } }>).find((c) => c.columnId === Ref)!;
+  const until = async (i: number, check: (c: { value?: unknown; hyperlink?: { url?: string } }) => boolean, what: string) => {
+    let c = await refOf(i);
+    for (let n = 0; n < 100 && !check(c); n++) {
+      await page.waitForTimeout(100);
+      c = await refOf(i);
+    }
+    assert.ok(check(c), `${what}: ${JSON.stringify(c)}`);
+  };
+  await openSheet(page, t, s.id);
+  const link = (row: number) => cellAt(page, row, 3).locator('a.sd-link');
+  assert.equal(await link(2).getAttribute('href'), 'https://example.com/');
+  assert.equal(await link(2).getAttribute('target'), '_blank');
+  assert.equal((await link(2).textContent())?.trim(), 'Example');
+  assert.equal(await link(3).count(), 0, 'a javascript: address is not drawn as a link');
+  assert.match((await cellAt(page, 3, 3).textContent()) ?? '', /Trap/);
+
+  // keyboard alone: Ctrl+K on the plain cell, an address without its scheme, Tab, the text, Enter
+  await focus(4, 3);
+  await page.keyboard.press('Control+k');
+  const dlg = page.getByRole('dialog', { name: 'Add a link' });
+  await dlg.waitFor();
+  assert.equal(await page.evaluate('document.activeElement?.id'), 'link-url');
+  // not an address: said in words, nothing sent
+  await page.keyboard.type('not an address');
+  await page.keyboard.press('Enter');
+  await dlg.getByRole('alert').filter({ hasText: 'Type a web address' }).waitFor();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('example.org/docs');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('Docs');
+  await page.keyboard.press('Enter');
+  await until(2, (c) => c.hyperlink?.url === 'https://example.org/docs' && c.value === 'Docs', 'the link added');
+  await link(4).filter({ hasText: 'Docs' }).waitFor();
+  assert.equal(await page.evaluate('document.activeElement?.closest(\'[role="gridcell"]\')?.getAttribute(\'aria-selected\')'), 'true', 'the focus back on the cell');
+  await screenshot(page, 'grid-links');
+
+  // a value typed over a link keeps the link (the server keeps it, and so does the grid)
+  await focus(2, 3);
+  await page.keyboard.type('Example site');
+  await page.keyboard.press('Enter');
+  await until(0, (c) => c.value === 'Example site', 'typed over the link');
+  assert.equal((await refOf(0)).hyperlink?.url, 'https://example.com/');
+  await link(2).filter({ hasText: 'Example site' }).waitFor();
+
+  // the link taken away (the text stays), then undone
+  await focus(4, 3);
+  await page.keyboard.press('Control+k');
+  const edit = page.getByRole('dialog', { name: 'Link' });
+  await edit.getByRole('link', { name: 'Open the link' }).waitFor();
+  await edit.getByRole('button', { name: 'Remove link' }).focus();
+  await page.keyboard.press('Enter');
+  await until(2, (c) => c.hyperlink === undefined && c.value === 'Docs', 'the link removed');
+  await link(4).waitFor({ state: 'detached' });
+  await page.keyboard.press('Control+z');
+  await until(2, (c) => c.hyperlink?.url === 'https://example.org/docs' && c.value === 'Docs', 'the removal undone');
+  await link(4).waitFor();
+});

@@ -1,7 +1,7 @@
 import { api, ApiError, showError, showMessage, type Result } from '../api.ts';
 import { mergeColumns, type SheetModel } from './model.ts';
 import type { Cell, Column, Row, Sheet } from './types.ts';
-import { cellPayload, optimisticCell, readableRefusal, type CellInput } from './values.ts';
+import { cellPayload, linkAsSent, optimisticCell, readableRefusal, type CellInput } from './values.ts';
 import { cellKey, RowSync } from './sync.ts';
 
 /** One cell's edit: the row, the column and what to send. */
@@ -248,7 +248,7 @@ export class SheetActions {
       showMessage('Nothing to undo.', 'note');
       return;
     }
-    const edits = entry.before.map((b) => ({ rowId: b.rowId, columnId: b.columnId, input: inputOfCell(this.model, b.columnId, b.cell) }));
+    const edits = entry.before.map((b) => ({ rowId: b.rowId, columnId: b.columnId, input: inputOfCell(this.model, b.columnId, b.cell, this.model.cell(b.rowId, b.columnId)) }));
     // redo is offered at once (a quick Ctrl+Y need not wait for the server), taken back if refused
     this.redoStack.push(entry);
     const ok = await this.editCells(edits, { record: false, from: 'undo' });
@@ -436,7 +436,12 @@ export class SheetActions {
 }
 
 /** The input that puts a cell back as it was (undo). */
-export function inputOfCell(model: SheetModel, columnId: number, c: Cell | undefined): CellInput {
+export function inputOfCell(model: SheetModel, columnId: number, c: Cell | undefined, now?: Cell): CellInput {
+  // a link back as it was (a sheet's by its id: the server gives its address), or taken away
+  if (c?.hyperlink && !c.formula) {
+    return { hyperlink: linkAsSent(c.hyperlink), value: c.value === undefined || c.value === null ? '' : String(c.value) };
+  }
+  if (now?.hyperlink) return { hyperlink: null, value: c?.value === undefined || c.value === null ? '' : String(c.value) };
   if (!c) return { value: '' };
   if (c.formula) return { formula: c.formula };
   const col = model.column(columnId);

@@ -5,7 +5,7 @@ import { gridText, shownText } from './model.ts';
 import type { Column } from './types.ts';
 import type { SheetActions, CellEdit } from './actions.ts';
 import { SheetCellEditor, editorEnv, columnOfProp } from './editors.ts';
-import { copyText, inputFromText, isRefusal, readOnlyReason, refusalMessage, symbolOf, TYPE_LABELS, type CellInput, type Refusal, type TextContext } from './values.ts';
+import { copyText, inputFromText, isRefusal, linkTarget, readOnlyReason, refusalMessage, symbolOf, TYPE_LABELS, type CellInput, type Refusal, type TextContext } from './values.ts';
 import { readText, textContext } from './typed.ts';
 import { parseTsv, toTsv } from './tsv.ts';
 import { formatStyle } from './formats.ts';
@@ -239,7 +239,7 @@ export class SheetGrid {
       const c = r.cells.get(col.id);
       const peer = this.peers.get(`${id}:${col.id}`);
       const props = JSON.stringify([!!c?.formula, c?.format ?? null, c?.conditionalFormat ?? null, peer ? [peer.color, peer.names] : null]);
-      out.push(`${props}\u0001${c ? JSON.stringify([shownText(c), c.value ?? null, c.formula ?? null]) : ''}`);
+      out.push(`${props}\u0001${c ? JSON.stringify([shownText(c), c.value ?? null, c.formula ?? null, c.hyperlink?.url ?? null]) : ''}`);
     }
     return out;
   }
@@ -430,7 +430,11 @@ export class SheetGrid {
     }
     if (sym) parts.push(h('span', { class: 'sd-symbol', style: { color: sym[1] }, 'aria-hidden': 'true' }, sym[0]));
     const isError = !!c?.formula && /^#[A-Z ]+/.test(text);
-    parts.push(h('span', { class: { 'sd-text': true, 'sd-error-marker': isError }, title }, text));
+    // a link: its text opens it in a new tab (a click on the text; Ctrl+K edits it); an address
+    // the page may not open (javascript:) is drawn as text
+    const href = linkTarget(c?.hyperlink);
+    if (href && text) parts.push(h('a', { class: 'sd-text sd-link', href, target: '_blank', rel: 'noopener noreferrer', tabindex: -1, title: href }, text));
+    else parts.push(h('span', { class: { 'sd-text': true, 'sd-error-marker': isError }, title }, text));
     if (c?.formula || col.formula) parts.push(h('span', { class: 'sd-fx', 'aria-hidden': 'true', title: c?.formula ?? col.formula }, 'ƒ'));
     return h('span', { class: 'sd-cell' }, parts as never);
   }

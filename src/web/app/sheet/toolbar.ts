@@ -7,6 +7,7 @@ import { readText } from './typed.ts';
 import { typeLabel } from './grid.ts';
 import { shownText } from './model.ts';
 import { openShareDialog } from '../share/shareDialog.ts';
+import { linkDialog } from './linkDialog.ts';
 import { openRowPanel, type RowPanel } from '../panels/rowPanel.ts';
 import { columnFilterDialog } from './columnFilter.ts';
 
@@ -179,12 +180,22 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
   startGroup('Undo');
   btn('Undo', () => actions.undo(), { needsEdit: true, key: 'Ctrl+Z', shown: '↶' });
   btn('Redo', () => actions.redo(), { needsEdit: true, key: 'Ctrl+Y', shown: '↷' });
-  startGroup('Columns');
+  startGroup('Columns and cells');
   const colBtn = btn('Column…', onRow(async (_rowId, col) => columnMenu(ctx, col, colBtn)));
   // a face of words is where the button's name starts (WCAG's label in name)
-  btn('Sort A→Z (ascending)', onRow(async (_r, col) => actions.sort(col.id, true)), { needsEdit: true, shown: 'Sort A→Z' });
-  btn('Sort Z→A (descending)', onRow(async (_r, col) => actions.sort(col.id, false)), { needsEdit: true, shown: 'Sort Z→A' });
-  btn('Filter by value…', onRow(async (_r, col) => columnFilterDialog(ctx, col)));
+  btn('Sort A→Z (ascending)', onRow(async (_r, col) => actions.sort(col.id, true)), { needsEdit: true, shown: 'A→Z' });
+  btn('Sort Z→A (descending)', onRow(async (_r, col) => actions.sort(col.id, false)), { needsEdit: true, shown: 'Z→A' });
+  btn('Filter by value…', onRow(async (_r, col) => columnFilterDialog(ctx, col)), { shown: 'Filter' });
+  const linkBtn = btn('Link…', onRow(async (rowId, col) => linkDialog(ctx, rowId, col)), { key: 'Ctrl+K' });
+  // Ctrl+K in the grid: the focused cell's link (the browser's own search box otherwise)
+  document.addEventListener('keydown', (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== 'k') return;
+    const at = document.activeElement;
+    // not from a cell's open editor (its text is not saved yet)
+    if ((at !== document.body && !at?.closest('revo-grid')) || at?.matches('input, textarea, select')) return;
+    e.preventDefault();
+    linkBtn.click();
+  }, true);
   applyAccess();
   // the change stream told of other access (a share changed): the buttons and the badge follow
   let shownAccess = model.sheet.accessLevel;

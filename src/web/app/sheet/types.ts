@@ -10,6 +10,9 @@ export interface ObjectValue {
   [k: string]: unknown;
 }
 
+/** A cell's link: a web address, or another sheet, report or dashboard (whose address the server gives as url). */
+export interface Hyperlink { url?: string; sheetId?: number; reportId?: number; sightId?: number }
+
 export interface Cell {
   columnId: number;
   value?: string | number | boolean | null;
@@ -18,7 +21,7 @@ export interface Cell {
   format?: string;
   conditionalFormat?: string;
   objectValue?: ObjectValue;
-  hyperlink?: { url?: string };
+  hyperlink?: Hyperlink;
   image?: unknown;
 }
 

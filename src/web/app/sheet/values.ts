@@ -1,4 +1,4 @@
-import type { Cell, Column } from './types.ts';
+import type { Cell, Column, Hyperlink } from './types.ts';
 import { contactsText, contactText, resolveContact, resolveContacts, type Person } from './contacts.ts';
 import { parseTypedDay, type DayOrder } from './dates.ts';
 
@@ -10,11 +10,15 @@ import { parseTypedDay, type DayOrder } from './dates.ts';
  * message).
  */
 
-/** What a cell edit sends: exactly one of value, objectValue or formula (or a clear). */
+/**
+ * What a cell edit sends: exactly one of value, objectValue or formula (or a clear); or a link
+ * (null: the link removed) with the text to show (none: the server shows the address).
+ */
 export type CellInput =
   | { value: string | number | boolean }
   | { objectValue: Record<string, unknown> }
-  | { formula: string };
+  | { formula: string }
+  | { hyperlink: Hyperlink | null; value?: string };
 
 /** Typed text that is no value of its column: why, in words (refusalMessage names the cell). Nothing is sent. */
 export interface Refusal {
@@ -143,6 +147,8 @@ export function isRefusal(x: CellInput | Refusal): x is Refusal {
 export function cellPayload(columnId: number, input: CellInput): Record<string, unknown> {
   if ('formula' in input) return { columnId, formula: input.formula };
   if ('objectValue' in input) return { columnId, objectValue: input.objectValue };
+  // a link without text shows its address (the server's choice); a link taken away leaves the text given (or none)
+  if ('hyperlink' in input) return { columnId, hyperlink: input.hyperlink, ...(input.hyperlink === null || (input.value !== undefined && input.value !== '') ? { value: input.value ?? '' } : {}) };
   return { columnId, value: input.value };
 }
 
@@ -156,6 +162,12 @@ export function optimisticCell(col: Column, input: CellInput, old: Cell | undefi
     const shown = ov.values ? ov.values.map((v) => (typeof v === 'string' ? v : who(v))).join(', ') : who(ov);
     return { ...base, objectValue: input.objectValue, displayValue: shown };
   }
+  if ('hyperlink' in input) {
+    const text = input.value || input.hyperlink?.url || old?.displayValue || '';
+    return { ...base, ...(text ? { value: text, displayValue: text } : {}), ...(input.hyperlink ? { hyperlink: input.hyperlink } : {}) };
+  }
+  // a new value keeps the cell's link (the server keeps it)
+  if (old?.hyperlink) base.hyperlink = old.hyperlink;
   const v = input.value;
   if (v === '') return base;
   if (col.type === 'CHECKBOX') return { ...base, value: v };
@@ -257,4 +269,43 @@ export function readableRefusal(message: string, columnTitle: (id: number) => st
     return title !== undefined ? `column “${title}”` : m;
   });
   return out.replace(/\bof type ([A-Z_]+)\b/g, (m: string, t: string) => (TYPE_LABELS[t] ? `of type ${TYPE_LABELS[t]}` : m));
+}
+
+/** The schemes a cell's link may open from the grid (a javascript: address is shown as text, never opened). */
+const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'ftp:']);
+
+/** Where a cell's link goes, if it is one the page may open. */
+export function linkTarget(link: Hyperlink | undefined): string | null {
+  if (!link?.url) return null;
+  try {
+    return LINK_SCHEMES.has(new URL(link.url).protocol) ? link.url : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A web address typed into the link dialog: taken as it is with a scheme the grid opens, with
+ * https:// before it when it has none (example.com/page); null when it is no address.
+ */
+export function typedLink(text: string): string | null {
+  const t = text.trim();
+  if (t === '' || /\s/.test(t)) return null;
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(t) ? t : `https://${t}`;
+  try {
+    const u = new URL(withScheme);
+    if (!LINK_SCHEMES.has(u.protocol)) return null;
+    if ((u.protocol === 'http:' || u.protocol === 'https:') && !u.hostname.includes('.') && u.hostname !== 'localhost') return null;
+    return withScheme;
+  } catch {
+    return null;
+  }
+}
+
+/** A link sent back as it is: a sheet's, report's or dashboard's by its id (the server gives its address). */
+export function linkAsSent(link: Hyperlink): Hyperlink {
+  if (link.sheetId !== undefined) return { sheetId: link.sheetId };
+  if (link.reportId !== undefined) return { reportId: link.reportId };
+  if (link.sightId !== undefined) return { sightId: link.sightId };
+  return { url: link.url };
 }
