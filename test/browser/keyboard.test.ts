@@ -197,6 +197,33 @@ test('keyboard only: the toolbar\'s actions are reached by Tab and run with Ente
   await waitFocus(/^button\|Share$/);
 });
 
+test('keyboard only: every stop of Tab on a sheet page, round the whole page and back, is named (no unlabelled control, e.g. the grid\'s own header buttons)', { skip }, async () => {
+  const s = await makeSheet(api, 'Tab stops', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Size', type: 'TEXT_NUMBER' }, { title: 'When', type: 'DATE' }]);
+  await api.post(`/sheets/${s.id}/rows`, ['a', 'b'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: v }] })));
+  await page.goto(`${t.url}/sheets/${s.id}`);
+  await page.locator('body[data-sheet-ready="true"]').waitFor();
+  const stops: string[] = [];
+  for (let back = 0; back < 2; back++) {
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+      // where the focus settles (the grid hands it on to its focused cell)
+      let f = await focused();
+      for (let n = 0; n < 20; n++) {
+        await page.waitForTimeout(50);
+        const again = await focused();
+        if (again === f) break;
+        f = again;
+      }
+      if (f === 'body|') break;
+      // the grid: one stop, its focused cell (named by its content, which may be empty)
+      if (!f.startsWith('gridcell|')) stops.push(f);
+    }
+  }
+  assert.ok(stops.some((f) => f === 'button|Insert above') && stops.some((f) => f === 'button|Share'), stops.join(' → '));
+  const unnamed = stops.filter((f) => f.endsWith('|'));
+  assert.deepEqual(unnamed, [], `unnamed stops among ${stops.join(' → ')}`);
+});
+
 test('keyboard only: with the row panel open, the arrows go on moving in the grid and the panel follows the row', { skip }, async () => {
   const s = await makeSheet(api, 'Panel follows', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Notes', type: 'TEXT_NUMBER' }]);
   await api.post(`/sheets/${s.id}/rows`, ['one', 'two', 'three'].map((v) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: v }] })));

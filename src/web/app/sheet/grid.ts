@@ -108,6 +108,13 @@ export class SheetGrid {
       else if (this.model.visible.length > 0 && this.cols.length > 0) void this.focusCell(this.model.visible[0]!, this.cols[0]!.id);
     };
     el.addEventListener('focus', enter);
+    // RevoGrid's scroll bars are scrollers with nothing focusable inside, which Chromium puts in
+    // the Tab order (unnamed): Tab from the last cell, with nothing after the grid, stopped on one
+    const unfocusScrollers = () => {
+      for (const b of el.querySelectorAll('revogr-scroll-virtual')) if (b.getAttribute('tabindex') !== '-1') b.setAttribute('tabindex', '-1');
+    };
+    el.addEventListener('aftergridrender', unfocusScrollers);
+    el.addEventListener('focusin', unfocusScrollers);
     host.append(el);
     let pointerAt = 0;
     el.addEventListener('pointerdown', () => (pointerAt = Date.now()), true);
