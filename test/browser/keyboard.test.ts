@@ -5,7 +5,7 @@ import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
-import { givePassword, settled, signInPage } from '../helpers/webapp.ts';
+import { eventually, givePassword, settled, signInPage } from '../helpers/webapp.ts';
 
 /**
  * The web app with the keyboard alone: after signing in, no click and no fill. From Home to a
@@ -66,16 +66,6 @@ async function waitFocus(want: RegExp): Promise<void> {
     await page.waitForTimeout(50);
   }
   assert.fail(`the focus is on ${f}, not ${want}`);
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let v: T | undefined;
-  for (let i = 0; i < 100; i++) {
-    v = await read();
-    if (ok(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`${what}: ${JSON.stringify(v)}`);
 }
 
 test('keyboard only: Home → a sheet, edit a cell, the row panel and a comment, the share dialog and a share', { skip }, async () => {

@@ -5,7 +5,7 @@ import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
-import { cellAt, givePassword, openSheet, screenshot, settled, signInPage } from '../helpers/webapp.ts';
+import { cellAt, eventually, givePassword, openSheet, screenshot, settled, signInPage } from '../helpers/webapp.ts';
 
 /**
  * The multi-select editor (MULTI_PICKLIST's check boxes) as a person meets it: opened on a cell
@@ -55,16 +55,6 @@ async function tags(rowId: number): Promise<unknown> {
   assert.equal(r.status, 200, r.text);
   const c = (r.body.cells as Array<{ columnId: number; objectValue?: { values?: unknown } }>).find((x) => x.columnId === sheet.col.Tags!.id);
   return c?.objectValue?.values ?? null;
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let v: T | undefined;
-  for (let i = 0; i < 100; i++) {
-    v = await read();
-    if (ok(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`${what}: ${JSON.stringify(v)}`);
 }
 
 /** What has the keyboard focus: "role|name" (a check box or a field: its label's text). */

@@ -5,7 +5,7 @@ import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
-import { cellAt, givePassword, openSheet, screenshot, settled, signInPage } from '../helpers/webapp.ts';
+import { cellAt, eventually, givePassword, openSheet, screenshot, settled, signInPage } from '../helpers/webapp.ts';
 
 /**
  * Values typed, picked, copied and pasted in the grid as the page shows them: days in the
@@ -60,16 +60,6 @@ async function cellOfRow(sheetId: number, rowId: number, columnId: number): Prom
   const r = await api.get(`/sheets/${sheetId}/rows/${rowId}?include=objectValue&level=2`);
   assert.equal(r.status, 200, r.text);
   return (r.body as ApiRow).cells.find((c) => c.columnId === columnId);
-}
-
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let v: T | undefined;
-  for (let i = 0; i < 100; i++) {
-    v = await read();
-    if (ok(v)) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(`${what}: ${JSON.stringify(v)}`);
 }
 
 async function focus(p: Page, rowIndex: number, colIndex: number): Promise<void> {

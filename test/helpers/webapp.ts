@@ -87,3 +87,14 @@ export function assertRow(rows: Map<number, string[]>, index: number, want: stri
   assert.ok(got, `no row ${index} rendered (rows: ${[...rows.keys()].join(', ')})`);
   assert.deepEqual(got.slice(0, want.length), want, `row ${index}`);
 }
+
+/** Reads until `ok` holds of what was read (a page's write has landed), every 100 ms for 10 s; fails naming `what` and the last read. */
+export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+  let v: T | undefined;
+  for (let i = 0; i < 100; i++) {
+    v = await read();
+    if (ok(v)) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`${what}: ${JSON.stringify(v)}`);
+}
