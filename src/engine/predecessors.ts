@@ -120,12 +120,13 @@ export function presentPredecessorList(
   list: readonly StoredPredecessor[],
   rowNumberOf: (rowId: number) => number | undefined,
   invalid?: ReadonlySet<string>,
+  critical?: ReadonlySet<string>,
 ): PredecessorList {
   return {
     objectType: 'PREDECESSOR_LIST',
     predecessors: list.map((p) => {
       const n = rowNumberOf(p.rowId);
-      const out: ApiPredecessor = { rowId: p.rowId, type: p.type, inCriticalPath: false };
+      const out: ApiPredecessor = { rowId: p.rowId, type: p.type, inCriticalPath: critical?.has(predecessorKey(rowId, p.rowId)) === true };
       const bad = n === undefined || invalid?.has(predecessorKey(rowId, p.rowId)) === true;
       if (bad) out.invalid = true;
       else out.rowNumber = n;
