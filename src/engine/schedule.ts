@@ -121,6 +121,28 @@ export interface ScheduleOptions {
   durationCleared?: ReadonlySet<number>;
 }
 
+interface ValidPredecessor {
+  p: StoredPredecessor;
+  /** The predecessor's row (index). */
+  j: number;
+  key: string;
+}
+const NONE: ValidPredecessor[] = [];
+
+/** Whether a computed value is the stored one (dates, durations, numbers, or both blank). */
+function sameValue(a: StoredValue | undefined, b: StoredValue | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || typeof a !== 'object' || typeof b !== 'object') return false;
+  if ('t' in a && 't' in b) return a.t === b.t;
+  if ('du' in a && 'du' in b) {
+    const x = a.du;
+    const y = b.du;
+    return x.weeks === y.weeks && x.days === y.days && x.hours === y.hours && x.minutes === y.minutes && x.seconds === y.seconds
+      && x.milliseconds === y.milliseconds && x.elapsed === y.elapsed && x.negative === y.negative;
+  }
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 interface Length {
   ms: number;
   elapsed: boolean;
@@ -193,18 +215,23 @@ export function scheduleProject(rows: readonly ScheduleRow[], cols: ProjectColum
     }
   });
   const invalid = findInvalidPredecessors(rows.map((r, i) => ({ id: r.id, parentId: r.parentId, predecessors: tasks[i]!.preds.map((p) => p.rowId) })));
+  // each row's valid predecessors, with their rows and keys (made once: a row's are read by each descendant)
+  const valid: ValidPredecessor[][] = tasks.map((t) => {
+    if (t.preds.length === 0) return NONE;
+    const out: ValidPredecessor[] = [];
+    for (const p of t.preds) {
+      const j = index.get(p.rowId);
+      const k = predecessorKey(t.id, p.rowId);
+      if (j !== undefined && !invalid.has(k)) out.push({ p, j, key: k });
+    }
+    return out;
+  });
 
   // what each row waits for: its children (a parent), or its predecessors and its ancestors'
   const waitsFor = tasks.map((t, i) => {
     if (t.children.length > 0) return t.children;
     const deps: number[] = [];
-    for (let a = i; a >= 0; a = tasks[a]!.parent) {
-      const at = tasks[a]!;
-      for (const p of at.preds) {
-        const j = index.get(p.rowId);
-        if (j !== undefined && !invalid.has(predecessorKey(at.id, p.rowId))) deps.push(j);
-      }
-    }
+    for (let a = i; a >= 0; a = tasks[a]!.parent) for (const v of valid[a]!) deps.push(v.j);
     return deps;
   });
   const order = topologicalOrder(waitsFor);
@@ -234,7 +261,7 @@ export function scheduleProject(rows: readonly ScheduleRow[], cols: ProjectColum
   const set = (i: number, k: string | undefined, v: StoredValue | undefined) => {
     if (k === undefined) return;
     const before = rowsCells(i)[k]?.v;
-    if (JSON.stringify(before) !== JSON.stringify(v)) changes.push({ rowId: rows[i]!.id, columnId: Number(k), v });
+    if (!sameValue(before, v)) changes.push({ rowId: rows[i]!.id, columnId: Number(k), v });
   };
 
   for (const i of order) {
@@ -246,11 +273,7 @@ export function scheduleProject(rows: readonly ScheduleRow[], cols: ProjectColum
     // the start: the latest of what the predecessors (own and inherited) ask
     let driven: number | undefined;
     for (let a = i; a >= 0; a = tasks[a]!.parent) {
-      const at = tasks[a]!;
-      for (const p of at.preds) {
-        const k = predecessorKey(at.id, p.rowId);
-        const j = index.get(p.rowId);
-        if (j === undefined || invalid.has(k)) continue;
+      for (const { p, j, key: k } of valid[a]!) {
         const c = constraint(p, tasks[j]!, t.len);
         if (c === undefined) continue;
         if (driven === undefined || c > driven) {
