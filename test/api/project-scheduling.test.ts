@@ -154,6 +154,12 @@ describe('project scheduling', () => {
     // D starts with A but ends long before the project does: not critical
     assert.deepEqual(preds(rows[3]!).predecessors, [{ rowId: a, type: 'SS', inCriticalPath: false, rowNumber: 1 }]);
     assert.deepEqual(preds(rows[6]!).predecessors[0]!.lag, { objectType: 'DURATION', days: 1, negative: true });
+
+    // a filter on the critical path shows A, B and C (C finishes last, after B, after A)
+    const f = await s.api.post(`/sheetd/sheets/${p.id}/filters`, { name: 'Critical', query: { criteria: [{ operator: 'ON_CRITICAL_PATH' }] } });
+    assert.equal(f.status, 200, f.text);
+    const shown = (await s.api.get(`/sheets/${p.id}?filterId=${f.body.result.id}&exclude=filteredOutRows`)).body.rows as ApiRow[];
+    assert.deepEqual(shown.map((r) => r.id), [a, b, c]);
   });
 
   test('a cycle makes the predecessors invalid and keeps the rows\' own dates', async () => {

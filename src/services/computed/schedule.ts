@@ -93,6 +93,11 @@ export function scheduleOf(m: SheetModel): Schedule | undefined {
   return schedule;
 }
 
+/** The rows on a project sheet's critical path (filters' ON_CRITICAL_PATH); undefined for other sheets. */
+export function criticalRowsOf(m: SheetModel): ReadonlySet<number> | undefined {
+  return m.project === undefined ? undefined : scheduleOf(m)?.criticalRows;
+}
+
 /** The checks of a row write on a project sheet (rowWriteRules), for one request. */
 export interface ProjectRowRules {
   cols: ProjectColumns;
