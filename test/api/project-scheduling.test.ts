@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { serverForFile } from '../helpers/setup.ts';
 import { refusedUnchanged } from '../helpers/refusals.ts';
 import { openStream } from '../helpers/sse.ts';
+import { pngBytes } from '../helpers/images.ts';
 
 /** The Project Plan template (globalTemplate PROJECT_SHEET). */
 const PROJECT_PLAN = 5816286846604928;
@@ -235,6 +236,12 @@ describe('project scheduling', () => {
     await refusedUnchanged(read, () => s.api.put(`/sheets/${p.id}/rows`, [{ id: a, cells: [{ columnId: p.col['% Complete'], formula: '=1' }] }]), 400, 1155, 'formula');
     await refusedUnchanged(read, () => s.api.put(`/sheets/${p.id}/rows`, [{ id: a, cells: [{ columnId: p.col.Start, value: 'x', hyperlink: { url: 'https://example.com' } }] }]), 400, 1155, 'hyperlink');
     await refusedUnchanged(read, () => s.api.put(`/sheets/${p.id}/columns/${p.col['% Complete']}`, { formula: '=1' }), 400, 1305);
+    // an image neither (Add Image to Cell); the end date is not written that way either
+    const image = (columnId: number) => s.api.call('POST', `/sheets/${p.id}/rows/${a}/columns/${columnId}/cellimages`, {
+      raw: pngBytes(2, 2), headers: { 'content-type': 'image/png', 'content-disposition': 'attachment; filename="dot.png"' },
+    });
+    await refusedUnchanged(read, () => image(p.col.Duration!), 400, 1155, 'image');
+    await refusedUnchanged(read, () => image(p.col.Finish!), 400, 1080);
     // B's start is its predecessor's to give
     await refusedUnchanged(read, () => p.update(b!, { Start: '2026-02-02' }), 400, 1155, 'value');
     // without its predecessor (in the same request) it is B's own again

@@ -135,7 +135,7 @@ function* scheduleCells(cols: ProjectColumns, written: unknown): Generator<{ id:
 
 /**
  * A row's written cells checked against the schedule, before they are read: the end date is the
- * schedule's (1080); a formula, hyperlink or cell link has no place in a schedule column, and
+ * schedule's (1080); a formula, hyperlink, cell link or image has no place in a schedule column, and
  * the start, duration and % complete of a row with children are computed, not written (1155).
  * `rowId`: the row written (undefined for a new row).
  */
@@ -146,10 +146,10 @@ export function checkProjectCells(rules: ProjectRowRules, written: unknown, rowI
     const given = (k: string) => k in cell;
     const set = (k: string) => cell[k] !== undefined && cell[k] !== null && cell[k] !== '';
     if (id === cols.end) {
-      if (['value', 'objectValue', 'formula', 'hyperlink', 'linkInFromCell'].some(given)) throw apiError(1080);
+      if (['value', 'objectValue', 'formula', 'hyperlink', 'linkInFromCell', 'image'].some(given)) throw apiError(1080);
       continue;
     }
-    for (const k of ['formula', 'hyperlink', 'linkInFromCell']) if (set(k)) throw apiError(1155, k);
+    for (const k of ['formula', 'hyperlink', 'linkInFromCell', 'image']) if (set(k)) throw apiError(1155, k);
     if (isParent && id !== cols.predecessors) {
       if (given('objectValue')) throw apiError(1155, 'objectValue');
       if (given('value')) throw apiError(1155, 'value');
