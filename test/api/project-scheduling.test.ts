@@ -177,6 +177,36 @@ describe('project scheduling', () => {
     const d = await p.dates();
     assert.deepEqual(d.A, ['2026-01-05T08:00:00', '2026-01-05T15:59:59', '1d']);
     assert.deepEqual(d.B, ['2026-01-06T08:00:00', '2026-01-06T15:59:59', '1d'], 'B keeps the start it had');
+
+    // a predecessor row deleted: #REF, invalid; C keeps its dates and is its own again
+    const [c] = await p.add([{ 'Task Name': 'C', Duration: '2d', Predecessors: '1FS +1d' }]);
+    // A ends Monday, a day's lag: Wednesday (A's own predecessor being invalid asks nothing of it)
+    assert.deepEqual((await p.dates()).C, ['2026-01-07T08:00:00', '2026-01-08T15:59:59', '2d']);
+    assert.equal((await s.api.del(`/sheets/${p.id}/rows?ids=${a}`)).status, 200);
+    const cRow = (await p.read('?include=objectValue')).rows.find((r) => r.id === c)!;
+    const cell = cRow.cells.find((x) => x.columnId === p.col.Predecessors)!;
+    assert.equal(cell.value, '#REFFS +1d');
+    assert.deepEqual((cell.objectValue as { predecessors: unknown[] }).predecessors, [{ rowId: a, type: 'FS', inCriticalPath: false, invalid: true, lag: { objectType: 'DURATION', days: 1 } }]);
+    assert.deepEqual((await p.dates()).C, ['2026-01-07T08:00:00', '2026-01-08T15:59:59', '2d']);
+  });
+
+  test('a copy of a project sheet is scheduled too', async () => {
+    const p = await projectSheet('To copy');
+    await p.add([{ 'Task Name': 'A', Start: '2026-01-05', Duration: '1d' }]);
+    await p.add([{ 'Task Name': 'B', Duration: '1d', Predecessors: '1' }]);
+    const copied = await s.api.post(`/sheets/${p.id}/copy?include=data`, { destinationType: 'home', newName: 'Copied plan' });
+    assert.equal(copied.status, 200, copied.text);
+    const id = copied.body.result.id as number;
+    const copy = (await s.api.get(`/sheets/${id}`)).body as { dependenciesEnabled: boolean; columns: ApiColumn[]; rows: ApiRow[] };
+    assert.equal(copy.dependenciesEnabled, true);
+    const col = (title: string) => copy.columns.find((c) => c.title === title)!;
+    assert.deepEqual(col('Duration').tags, ['GANTT_DURATION']);
+    const res = await s.api.put(`/sheets/${id}/rows`, [{ id: copy.rows[0]!.id, cells: [{ columnId: col('Duration').id, value: '3d' }] }]);
+    assert.equal(res.status, 200, res.text);
+    const b = (await s.api.get(`/sheets/${id}`)).body.rows[1] as ApiRow;
+    assert.equal(b.cells.find((c) => c.columnId === col('Start').id)!.value, '2026-01-08T08:00:00');
+    // the original is as it was
+    assert.deepEqual((await p.dates()).B, ['2026-01-06T08:00:00', '2026-01-06T15:59:59', '1d']);
   });
 
   test('a parent rolls its children up; its predecessors drive its children', async () => {
