@@ -41,6 +41,12 @@ async function projectSheet(name: string, include = '') {
   const add = async (rows: Array<Record<string, unknown>>, where: Record<string, unknown> = { toBottom: true }) => {
     const res = await s.api.post(`/sheets/${id}/rows`, rows.map((r) => ({ ...where, cells: Object.entries(r).map(([t, value]) => ({ columnId: col[t], value })) })));
     assert.equal(res.status, 200, res.text);
+    // the answer shows each row as the write left it, its dates computed: as a read shows them
+    const read = (await s.api.get(`/sheets/${id}`)).body.rows as ApiRow[];
+    for (const r of res.body.result as ApiRow[]) {
+      const now = read.find((x) => x.id === r.id)!;
+      assert.deepEqual(r.cells.map((c) => c.value), now.cells.map((c) => c.value));
+    }
     return (res.body.result as Array<{ id: number }>).map((r) => r.id);
   };
   const update = (rowId: number, cells: Record<string, unknown>) =>
@@ -125,6 +131,8 @@ describe('project scheduling', () => {
       await es.next((ev) => ev.event === 'hello');
       const res = await p.update(a!, { Duration: '5d' });
       assert.equal(res.status, 200, res.text);
+      // the answer shows the row as the write left it: its end computed
+      assert.equal((res.body.result[0] as ApiRow).cells.find((x) => x.columnId === p.col.Finish)!.value, '2026-01-09T15:59:59');
       d = await p.dates();
       assert.deepEqual(d.A, ['2026-01-05T08:00:00', '2026-01-09T15:59:59', '5d']);
       assert.deepEqual(d.B, ['2026-01-12T08:00:00', '2026-01-13T15:59:59', '2d']);
