@@ -164,6 +164,15 @@ describe('project scheduling', () => {
     assert.deepEqual(preds(rows[3]!).predecessors, [{ rowId: a, type: 'SS', inCriticalPath: false, rowNumber: 1 }]);
     assert.deepEqual(preds(rows[6]!).predecessors[0]!.lag, { objectType: 'DURATION', days: 1, negative: true });
 
+    // a formula reading a computed date follows it
+    const fx = await s.api.put(`/sheets/${p.id}/rows`, [{ id: a, cells: [{ columnId: p.col.Comments, formula: '=DAY(Finish3)' }] }]);
+    assert.equal(fx.status, 200, fx.text);
+    const comment = async () => (await p.read()).rows[0]!.cells.find((x) => x.columnId === p.col.Comments)!.value;
+    assert.equal(await comment(), 15);
+    assert.equal((await p.update(b!, { Duration: '3d' })).status, 200);
+    assert.equal(await comment(), 16, 'C moved a day with B');
+    assert.equal((await p.update(b!, { Duration: '2d' })).status, 200);
+
     // a filter on the critical path shows A, B and C (C finishes last, after B, after A)
     const f = await s.api.post(`/sheetd/sheets/${p.id}/filters`, { name: 'Critical', query: { criteria: [{ operator: 'ON_CRITICAL_PATH' }] } });
     assert.equal(f.status, 200, f.text);
