@@ -47,6 +47,8 @@ export interface RowFacts {
   system?: RowSystemInfo;
   attachments?: number;
   comments?: number;
+  /** On the critical path of a project sheet's schedule (engine/schedule.ts). */
+  critical?: boolean;
 }
 
 export interface MatchContext {
@@ -248,9 +250,8 @@ function rowMatches(c: Criterion, row: RowFacts): boolean {
     case 'NO_ATTACHMENTS': return (row.attachments ?? 0) === 0;
     case 'HAS_COMMENTS': return (row.comments ?? 0) > 0;
     case 'NO_COMMENTS': return (row.comments ?? 0) === 0;
-    // sheetd has no project scheduling yet: no row is on a critical path
-    case 'ON_CRITICAL_PATH': return false;
-    case 'NOT_ON_CRITICAL_PATH': return true;
+    case 'ON_CRITICAL_PATH': return row.critical === true;
+    case 'NOT_ON_CRITICAL_PATH': return row.critical !== true;
     default: return false;
   }
 }

@@ -26,6 +26,8 @@ export interface PresentCellOptions {
   rowNumberOf?: (rowId: number) => number | undefined;
   /** Invalid predecessor edges of the sheet (findInvalidPredecessors). */
   invalidPredecessors?: ReadonlySet<string>;
+  /** Predecessor edges on the sheet's critical path (engine/schedule.ts). */
+  criticalPredecessors?: ReadonlySet<string>;
   /** Conditional format that applies to this cell, when include=format. */
   conditionalFormat?: string;
   /** The permalink of a sheet, report or dashboard: the `url` of hyperlinks to one. */
@@ -105,7 +107,7 @@ function objectValueOf(column: ColumnDef, v: StoredValue, opts: PresentCellOptio
   if ('mc' in v) return { objectType: 'MULTI_CONTACT', values: v.mc.map(contactObject) };
   if ('mp' in v) return { objectType: 'MULTI_PICKLIST', values: [...v.mp] };
   if ('du' in v) return { ...v.du };
-  return presentPredecessorList(opts.rowId ?? 0, v.p, opts.rowNumberOf ?? (() => undefined), opts.invalidPredecessors);
+  return presentPredecessorList(opts.rowId ?? 0, v.p, opts.rowNumberOf ?? (() => undefined), opts.invalidPredecessors, opts.criticalPredecessors);
 }
 
 /**

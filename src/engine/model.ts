@@ -3,6 +3,7 @@ import { cellKey, type StoredCell, type StoredRowCells } from './cells.ts';
 import type { RowLocation, RowMutationOptions, RowTree } from './rows.ts';
 import type { CrossSheetData, FormulaEngine } from './formula/index.ts';
 import { assignSortKeys } from './sortKeys.ts';
+import type { ProjectSettings } from './calendar.ts';
 
 /**
  * A sheet's columns and rows in memory, and the changesets its mutations return.
@@ -45,6 +46,11 @@ export interface SheetModel {
   crossSheet?: (name: string) => CrossSheetData;
   /** The data of a sheet summary field `[Title]#` for the formulas (services/computed/summaryFields.ts sets it). */
   summaryFields?: (title: string) => CrossSheetData;
+  /**
+   * The sheet's projectSettings when it has dependencies enabled (its dates are scheduled:
+   * services/computed/schedule.ts); undefined for any other sheet.
+   */
+  project?: ProjectSettings;
 }
 
 export function indexColumns(columns: ColumnDef[]): Map<number, ColumnDef> {

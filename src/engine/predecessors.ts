@@ -120,12 +120,13 @@ export function presentPredecessorList(
   list: readonly StoredPredecessor[],
   rowNumberOf: (rowId: number) => number | undefined,
   invalid?: ReadonlySet<string>,
+  critical?: ReadonlySet<string>,
 ): PredecessorList {
   return {
     objectType: 'PREDECESSOR_LIST',
     predecessors: list.map((p) => {
       const n = rowNumberOf(p.rowId);
-      const out: ApiPredecessor = { rowId: p.rowId, type: p.type, inCriticalPath: false };
+      const out: ApiPredecessor = { rowId: p.rowId, type: p.type, inCriticalPath: critical?.has(predecessorKey(rowId, p.rowId)) === true };
       const bad = n === undefined || invalid?.has(predecessorKey(rowId, p.rowId)) === true;
       if (bad) out.invalid = true;
       else out.rowNumber = n;
@@ -146,9 +147,11 @@ export interface PredecessorGraphRow {
  * Sheet-wide check of predecessor edges. Returns the keys (predecessorKey) of invalid edges:
  * - the predecessor row is not in the sheet;
  * - the predecessor is the row itself, one of its ancestors or one of its descendants;
- * - the edge lies on a cycle of the dependency graph, whose edges are row -> predecessor and
- *   parent -> child (a parent's dates roll up from its children).
- * O(rows + edges): one iterative Tarjan pass.
+ * - the edge lies on a cycle of the dependency graph, whose edges are row -> predecessor,
+ *   parent -> child (a parent's dates roll up from its children) and row -> each predecessor of
+ *   its ancestors, for a row without children (a parent's predecessors drive its children's
+ *   starts); an edge of the last kind on a cycle makes the ancestor's predecessor invalid.
+ * O(rows x depth + edges): one iterative Tarjan pass.
  */
 export function findInvalidPredecessors(rows: readonly PredecessorGraphRow[]): Set<string> {
   const invalid = new Set<string>();
@@ -182,8 +185,27 @@ export function findInvalidPredecessors(rows: readonly PredecessorGraphRow[]): S
       edges.push([i, j]);
     }
   });
+  // a row without children starts after the predecessors of its ancestors too
+  const inherited: [number, number, string][] = [];
+  const children: number[][] = Array.from({ length: n }, () => []);
+  for (let i = 0; i < n; i++) if (parent[i]! >= 0) children[parent[i]!]!.push(i);
+  for (const [a, j] of edges) {
+    if (children[a]!.length === 0) continue;
+    const key = predecessorKey(rows[a]!.id, rows[j]!.id);
+    const stack = [...children[a]!];
+    while (stack.length > 0) {
+      const d = stack.pop()!;
+      if (children[d]!.length > 0) {
+        stack.push(...children[d]!);
+        continue;
+      }
+      adj[d]!.push(j);
+      inherited.push([d, j, key]);
+    }
+  }
   const comp = tarjan(adj);
   for (const [i, j] of edges) if (comp[i] === comp[j]) invalid.add(predecessorKey(rows[i]!.id, rows[j]!.id));
+  for (const [d, j, key] of inherited) if (comp[d] === comp[j]) invalid.add(key);
   return invalid;
 }
 

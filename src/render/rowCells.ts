@@ -7,6 +7,7 @@ import type { ReadOptions } from '../services/platform/context.ts';
 import type { LinkOut } from '../services/computed/cellLinks.ts';
 import type { UserLookup } from '../services/sheets/sheetReads.ts';
 import { permalink } from './permalinks.ts';
+import { scheduleOf } from '../services/computed/schedule.ts';
 
 /**
  * The cells of a row as a reader sees them (display values, formulas, links, conditional
@@ -42,6 +43,9 @@ export function cellOptions(model: SheetModel, o: RowPresentOptions): Omit<Prese
   let c = cellOptionsCache.get(o);
   if (c === undefined) {
     const ro = o.ro;
+    // predecessor objects say which are invalid and which lie on the critical path (a project
+    // sheet's schedule, computed once per version)
+    const schedule = ro.include.has('objectValue') && model.columns.some((col) => col.type === 'PREDECESSOR') ? scheduleOf(model) : undefined;
     c = {
       level: ro.level,
       numericDates: ro.numericDates,
@@ -51,6 +55,10 @@ export function cellOptions(model: SheetModel, o: RowPresentOptions): Omit<Prese
       rowNumberOf: (id) => model.tree.rowNumberOf(id),
       permalinkOf: (kind, id) => permalink({ publicUrl: o.permalinkBase }, kind, id),
     };
+    if (schedule !== undefined) {
+      c.invalidPredecessors = schedule.invalid;
+      c.criticalPredecessors = schedule.critical;
+    }
     cellOptionsCache.set(o, c);
   }
   return c;

@@ -3,6 +3,7 @@ import { columnToRecord, deleteRowsById, insertRows, listColumns, listRows, save
 import { insertCellHistory, type Overwritten } from './cellHistory.ts';
 import { cellsObject, takeFreshCells, type StoredRowCells } from '../engine/cells.ts';
 import { RowTree } from '../engine/rows.ts';
+import { projectSettingsOf } from '../engine/calendar.ts';
 import { indexColumns, isCompactMeta, markCompactMeta, settleOrder, type CellMeta, type Changeset, type RowState, type SheetModel } from '../engine/model.ts';
 
 /** A sheet's model (engine/model.ts) as stored, read afresh. */
@@ -29,7 +30,10 @@ export async function loadModel(db: Queryable, sheet: SheetRow): Promise<SheetMo
     });
   }
   const tree = RowTree.fromDisplayOrder(records.map((r) => ({ id: r.id, parentId: r.parent_id, expanded: !!r.expanded, locked: !!r.locked })));
-  return { sheetId: sheet.id, version: sheet.version, columns, columnsById: indexColumns(columns), rows, tree };
+  const model: SheetModel = { sheetId: sheet.id, version: sheet.version, columns, columnsById: indexColumns(columns), rows, tree };
+  const project = projectSettingsOf(sheet.settings);
+  if (project !== undefined) model.project = project;
+  return model;
 }
 
 /**

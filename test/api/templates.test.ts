@@ -63,7 +63,8 @@ test('Create Sheet from a public template in home, a folder and a workspace; inc
   const startCol = withData.columns.find((c) => c.title === 'Start')!.id;
   const nameCol = withData.columns.find((c) => c.title === 'Task Name')!.id;
   assert.equal(withData.rows[0]!.cells.find((c) => c.columnId === nameCol)!.value, 'Kick-off');
-  assert.equal(withData.rows[0]!.cells.find((c) => c.columnId === startCol)!.value, '2026-01-05');
+  // a project date as project sheets give them (the day's start of work), not a bare day
+  assert.equal(withData.rows[0]!.cells.find((c) => c.columnId === startCol)!.value, '2026-01-05T08:00:00');
   const listed = (await s.api.get(`/folders/${folder}`)).body.sheets as Array<{ id: number }>;
   assert.ok(listed.some((x) => x.id === inFolder.body.result.id));
 

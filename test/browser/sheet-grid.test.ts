@@ -330,7 +330,8 @@ test('a project sheet\'s Start and Finish show their days, as DATE cells do', { 
   const id = made.body.result.id as number;
   const cols = (await api.get(`/sheets/${id}/columns`)).body.data as Array<{ id: number; title: string }>;
   const col = (title: string) => cols.find((c) => c.title === title)!.id;
-  const add = await api.post(`/sheets/${id}/rows`, { cells: [{ columnId: col('Task Name'), value: 'Kick-off' }, { columnId: col('Start'), value: '2026-01-05' }, { columnId: col('Finish'), value: '2026-01-09' }] });
+  // the finish is computed from the start and the duration (writing it is 1080)
+  const add = await api.post(`/sheets/${id}/rows`, { cells: [{ columnId: col('Task Name'), value: 'Kick-off' }, { columnId: col('Start'), value: '2026-01-05' }, { columnId: col('Duration'), value: '5d' }] });
   assert.equal(add.status, 200, add.text);
   await openSheet(page, t, id);
   // Start and Finish are the grid's 4th and 5th columns (after the row number, Task Name and Assigned To)

@@ -65,11 +65,20 @@ test('invalid predecessors: missing rows, self, hierarchy, cycles', () => {
     { id: 6 }, { id: 10, parentId: 6 }, { id: 8, predecessors: [6] }, { id: 9, parentId: 8 }, { id: 11, predecessors: [9] },
     { id: 12, parentId: 6, predecessors: [11] },
   ]);
-  // 8 -> 6 (pred), 6 -> 12 (child), 12 -> 11 (pred), 11 -> 9 (pred), 8 -> 9 (child): no cycle back to 8
-  assert.equal(cyc.size, 0);
+  // 8 -> 6 (pred), 6 -> 12 (child), 12 -> 11 (pred), 11 -> 9 (pred), 8 -> 9 (child): no cycle
+  // back to 8; but 8's predecessor drives its child 9's start: 9 -> 6 -> 12 -> 11 -> 9 is one
+  assert.deepEqual([...cyc].sort(), [predecessorKey(8, 6), predecessorKey(12, 11), predecessorKey(11, 9)].sort());
+  // with 9 a parent's child that has no predecessors, nothing is circular
+  assert.equal(findInvalidPredecessors([
+    { id: 6 }, { id: 10, parentId: 6 }, { id: 8 }, { id: 9, parentId: 8 }, { id: 11, predecessors: [9] },
+    { id: 12, parentId: 6, predecessors: [11] },
+  ]).size, 0);
   const cyc2 = findInvalidPredecessors([{ id: 1, predecessors: [3] }, { id: 2, parentId: 1 }, { id: 3, predecessors: [2] }]);
-  // 1 -> 3 -> 2 and 1 -> 2 (child): no cycle; 2 -> ? none
-  assert.equal(cyc2.size, 0);
+  // a parent's predecessor drives its children's starts: 2 starts after 3 (its parent 1's
+  // predecessor) while 3 starts after 2, a cycle; the parent's predecessor and 3's are invalid
+  assert.deepEqual([...cyc2].sort(), [predecessorKey(1, 3), predecessorKey(3, 2)].sort());
+  // without the parent's predecessor there is none
+  assert.equal(findInvalidPredecessors([{ id: 1 }, { id: 2, parentId: 1 }, { id: 3, predecessors: [2] }]).size, 0);
   const cyc3 = findInvalidPredecessors([{ id: 1 }, { id: 2, parentId: 1, predecessors: [3] }, { id: 3, predecessors: [1] }]);
   // 3 after 1, 1 rolls up 2, 2 after 3: 3 -> 1 -> 2 -> 3
   assert.deepEqual([...cyc3].sort(), [predecessorKey(2, 3), predecessorKey(3, 1)].sort());

@@ -24,6 +24,7 @@ import { modelForRead } from '../computed/currentValues.ts';
 import type { RowState, SheetModel } from '../../engine/model.ts';
 import { reportAccess } from '../access/assetAccess.ts';
 import { clock } from '../../clock.ts';
+import { criticalRowsOf } from '../computed/schedule.ts';
 
 
 /** Rows a report holds at most (spec 8): the first ones in the report's order. */
@@ -281,6 +282,7 @@ export async function readReport(db: Queryable, actor: Actor, id: number, now = 
   const sorted = (def.sortingCriteria ?? []).length > 0;
   for (const { source, counts } of loaded) {
     const { model, compiled } = source;
+    const critical = criticalRowsOf(model);
     for (const rowId of model.tree.displayOrder()) {
       const row = model.rows.get(rowId)!;
       const facts = {
@@ -288,6 +290,7 @@ export async function readReport(db: Queryable, actor: Actor, id: number, now = 
         system: { createdAt: row.createdAt, modifiedAt: row.modifiedAt, createdBy: users(row.createdBy), modifiedBy: users(row.modifiedBy) },
         attachments: counts?.attachments.get(rowId) ?? 0,
         comments: counts?.comments.get(rowId) ?? 0,
+        critical: critical?.has(rowId) === true,
       };
       const sr = { cells: row.cells, facts };
       if (!compiled.matches(sr)) continue;

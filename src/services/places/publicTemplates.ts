@@ -8,6 +8,8 @@ import { insertRowRecords, updateSheet, type SheetRow } from '../../store/sheets
 import type { Actor } from '../platform/context.ts';
 import { createSheetFromColumnsIn, type SheetContainer } from '../sheets/sheetCreation.ts';
 import { clock } from '../../clock.ts';
+import { WorkCalendar } from '../../engine/calendar.ts';
+import { projectColumnsOf, scheduleProject } from '../../engine/schedule.ts';
 
 /**
  * The public templates sheetd ships (List Public Templates; Create Sheet with `fromId`). They are
@@ -29,7 +31,11 @@ export interface PublicTemplate {
   tags: string[];
   locale: 'en_US';
   columns: Array<Record<string, unknown>>;
-  /** Sample rows: stored values by column title (engine/cells.ts), top to bottom. */
+  /**
+   * Sample rows: stored values by column title (engine/cells.ts), top to bottom. A predecessor's
+   * rowId is the index of a sample row here; a project template's dates are scheduled when the
+   * sheet is made.
+   */
   rows: Array<Record<string, StoredValue>>;
 }
 
@@ -65,22 +71,24 @@ export const PUBLIC_TEMPLATES: readonly PublicTemplate[] = [
     locale: 'en_US',
     columns: [
       { title: 'Task Name', type: 'TEXT_NUMBER', primary: true },
-      { title: 'Assigned To', type: 'CONTACT_LIST' },
-      { title: 'Start', type: 'ABSTRACT_DATETIME' },
-      { title: 'Finish', type: 'ABSTRACT_DATETIME' },
-      { title: 'Duration', type: 'DURATION' },
-      { title: 'Predecessors', type: 'PREDECESSOR' },
+      // the parts the columns play in the schedule (Column.tags); the assignees label the Gantt bars
+      { title: 'Assigned To', type: 'CONTACT_LIST', tags: ['GANTT_ASSIGNED_RESOURCE', 'GANTT_DISPLAY_LABEL'] },
+      { title: 'Start', type: 'ABSTRACT_DATETIME', tags: ['CALENDAR_START_DATE', 'GANTT_START_DATE'] },
+      { title: 'Finish', type: 'ABSTRACT_DATETIME', tags: ['CALENDAR_END_DATE', 'GANTT_END_DATE'] },
+      { title: 'Duration', type: 'DURATION', tags: ['GANTT_DURATION'] },
+      { title: 'Predecessors', type: 'PREDECESSOR', tags: ['GANTT_PREDECESSOR'] },
       { title: 'Status', type: 'PICKLIST', options: ['Not Started', 'In Progress', 'Complete', 'On Hold'] },
-      { title: '% Complete', type: 'TEXT_NUMBER' },
+      { title: '% Complete', type: 'TEXT_NUMBER', tags: ['GANTT_PERCENT_COMPLETE'] },
       { title: 'Comments', type: 'TEXT_NUMBER' },
     ],
+    // a chain of finish-to-start tasks from Monday 2026-01-05; the finish dates are computed
     rows: [
-      { 'Task Name': 'Kick-off', Start: { d: '2026-01-05' }, Finish: { d: '2026-01-05' }, Status: 'Not Started', '% Complete': 0 },
-      { 'Task Name': 'Requirements', Start: { d: '2026-01-06' }, Finish: { d: '2026-01-16' }, Status: 'Not Started', '% Complete': 0 },
-      { 'Task Name': 'Design', Start: { d: '2026-01-19' }, Finish: { d: '2026-01-30' }, Status: 'Not Started', '% Complete': 0 },
-      { 'Task Name': 'Build', Start: { d: '2026-02-02' }, Finish: { d: '2026-02-27' }, Status: 'Not Started', '% Complete': 0 },
-      { 'Task Name': 'Test', Start: { d: '2026-03-02' }, Finish: { d: '2026-03-13' }, Status: 'Not Started', '% Complete': 0 },
-      { 'Task Name': 'Launch', Start: { d: '2026-03-16' }, Finish: { d: '2026-03-16' }, Status: 'Not Started', '% Complete': 0 },
+      { 'Task Name': 'Kick-off', Start: { t: Date.parse('2026-01-05T08:00:00Z') }, Duration: { du: { objectType: 'DURATION', days: 1 } }, Status: 'Not Started', '% Complete': 0 },
+      { 'Task Name': 'Requirements', Duration: { du: { objectType: 'DURATION', days: 9 } }, Predecessors: { p: [{ rowId: 0, type: 'FS' }] }, Status: 'Not Started', '% Complete': 0 },
+      { 'Task Name': 'Design', Duration: { du: { objectType: 'DURATION', weeks: 2 } }, Predecessors: { p: [{ rowId: 1, type: 'FS' }] }, Status: 'Not Started', '% Complete': 0 },
+      { 'Task Name': 'Build', Duration: { du: { objectType: 'DURATION', weeks: 4 } }, Predecessors: { p: [{ rowId: 2, type: 'FS' }] }, Status: 'Not Started', '% Complete': 0 },
+      { 'Task Name': 'Test', Duration: { du: { objectType: 'DURATION', weeks: 2 } }, Predecessors: { p: [{ rowId: 3, type: 'FS' }] }, Status: 'Not Started', '% Complete': 0 },
+      { 'Task Name': 'Launch', Duration: { du: { objectType: 'DURATION', days: 0 } }, Predecessors: { p: [{ rowId: 4, type: 'FS' }] }, Status: 'Not Started', '% Complete': 0 },
     ],
   },
   {
@@ -141,16 +149,31 @@ export function publicTemplate(id: number): PublicTemplate | undefined {
 export async function createFromPublicTemplateIn(
   db: Queryable, actor: Actor, container: SheetContainer, name: string, t: PublicTemplate, include: ReadonlySet<string>, now = clock.now(),
 ): Promise<SheetRow> {
-  const { sheet, columns } = await createSheetFromColumnsIn(db, actor, container, { name, columns: t.columns }, { level: 2, projectSheet: t.dependenciesEnabled === true }, now);
+  const { sheet, columns } = await createSheetFromColumnsIn(db, actor, container, { name, columns: t.columns }, { level: 2, projectSheet: t.dependenciesEnabled === true, keepTags: true }, now);
   const source = JSON.stringify({ id: t.id, type: 'template' });
   const settings = t.dependenciesEnabled ? JSON.stringify({ dependenciesEnabled: true, projectSettings: { ...DEFAULT_PROJECT_SETTINGS } }) : sheet.settings;
   await updateSheet(db, sheet.id, { source, settings });
   if (include.has('data') || include.has('all')) {
     const byTitle = new Map(columns.map((c) => [c.title, c.id]));
     const ids = newIds(t.rows.length);
-    const records: Insertable<RowTable>[] = t.rows.map((r, i) => {
+    const rowCells: StoredRowCells[] = t.rows.map((r) => {
       const cells: StoredRowCells = {};
-      for (const [title, v] of Object.entries(r)) cells[String(byTitle.get(title)!)] = { v };
+      for (const [title, v] of Object.entries(r)) {
+        const value: StoredValue = typeof v === 'object' && 'p' in v ? { p: v.p.map((p) => ({ ...p, rowId: ids[p.rowId]! })) } : v;
+        cells[String(byTitle.get(title)!)] = { v: value };
+      }
+      return cells;
+    });
+    const project = t.dependenciesEnabled ? projectColumnsOf(columns) : undefined;
+    if (project !== undefined) {
+      const rows = rowCells.map((cells, i) => ({ id: ids[i]!, parentId: null, cells }));
+      for (const c of scheduleProject(rows, project, new WorkCalendar(DEFAULT_PROJECT_SETTINGS)).changes) {
+        const cells = rowCells[ids.indexOf(c.rowId)]!;
+        if (c.v === undefined) delete cells[String(c.columnId)];
+        else cells[String(c.columnId)] = { v: c.v };
+      }
+    }
+    const records: Insertable<RowTable>[] = rowCells.map((cells, i) => {
       return {
         id: ids[i]!, sheet_id: sheet.id, parent_id: null, sort_key: (i + 1) * KEY_STEP, expanded: 1, locked: 0, format: null,
         cells: JSON.stringify(cells), cell_meta: '{}', created_at: now, created_by: actor.user.id, modified_at: now, modified_by: actor.user.id,

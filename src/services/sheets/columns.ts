@@ -17,6 +17,7 @@ import { hasRelativeRowReference, sheetSchema, toIdentityForm } from '../../engi
 import type { SheetSchema } from '../../engine/formula/index.ts';
 import { assertColumnNotInRules, dropColumnFromFilters } from './filters.ts';
 import { disableBrokenRules, runnableRules } from '../outbound/ruleBreakage.ts';
+import { GANTT_TAGS } from '../../engine/schedule.ts';
 
 /** Re-number column indexes 0..n-1 after an insert, move or delete. */
 function reindex(m: SheetModel, orderedIds: readonly number[]): void {
@@ -95,13 +96,14 @@ export async function addColumns(store: SheetStore, actor: Actor, sheetId: numbe
 
 /**
  * A column formula: not on a system column, whose values the server writes (1303), nor on a
- * project sheet's schedule column (1305); no row named
+ * project sheet's schedule column or its % complete (1305); no row named
  * by a number that is not absolute, which could not stand for every row (1310: `@row`, `$1`).
  * `schema`: the sheet's columns and rows the formula is read against.
  */
-export function checkColumnFormula(projectSheet: boolean, schema: SheetSchema, column: Pick<ColumnDef, 'formula' | 'systemColumnType' | 'type'>): void {
+export function checkColumnFormula(projectSheet: boolean, schema: SheetSchema, column: Pick<ColumnDef, 'formula' | 'systemColumnType' | 'type' | 'tags'>): void {
   if (column.systemColumnType !== undefined) throw apiError(1303);
-  if (projectSheet && PROJECT_COLUMN_TYPES.includes(column.type)) throw apiError(1305);
+  // % complete rolls up to parent rows as the dates do: no formula there either
+  if (projectSheet && (PROJECT_COLUMN_TYPES.includes(column.type) || column.tags?.includes(GANTT_TAGS.percentComplete) === true)) throw apiError(1305);
   if (hasRelativeRowReference(column.formula!, schema)) throw apiError(1310);
 }
 

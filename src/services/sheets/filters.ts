@@ -24,6 +24,7 @@ import type { ColumnDef } from '../../engine/columns.ts';
 import { columnsOf, parseQuery, type CriteriaQuery, type MatchContext } from '../../engine/criteria.ts';
 import { dayOfEpochMs } from '../../engine/dates.ts';
 import { conditionalFormatsOf, filteredOutRows, type ConditionalRule, type FilterDef } from '../../engine/filters.ts';
+import { criticalRowsOf } from '../computed/schedule.ts';
 import { normaliseFormat } from '../../engine/format.ts';
 import type { Actor } from '../platform/context.ts';
 import { atLeast } from '../access/access.ts';
@@ -274,9 +275,13 @@ export interface ThreadCounts {
 
 /** The rows of a model a filter hides. */
 export function hiddenRows(model: SheetModel, f: FilterRow, actor: Actor, system: SystemOf, now = clock.now(), counts?: ThreadCounts): Set<number> {
+  const critical = criticalRowsOf(model);
   const rows = [...model.rows.values()].map((r) => ({
     id: r.id, parentId: model.tree.parentOf(r.id), cells: r.cells,
-    facts: { locked: model.tree.get(r.id)?.locked ?? false, system: system(r), attachments: counts?.attachments.get(r.id) ?? 0, comments: counts?.comments.get(r.id) ?? 0 },
+    facts: {
+      locked: model.tree.get(r.id)?.locked ?? false, system: system(r), attachments: counts?.attachments.get(r.id) ?? 0, comments: counts?.comments.get(r.id) ?? 0,
+      critical: critical?.has(r.id) === true,
+    },
   }));
   return filteredOutRows(filterDef(f), rows, model.columnsById, matchContext(model, actor, now));
 }
@@ -343,9 +348,10 @@ export async function setRules(store: SheetStore, actor: Actor, sheetId: number,
 export function conditionalFormats(model: SheetModel, rules: readonly ConditionalRule[], actor: Actor, rows: Iterable<RowState>, system: SystemOf, now = clock.now()): Map<number, Map<number, string>> {
   const out = new Map<number, Map<number, string>>();
   if (rules.length === 0) return out;
+  const critical = criticalRowsOf(model);
   const m = matchContext(model, actor, now);
   for (const r of rows) {
-    const f = conditionalFormatsOf(rules, model.columns, model.columnsById, r.cells, { locked: model.tree.get(r.id)?.locked ?? false, system: system(r) }, m);
+    const f = conditionalFormatsOf(rules, model.columns, model.columnsById, r.cells, { locked: model.tree.get(r.id)?.locked ?? false, system: system(r), critical: critical?.has(r.id) === true }, m);
     if (f !== undefined) out.set(r.id, f);
   }
   return out;

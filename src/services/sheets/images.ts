@@ -19,6 +19,7 @@ import { sheetAccessLevel } from '../access/permissions.ts';
 import { writeSheet, type SheetStore } from './sheetWrites.ts';
 import { hasServerSignature, serverSignature } from '../identity/secrets.ts';
 import { clock } from '../../clock.ts';
+import { checkProjectCells, projectRowRules } from '../computed/schedule.ts';
 
 /** How long a URL from POST /imageurls serves its image. */
 export const IMAGE_URL_TTL_MS = 30 * 60 * 1000;
@@ -145,6 +146,9 @@ async function storeCellImage(
     if (row.locked && !isAdmin) throw apiError(1050);
     const image: Record<string, unknown> = { id, width: info.width, height: info.height };
     if (u.altText !== undefined && u.altText !== '') image.altText = u.altText;
+    // a project sheet's schedule cells hold dates, durations and predecessors, not images
+    const project = projectRowRules(m);
+    if (project !== undefined) checkProjectCells(project, [{ columnId, image }], rowId);
     const { cells } = parseRowCells(m.columnsById, [{ columnId, image }], row.cells, {
       numericDates: u.numericDates,
       level: u.level,

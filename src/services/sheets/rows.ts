@@ -16,6 +16,7 @@ import { addModelRows, deleteModelRows, moveModelRows, writeRowCells, type CellM
 import { afterWrite, type CellWrite } from '../computed/formulas.ts';
 import { resolveNewLinks } from '../computed/cellLinks.ts';
 import { loadCellTargets, type CellTargets } from './cellTargets.ts';
+import { checkDrivenStart, checkProjectCells, parentOfNewRow, projectRowRules } from '../computed/schedule.ts';
 
 /** Options of the row write operations (query parameters). */
 export interface RowWriteOptions {
@@ -90,6 +91,9 @@ export async function addRows(store: SheetStore, actor: Actor, sheetId: number, 
     // the columns written in each created row; whether a written cell holds a formula or is in a column with one
     const writtenOf: number[][] = [];
     let formulaWrites = false;
+    // a project sheet's schedule rules (1080, 1155); undefined on any other sheet
+    const project = projectRowRules(m);
+    const newParent = project === undefined ? null : parentOfNewRow(m, location);
     input.forEach((r, index) => {
       const id = ids[index]!;
       try {
@@ -100,7 +104,9 @@ export async function addRows(store: SheetStore, actor: Actor, sheetId: number, 
         if (locked && !isAdmin) throw apiError(1004);
         cctx.rowId = id;
         cctx.rowFormat = format;
+        if (project !== undefined) checkProjectCells(project, r.cells, undefined);
         const { cells, changed, keys, formulas } = parseRowCells(m.columnsById, r.cells ?? [], undefined, cctx);
+        if (project !== undefined) checkDrivenStart(project, r.cells, newParent, cells);
         if (hasSystemColumns) {
           for (const colId of changed) {
             if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
@@ -179,6 +185,7 @@ export async function updateRows(store: SheetStore, actor: Actor, sheetId: numbe
     const cctx = cellContext(ctx, o, false, targets);
     // staged: validate every row first so an atomic request changes nothing on failure
     const staged: Array<{ row: RowState; cells: StoredRowCells; changed: number[]; format?: string | null; expanded?: boolean; locked?: boolean }> = [];
+    const project = projectRowRules(m);
     input.forEach((r, index) => {
       const rid = typeof r.id === 'number' ? r.id : null;
       try {
@@ -194,12 +201,14 @@ export async function updateRows(store: SheetStore, actor: Actor, sheetId: numbe
         const format = r.format === undefined ? undefined : r.format === null ? null : normaliseFormat(r.format);
         cctx.rowId = row.id;
         cctx.rowFormat = format ?? row.format;
+        if (project !== undefined && r.cells !== undefined) checkProjectCells(project, r.cells, row.id);
         const { cells, changed } = r.cells === undefined
           ? { cells: row.cells, changed: [] as number[] }
           : parseRowCells(m.columnsById, r.cells, row.cells, cctx);
         for (const colId of changed) {
           if (m.columnsById.get(colId)!.systemColumnType !== undefined) throw apiError(1046, colId);
         }
+        if (project !== undefined && r.cells !== undefined) checkDrivenStart(project, r.cells, m.tree.parentOf(row.id), cells);
         if (targets.links.size > 0) resolveNewLinks(ctx, row.cells, cells, changed, targets.links);
         staged.push({ row, cells, changed, format, expanded, locked });
       } catch (e) {

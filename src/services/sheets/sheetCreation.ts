@@ -39,7 +39,7 @@ export async function createSheetFromColumnsIn(
   actor: Actor,
   container: SheetContainer,
   body: unknown,
-  opts: { level: number; projectSheet?: boolean },
+  opts: { level: number; projectSheet?: boolean; keepTags?: boolean },
   now = clock.now(),
 ): Promise<{ sheet: SheetRow; columns: ColumnDef[] }> {
   const b = asObject(body, 'a Sheet object');
@@ -48,6 +48,13 @@ export async function createSheetFromColumnsIn(
   if (!Array.isArray(b.columns)) throw apiError(1031, String(b.columns), 'columns');
   const valid = validateNewSheetColumns(b.columns as ColumnInput[], { level: opts.level, projectSheet: opts.projectSheet === true });
   const columns: ColumnDef[] = valid.map((c, i) => ({ ...c, id: newId(), index: i }));
+  // a column's tags are the server's (a public template's project columns), never a client's
+  if (opts.keepTags === true) {
+    columns.forEach((c, i) => {
+      const tags = (b.columns as ColumnInput[])[i]!.tags;
+      if (Array.isArray(tags) && tags.length > 0) c.tags = tags.map(String);
+    });
+  }
   // column formulas as Add Columns takes them: checked, and stored in the identity form
   const schema = sheetSchema(columns, []);
   for (const c of columns) {

@@ -30,6 +30,8 @@ import { copyViews, deleteViews } from './filters.ts';
 import { createFromPublicTemplateIn, publicTemplate } from '../places/publicTemplates.ts';
 import { accessibleSheets, containerForCreate, parseDestination, placement, type ResolvedContainer } from '../access/containers.ts';
 import { clock } from '../../clock.ts';
+import { projectSettingsOf } from '../../engine/calendar.ts';
+import { writeSheet, type SheetStore } from './sheetWrites.ts';
 
 /** What a copy brings along (include=...): everything else is the structure (columns, settings). */
 export const COPY_INCLUDES = ['attachments', 'cellLinks', 'data', 'discussions', 'filters', 'forms', 'ruleRecipients', 'rules', 'shares'] as const;
@@ -318,11 +320,23 @@ function validUserSettings(v: unknown): { criticalPathEnabled?: boolean; display
  * Update Sheet: name and projectSettings need ADMIN (projectSettings a project sheet: 1143);
  * userSettings (the caller's own view) any access. The sheet's version moves on with a rename or project settings change.
  */
-export function updateSheetObject(store: Store, ...a: AfterDb<typeof updateSheetObjectIn>) {
-  return store.db.transaction().execute((tx) => updateSheetObjectIn(tx, ...a));
+export async function updateSheetObject(store: SheetStore, actor: Actor, sheetId: number, body: unknown): Promise<{ sheet: SheetRow; level: AccessLevel }> {
+  const written = typeof body === 'object' && body !== null && (body as { projectSettings?: unknown }).projectSettings !== undefined;
+  if (!written) return store.db.transaction().execute((tx) => updateSheetObjectIn(tx, actor, sheetId, body));
+  // new project settings move the schedule: a sheet write, whose step computes the dates again
+  // in its transaction (services/computed/schedule.ts); the write moves the version on
+  const out = await writeSheet(store, actor, sheetId, 'VIEWER', async (ctx) => {
+    const { sheet, level } = await updateSheetObjectIn(ctx.tx, actor, sheetId, body, ctx.now, { inWrite: true });
+    ctx.sheet = sheet;
+    const project = projectSettingsOf(sheet.settings);
+    if (project !== undefined) ctx.model.project = project;
+    ctx.changes.meta = true;
+    return level;
+  });
+  return { sheet: out.sheet, level: out.result };
 }
 
-async function updateSheetObjectIn(db: Queryable, actor: Actor, sheetId: number, body: unknown, now = clock.now()): Promise<{ sheet: SheetRow; level: AccessLevel }> {
+async function updateSheetObjectIn(db: Queryable, actor: Actor, sheetId: number, body: unknown, now = clock.now(), opts: { inWrite?: boolean } = {}): Promise<{ sheet: SheetRow; level: AccessLevel }> {
   const { sheet, level } = await sheetFor(db, actor, sheetId, 'VIEWER');
   const b = asObject(body, 'a Sheet object');
   if (b.id !== undefined && b.id !== sheetId) throw apiError(1029);
@@ -335,7 +349,8 @@ async function updateSheetObjectIn(db: Queryable, actor: Actor, sheetId: number,
   if (project !== undefined && settings.dependenciesEnabled !== true) throw apiError(1143, 'projectSettings');
   if (project !== undefined) settings.projectSettings = { ...(settings.projectSettings ?? {}), ...project };
   if (user !== undefined) settings.userSettingsByUser = { ...(settings.userSettingsByUser ?? {}), [String(actor.user.id)]: { ...(settings.userSettingsByUser?.[String(actor.user.id)] ?? {}), ...user } };
-  const structural = name !== undefined || project !== undefined;
+  // a write (project settings) moves the version itself
+  const structural = (name !== undefined || project !== undefined) && opts.inWrite !== true;
   const next: SheetRow = {
     ...sheet,
     name: name ?? sheet.name,

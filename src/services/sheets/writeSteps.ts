@@ -1,6 +1,7 @@
 import type { CommitStep, WritePipeline } from './sheetWrites.ts';
 import { carrySummaryFields, computeSummaryFields } from '../computed/summaryFields.ts';
 import { valuesCurrent } from '../computed/currentValues.ts';
+import { scheduleProjectSheet } from '../computed/schedule.ts';
 import { syncLinkIndex } from '../computed/cellLinks.ts';
 import { followDependents } from '../computed/propagation.ts';
 import { removeThreadsOfDeletedRows } from '../collaboration/discussions.ts';
@@ -23,6 +24,7 @@ export function sheetWriteSteps(opts: { committed?: readonly CommitStep[] } = {}
     ],
     // after the mutation, before what it changed is saved
     written: [
+      scheduleProjectSheet, // a project sheet's dates follow durations, predecessors and children (its formulas follow them)
       computeSummaryFields, // formula fields follow the cells written, cells reading fields follow them
       syncLinkIndex, // cell links in and out of the rows written; the inbound link limit (1061)
       removeThreadsOfDeletedRows, // deleted rows take their discussions and attachments along
