@@ -337,6 +337,10 @@ test('a project sheet\'s Start and Finish show their days, as DATE cells do', { 
   // Start and Finish are the grid's 4th and 5th columns (after the row number, Task Name and Assigned To)
   await cellAt(page, 2, 4).filter({ hasText: /^2026-01-05$/ }).waitFor();
   await cellAt(page, 2, 5).filter({ hasText: /^2026-01-09$/ }).waitFor();
+  // the grid takes no edit of it: read-only, saying why
+  assert.equal(await cellAt(page, 2, 5).getAttribute('aria-readonly'), 'true');
+  await cellAt(page, 2, 5).click();
+  await page.locator('.sheet-bar input[readonly][title="Read-only: worked out from Start and Duration"]').waitFor();
 });
 
 test('rows: insert above and below, indent, move, delete', { skip }, async () => {

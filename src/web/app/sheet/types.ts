@@ -41,6 +41,8 @@ export interface Column {
   formula?: string;
   format?: string;
   validation?: boolean;
+  /** A project sheet's column roles (GANTT_START_DATE, GANTT_END_DATE, ...). */
+  tags?: string[];
   contactOptions?: Contact[];
   description?: string;
   autoNumberFormat?: unknown;

@@ -35,6 +35,8 @@ export interface TextContext {
 export function readOnlyReason(col: Column): string | null {
   if (col.systemColumnType) return 'a system column';
   if (col.type === 'DATETIME') return 'set by the server';
+  // a project sheet's end dates follow from Start and Duration (the server refuses them: 1080)
+  if (col.tags?.includes('GANTT_END_DATE')) return 'worked out from Start and Duration';
   if (col.formula) return 'a column formula';
   if (col.lockedForUser) return 'locked';
   return null;
