@@ -341,6 +341,14 @@ test('a project sheet\'s Start and Finish show their days, as DATE cells do', { 
   assert.equal(await cellAt(page, 2, 5).getAttribute('aria-readonly'), 'true');
   await cellAt(page, 2, 5).click();
   await page.locator('.sheet-bar input[readonly][title="Read-only: worked out from Start and Duration"]').waitFor();
+  // a row under it: the parent's Start and Duration roll up from its children (1155), a child's are typed
+  const parentId = add.body.result.id as number;
+  const child = await api.post(`/sheets/${id}/rows`, { parentId, cells: [{ columnId: col('Task Name'), value: 'Agenda' }, { columnId: col('Start'), value: '2026-01-06' }, { columnId: col('Duration'), value: '2d' }] });
+  assert.equal(child.status, 200, child.text);
+  await openSheet(page, t, id);
+  await cellAt(page, 3, 4).filter({ hasText: /^2026-01-06$/ }).waitFor();
+  assert.equal(await cellAt(page, 2, 4).getAttribute('aria-readonly'), 'true', 'the parent\'s Start');
+  assert.equal(await cellAt(page, 3, 4).getAttribute('aria-readonly'), null, 'the child\'s Start');
 });
 
 test('rows: insert above and below, indent, move, delete', { skip }, async () => {

@@ -40,6 +40,9 @@ const COLUMN_REREAD = ['type', 'options', 'formula', 'symbol', 'systemColumnType
  * again. Answers go through `sync` (sync.ts), which the change stream shares, so that the
  * page's writes and the stream's events of the same rows never show an older value last.
  */
+/** A project sheet's columns whose parent-row values come from the children. */
+const ROLLED_UP = new Set(['GANTT_START_DATE', 'GANTT_END_DATE', 'GANTT_DURATION', 'GANTT_PERCENT_COMPLETE']);
+
 export class SheetActions {
   private undoStack: UndoEntry[] = [];
   private redoStack: UndoEntry[] = [];
@@ -148,8 +151,13 @@ export class SheetActions {
     }
   }
 
-  /** May this cell be edited through this page (beyond the sheet's access and the column)? On a sheet, yes. */
-  canEditCell(_rowId: number, _columnId: number): boolean {
+  /** May this cell be edited through this page (beyond the sheet's access and the column)? On a sheet, yes, but for a project sheet's rolled-up parent values. */
+  canEditCell(rowId: number, columnId: number): boolean {
+    // a project sheet's parent row: its dates, duration and % complete roll up from its children (the server refuses them: 1155)
+    if (this.model.sheet.dependenciesEnabled && this.model.parents.has(rowId)) {
+      const tags = this.model.column(columnId)?.tags ?? [];
+      if (tags.some((t) => ROLLED_UP.has(t))) return false;
+    }
     return true;
   }
 
