@@ -210,7 +210,7 @@ function parseContactValue(column: ColumnDef, x: string | number | boolean, stri
   if (typeof x === 'string' && isValidEmail(x)) {
     const email = normaliseEmail(x);
     const c: StoredContact = { email };
-    const name = resolveContactName(email, input.displayValue, ctx.lookupContactName ?? contactOptionLookup(column));
+    const name = resolveContactName(email, input.displayValue, contactNameLookup(column, ctx));
     if (name !== undefined) c.name = truncate(name);
     return { v: { c } };
   }
@@ -218,8 +218,9 @@ function parseContactValue(column: ColumnDef, x: string | number | boolean, stri
   return { v: text(String(x)) };
 }
 
-function contactOptionLookup(column: ColumnDef): (email: string) => string | undefined {
-  return (email) => column.contactOptions?.find((o) => o.email?.toLowerCase() === email.toLowerCase())?.name;
+/** A contact's name for an address given without one: the column's contact options first, then the writer's lookup (the organization's users). */
+function contactNameLookup(column: ColumnDef, ctx: CellWriteContext): (email: string) => string | undefined {
+  return (email) => column.contactOptions?.find((o) => o.email?.toLowerCase() === email.toLowerCase())?.name ?? ctx.lookupContactName?.(email);
 }
 
 function parseContactObject(column: ColumnDef, o: Record<string, unknown>, ctx: CellWriteContext): StoredContact {
@@ -230,7 +231,7 @@ function parseContactObject(column: ColumnDef, o: Record<string, unknown>, ctx: 
     if (typeof o.name !== 'string') throw new InvalidInput(1241);
     if (o.name !== '') c.name = truncate(o.name);
   } else {
-    const found = (ctx.lookupContactName ?? contactOptionLookup(column))(c.email);
+    const found = (contactNameLookup(column, ctx))(c.email);
     if (found !== undefined && found !== '') c.name = found;
   }
   return c;
@@ -271,7 +272,7 @@ function parseMultiContactValue(column: ColumnDef, x: string | number | boolean,
   const parts = s.split(/[,;]/).map((p) => p.trim()).filter((p) => p !== '');
   if (parts.length > 0 && parts.every(isValidEmail)) {
     if (parts.length > MAX_CONTACTS_PER_CELL) throw new LimitExceeded(1240);
-    const lookup = ctx.lookupContactName ?? contactOptionLookup(column);
+    const lookup = contactNameLookup(column, ctx);
     return {
       v: {
         mc: parts.map((e) => {

@@ -6,6 +6,12 @@ export async function findUserByEmail(db: Queryable, email: string) {
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
 }
 
+/** The names of an organization's users by their addresses (lower-case), for at most a few hundred addresses at once. */
+export async function findOrgUserNames(db: Queryable, orgId: number, emails: string[]) {
+  if (emails.length === 0) return [];
+  return db.selectFrom('users').select(['email', 'first_name', 'last_name']).where('org_id', '=', orgId).where('email', 'in', emails).execute();
+}
+
 export async function findUserById(db: Queryable, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -76,3 +76,44 @@ test('through the SDK', async () => {
   const one = await c.contacts.getContact({ id: first.id } as Parameters<typeof c.contacts.getContact>[0], () => undefined);
   assert.equal((one as unknown as { email: string }).email, first.email);
 });
+
+test('contact cells written with an address and no name take the name of the organization\'s user (the reference\'s best guess); a name given, or a column\'s contact option, comes first', async () => {
+  const made = await api.post('/sheets', { name: 'Contact names', columns: [
+    { title: 'Task', type: 'TEXT_NUMBER', primary: true },
+    { title: 'Owner', type: 'CONTACT_LIST' },
+    { title: 'Team', type: 'MULTI_CONTACT_LIST' },
+    { title: 'Lead', type: 'CONTACT_LIST', contactOptions: [{ email: 'ada@example.org', name: 'The Countess' }] },
+  ] });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  const sheetId = made.body.result.id as number;
+  const ids = new Map((made.body.result.columns as Array<{ id: number; title: string }>).map((c) => [c.title, c.id]));
+  const col = { Owner: ids.get('Owner')!, Team: ids.get('Team')!, Lead: ids.get('Lead')! };
+  const contact = (email: string, name?: string) => ({ objectType: 'CONTACT', email, ...(name ? { name } : {}) });
+  const add = await api.post(`/sheets/${sheetId}/rows`, [
+    { toBottom: true, cells: [
+      { columnId: col.Owner, value: 'Ada@Example.org' },
+      { columnId: col.Team, objectValue: { objectType: 'MULTI_CONTACT', values: [contact('cy@example.org'), contact('stranger@elsewhere.net')] } },
+      { columnId: col.Lead, value: 'ada@example.org' },
+    ] },
+    { toBottom: true, cells: [{ columnId: col.Owner, objectValue: contact('ada@example.org', 'A. K.') }] },
+    { toBottom: true, cells: [{ columnId: col.Owner, value: 'bo@example.org' }, { columnId: col.Team, objectValue: { objectType: 'MULTI_CONTACT', values: [contact('ada@example.org')] } }] },
+  ]);
+  assert.equal(add.status, 200, JSON.stringify(add.body));
+  const sheet = (await api.get(`/sheets/${sheetId}?include=objectValue&level=2`)).body as { rows: Array<{ cells: Array<{ columnId: number; value?: unknown; displayValue?: string; objectValue?: { name?: string; email?: string; values?: Array<{ email: string; name?: string }> } }> }> };
+  const cell = (r: number, c: number) => sheet.rows[r]!.cells.find((x) => x.columnId === c)!;
+  assert.equal(String(cell(0, col.Owner).value).toLowerCase(), 'ada@example.org');
+  assert.equal(cell(0, col.Owner).displayValue, 'Ada King');
+  assert.equal(cell(0, col.Owner).objectValue?.name, 'Ada King');
+  assert.deepEqual(cell(0, col.Team).objectValue?.values?.map((v) => [v.email, v.name]), [['cy@example.org', 'Cy'], ['stranger@elsewhere.net', undefined]]);
+  assert.equal(cell(0, col.Lead).displayValue, 'The Countess', 'the column\'s contact option');
+  assert.equal(cell(1, col.Owner).displayValue, 'A. K.', 'the name given');
+  // a user without a name: the address shows
+  assert.equal(cell(2, col.Owner).displayValue, 'bo@example.org');
+  assert.equal(cell(2, col.Owner).objectValue?.name, undefined);
+  assert.deepEqual(cell(2, col.Team).objectValue?.values?.map((v) => v.name), ['Ada King']);
+  // an update names them the same way
+  const row = (await api.get(`/sheets/${sheetId}`)).body.rows[1].id as number;
+  const upd = await api.put(`/sheets/${sheetId}/rows`, [{ id: row, cells: [{ columnId: col.Owner, value: 'cy@example.org' }] }]);
+  assert.equal(upd.status, 200, JSON.stringify(upd.body));
+  assert.equal((upd.body.result[0].cells as Array<{ columnId: number; displayValue?: string }>).find((c) => c.columnId === col.Owner)?.displayValue, 'Cy');
+});
