@@ -64,6 +64,7 @@ export function formDialog(title: string, fields: Array<{ name: string; label: s
     const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
     form.append(h('div', { class: 'modal-actions' }, h('button', { type: 'submit' }, ok), cancel));
     cancel.addEventListener('click', () => (form.closest('dialog') as HTMLDialogElement).dispatchEvent(new Event('cancel')));
+    submitOnEnter(form);
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       const out: Record<string, string> = {};
@@ -71,6 +72,16 @@ export function formDialog(title: string, fields: Array<{ name: string; label: s
       done(out);
     });
     body.append(form);
+  });
+}
+
+/** Enter on a form's select submits it, as Enter in its text fields does (browsers do not). */
+export function submitOnEnter(form: HTMLFormElement): void {
+  form.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'SELECT') {
+      e.preventDefault();
+      form.requestSubmit();
+    }
   });
 }
 

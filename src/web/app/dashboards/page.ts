@@ -5,6 +5,7 @@ import { atLeast, type ApiClient } from '../panels/access.ts';
 import { openShareDialog } from '../share/shareDialog.ts';
 import { chartData, reportTable, type SourceTable } from './chartData.ts';
 import { renderChart } from './chart.ts';
+import { mountEditor } from './editor.ts';
 
 /**
  * The dashboard page (/dashboards/{id}): Get Dashboard's widgets laid out on the dashboard's
@@ -12,7 +13,8 @@ import { renderChart } from './chart.ts';
  * and rich text show their (server-cleaned) HTML, metrics their cells' values, report widgets
  * the report's table, shortcuts their links, images their file, and charts are drawn with
  * Chart.js from the source sheet's or report's rows as the person sees them (chartData.ts),
- * each with its figures as a table for screen readers.
+ * each with its figures as a table for screen readers. ADMIN and OWNER get "Edit dashboard"
+ * (editor.ts): add, move and remove widgets, then save (the page is drawn again).
  */
 
 type Obj = Record<string, unknown>;
@@ -36,7 +38,7 @@ function safeHtml(el: HTMLElement, html: string): void {
   el.replaceChildren(...Array.from(doc.body.childNodes));
 }
 
-export async function mountDashboard(root: HTMLElement, id: number, api: ApiClient): Promise<void> {
+export async function mountDashboard(root: HTMLElement, id: number, api: ApiClient, focusEdit = false): Promise<void> {
   let sight: Sight;
   try {
     sight = await api.get<Sight>(`/sights/${id}`, { level: 4, include: 'objectValue', accessApiLevel: 1 });
@@ -51,10 +53,23 @@ export async function mountDashboard(root: HTMLElement, id: number, api: ApiClie
     share.addEventListener('click', () => openShareDialog(document.body, { objectType: 'sight', objectId: sight.id, objectName: sight.name, access: sight.accessLevel, api }));
     head.append(share);
   }
+  if (atLeast(sight.accessLevel, 'ADMIN')) {
+    const edit = h('button', { type: 'button' }, 'Edit dashboard');
+    edit.addEventListener('click', () => {
+      edit.hidden = true;
+      const host = h('div', { class: 'dashboard-edit' });
+      root.replaceChildren(head, host);
+      const back = () => void mountDashboard(root, id, api, true);
+      mountEditor(host, sight, api, back, back);
+    });
+    head.append(edit);
+    if (focusEdit) queueMicrotask(() => edit.focus());
+  }
   const grid = h('div', { class: 'dashboard-grid', role: 'list', 'aria-label': 'Widgets' });
   grid.style.gridTemplateColumns = `repeat(${sight.columnCount ?? 12}, minmax(0, 1fr))`;
   if (sight.backgroundColor) grid.style.backgroundColor = sight.backgroundColor;
   root.replaceChildren(head, grid);
+  if (sight.widgets.length === 0) root.append(h('p', { class: 'note' }, 'This dashboard has no widgets yet.'));
 
   const sources = new Map<string, Promise<SourceTable>>();
   const sourceOf = (c: Obj): Promise<SourceTable> => {

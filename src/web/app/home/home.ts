@@ -131,6 +131,7 @@ export async function mountHome(root: HTMLElement): Promise<void> {
     }));
     actions.replaceChildren(
       h('button', { type: 'button', onclick: (() => void createSheet()) as EventListener }, 'New sheet'),
+      h('button', { type: 'button', class: 'secondary', onclick: (() => void createDashboard()) as EventListener }, 'New dashboard'),
       h('button', { type: 'button', class: 'secondary', onclick: (() => void createFolder()) as EventListener }, 'New folder'),
       h('button', { type: 'button', class: 'secondary', onclick: (() => void createWorkspace()) as EventListener }, 'New workspace'),
     );
@@ -197,6 +198,20 @@ export async function mountHome(root: HTMLElement): Promise<void> {
     try {
       const res = await api.post<{ result: { id: number } }>(base('sheets'), { name: v.name, columns });
       location.href = `/sheets/${res.result.id}`;
+    } catch (e) {
+      showError(e);
+    }
+  }
+
+  /** A dashboard without widgets in the place shown (the extension's Create Dashboard), then its page to add them. */
+  async function createDashboard(): Promise<void> {
+    const v = await formDialog('New dashboard', [{ name: 'name', label: 'Dashboard name' }], 'Create');
+    if (!v?.name) return;
+    const p = place();
+    const where = p.kind === 'home' ? {} : { destinationType: p.kind, destinationId: p.id };
+    try {
+      const res = await api.post<{ result: { id: number } }>('/sheetd/sights', { name: v.name, ...where });
+      location.href = `/dashboards/${res.result.id}`;
     } catch (e) {
       showError(e);
     }
