@@ -7,7 +7,7 @@ import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
-import { givePassword, signInPage } from '../helpers/webapp.ts';
+import { drawnPixels, givePassword, signInPage } from '../helpers/webapp.ts';
 
 /**
  * Making and editing a dashboard in Chromium, by keyboard where a person would type: New
@@ -55,23 +55,6 @@ async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(dir, `${name}.png`) });
 }
 
-interface CanvasLike { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } }
-
-/** Coloured pixels on the page's chart canvas, once Chart.js drew it. */
-async function drawnPixels(page: Page): Promise<number> {
-  const canvas = page.locator('canvas[role="img"]');
-  await canvas.waitFor();
-  const handle = await canvas.elementHandle();
-  const n = await page.waitForFunction((c) => {
-    const el = c as unknown as CanvasLike;
-    if (el.width === 0 || el.height === 0) return false;
-    const px = el.getContext('2d').getImageData(0, 0, el.width, el.height).data;
-    let k = 0;
-    for (let i = 0; i < px.length; i += 4) if (px[i + 3]! > 0 && (px[i]! < 240 || px[i + 1]! < 240 || px[i + 2]! < 240)) k++;
-    return k > 500 ? k : false;
-  }, handle);
-  return (await n.jsonValue()) as number;
-}
 
 interface WidgetOut { id: number; type: string; title?: string; yPosition: number; xPosition: number; width: number; height: number; contents: Record<string, unknown> }
 

@@ -7,6 +7,7 @@ import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
+import { drawnPixels } from '../helpers/webapp.ts';
 import { setPassword } from '../../src/services/identity/sessions.ts';
 import type { EventAuthor } from '../../src/services/log/events.ts';
 
@@ -65,25 +66,8 @@ after(async () => {
   await t?.close();
 });
 
-/** What the tests read of a canvas in the page (the test's TypeScript has no DOM types). */
-interface CanvasLike { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } }
+/** What the tests read of an element in the page (the test's TypeScript has no DOM types). */
 interface ElementLike { textContent: string | null; querySelectorAll(sel: string): ArrayLike<ElementLike> }
-
-/** Coloured (not white, not transparent) pixels on the page's chart canvas, once Chart.js drew it. */
-async function drawnPixels(page: Page): Promise<number> {
-  const canvas = page.locator('canvas[role="img"]');
-  await canvas.waitFor();
-  const handle = await canvas.elementHandle();
-  const n = await page.waitForFunction((c) => {
-    const el = c as unknown as CanvasLike;
-    if (el.width === 0 || el.height === 0) return false;
-    const px = el.getContext('2d').getImageData(0, 0, el.width, el.height).data;
-    let k = 0;
-    for (let i = 0; i < px.length; i += 4) if (px[i + 3]! > 0 && (px[i]! < 240 || px[i + 1]! < 240 || px[i + 2]! < 240)) k++;
-    return k > 500 ? k : false;
-  }, handle);
-  return (await n.jsonValue()) as number;
-}
 
 /** The chart's text alternative: the table's rows as text, header first. */
 async function chartTableRows(page: Page): Promise<string[][]> {

@@ -98,3 +98,22 @@ export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolea
   }
   assert.fail(`${what}: ${JSON.stringify(v)}`);
 }
+
+/** What the tests read of a canvas in the page (the test's TypeScript has no DOM types). */
+interface CanvasLike { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } }
+
+/** Coloured (not white, not transparent) pixels on the page's chart canvas, once Chart.js drew it. */
+export async function drawnPixels(page: Page): Promise<number> {
+  const canvas = page.locator('canvas[role="img"]');
+  await canvas.waitFor();
+  const handle = await canvas.elementHandle();
+  const n = await page.waitForFunction((c) => {
+    const el = c as unknown as CanvasLike;
+    if (el.width === 0 || el.height === 0) return false;
+    const px = el.getContext('2d').getImageData(0, 0, el.width, el.height).data;
+    let k = 0;
+    for (let i = 0; i < px.length; i += 4) if (px[i + 3]! > 0 && (px[i]! < 240 || px[i + 1]! < 240 || px[i + 2]! < 240)) k++;
+    return k > 500 ? k : false;
+  }, handle);
+  return (await n.jsonValue()) as number;
+}
