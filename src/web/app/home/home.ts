@@ -1,5 +1,6 @@
 import { api, showError, showMessage } from '../api.ts';
 import { confirmDialog, dialog, formDialog, formatTime, h } from '../dom.ts';
+import { openReportDialog } from '../reports/definitionDialog.ts';
 
 /** The copy choices of sheets, folders and workspaces: everything but the shares (Copy's include), or the columns alone. */
 const COPY_ALL = 'Everything: rows, attachments, conversations, filters, forms and rules';
@@ -131,6 +132,7 @@ export async function mountHome(root: HTMLElement): Promise<void> {
     }));
     actions.replaceChildren(
       h('button', { type: 'button', onclick: (() => void createSheet()) as EventListener }, 'New sheet'),
+      h('button', { type: 'button', class: 'secondary', onclick: ((e: Event) => void createReport(e.currentTarget as HTMLElement)) as EventListener }, 'New report'),
       h('button', { type: 'button', class: 'secondary', onclick: (() => void createDashboard()) as EventListener }, 'New dashboard'),
       h('button', { type: 'button', class: 'secondary', onclick: (() => void createFolder()) as EventListener }, 'New folder'),
       h('button', { type: 'button', class: 'secondary', onclick: (() => void createWorkspace()) as EventListener }, 'New workspace'),
@@ -198,6 +200,18 @@ export async function mountHome(root: HTMLElement): Promise<void> {
     try {
       const res = await api.post<{ result: { id: number } }>(base('sheets'), { name: v.name, columns });
       location.href = `/sheets/${res.result.id}`;
+    } catch (e) {
+      showError(e);
+    }
+  }
+
+  /** New report: the definition dialog; the report goes to the place shown, then opens. */
+  async function createReport(opener: HTMLElement): Promise<void> {
+    const p = place();
+    try {
+      const id = await openReportDialog({ destination: p.kind === 'home' ? undefined : { destinationType: p.kind, destinationId: p.id! } });
+      if (id === null) opener.focus();
+      else location.href = `/reports/${id}`;
     } catch (e) {
       showError(e);
     }

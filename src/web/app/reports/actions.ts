@@ -61,7 +61,7 @@ export class ReportActions extends SheetActions {
   /** Per source sheet and column: the report's virtual columns showing it. */
   private virtualColumns = new Map<string, number[]>();
 
-  constructor(model: SheetModel, readonly reportId: number, report: Report) {
+  constructor(model: SheetModel, readonly reportId: number, public report: Report) {
     super(model);
     this.index(report);
   }
@@ -136,9 +136,11 @@ export class ReportActions extends SheetActions {
     return Promise.resolve(false);
   }
 
+  /** Reads the report again (its rows, and its columns after a change of definition): `report` is what was read. */
   override async reload(): Promise<void> {
     const r = await api.get<Report>(`/reports/${this.reportId}`, REPORT_QUERY);
     this.index(r);
+    this.report = r;
     this.model.apply({ kind: 'sheet', sheet: reportAsSheet(r) });
   }
 }

@@ -4,6 +4,7 @@ import { SheetModel } from '../sheet/model.ts';
 import { SheetGrid } from '../sheet/grid.ts';
 import { atLeast } from '../panels/access.ts';
 import { openShareDialog } from '../share/shareDialog.ts';
+import { openReportDialog } from './definitionDialog.ts';
 import { ReportActions, REPORT_QUERY, reportAsSheet, type Report } from './actions.ts';
 
 /**
@@ -30,14 +31,37 @@ export async function mountReport(root: HTMLElement, reportId: number, who: { us
   document.title = `${report.name} · sheetd`;
   const model = new SheetModel(reportAsSheet(report));
   const actions = new ReportActions(model, reportId, report);
-  const head = h('div', { class: 'page-head' }, h('h1', {}, report.name));
+  const title = h('h1', {}, report.name);
+  const head = h('div', { class: 'page-head' }, title);
+  const count = () => report.totalRowCount ?? report.rows.length;
+  const countText = () => `${count()} ${count() === 1 ? 'row' : 'rows'} from its sheets. ${model.canEdit ? 'Edits go to the rows’ sheets, where you may edit them.' : 'You may view these rows.'}`;
+  if (atLeast(report.accessLevel, 'ADMIN')) {
+    const edit = h('button', { type: 'button', class: 'secondary', 'aria-haspopup': 'dialog' }, 'Edit report…');
+    edit.addEventListener('click', () => void (async () => {
+      try {
+        const saved = await openReportDialog({ reportId });
+        if (saved !== null) {
+          // the new definition's rows and columns, read again
+          await actions.reload();
+          report = actions.report;
+          title.textContent = report.name;
+          document.title = `${report.name} · sheetd`;
+          grid.el.setAttribute('aria-label', `${report.name}: report`);
+          note.textContent = countText();
+        }
+      } catch (e) {
+        showError(e);
+      }
+      edit.focus();
+    })());
+    head.append(edit);
+  }
   if (atLeast(report.accessLevel, 'EDITOR_SHARE')) {
     const share = h('button', { type: 'button', class: 'secondary' }, 'Share');
     share.addEventListener('click', () => openShareDialog(document.body, { objectType: 'report', objectId: reportId, objectName: report.name, access: report.accessLevel, api, onClose: () => share.focus() }));
     head.append(share);
   }
-  const count = report.totalRowCount ?? report.rows.length;
-  const note = h('p', { class: 'note' }, `${count} ${count === 1 ? 'row' : 'rows'} from its sheets. ${model.canEdit ? 'Edits go to the rows’ sheets, where you may edit them.' : 'You may view these rows.'}`);
+  const note = h('p', { class: 'note' }, countText());
   const gridHost = h('div', { class: 'grid-host' });
   root.replaceChildren(head, note, h('div', { class: 'sheet-body' }, gridHost));
   root.classList.add('sheet-page', 'report-page');
