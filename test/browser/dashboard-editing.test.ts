@@ -1,13 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
-import { drawnPixels, givePassword, signInPage } from '../helpers/webapp.ts';
+import { drawnPixels, givePassword, screenshot, signInPage } from '../helpers/webapp.ts';
 
 /**
  * Making and editing a dashboard in Chromium, by keyboard where a person would type: New
@@ -47,13 +45,6 @@ after(async () => {
   await browser?.close();
   await t?.close();
 });
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (process.env.SHEETD_SCREENSHOTS !== '1') return;
-  const dir = path.resolve(import.meta.dirname, '../../docs/screenshots');
-  fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`) });
-}
 
 
 interface WidgetOut { id: number; type: string; title?: string; yPosition: number; xPosition: number; width: number; height: number; contents: Record<string, unknown> }
