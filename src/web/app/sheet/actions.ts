@@ -30,6 +30,9 @@ export function sheetQuery(columns: Array<{ type: string }>): Record<string, str
 /** Column properties whose change alters what cells hold or show: the sheet is read again after them. */
 const COLUMN_REREAD = ['type', 'options', 'formula', 'symbol', 'systemColumnType', 'validation', 'format', 'contactOptions', 'autoNumberFormat'];
 
+/** A project sheet's columns whose parent-row values come from the children. */
+const ROLLED_UP = new Set(['GANTT_START_DATE', 'GANTT_END_DATE', 'GANTT_DURATION', 'GANTT_PERCENT_COMPLETE']);
+
 /**
  * What the page does to the sheet through the API. Cell edits are applied to the model at once
  * and sent as one Update Rows call (new rows at the end as one Add Rows call); when the server
@@ -40,9 +43,6 @@ const COLUMN_REREAD = ['type', 'options', 'formula', 'symbol', 'systemColumnType
  * again. Answers go through `sync` (sync.ts), which the change stream shares, so that the
  * page's writes and the stream's events of the same rows never show an older value last.
  */
-/** A project sheet's columns whose parent-row values come from the children. */
-const ROLLED_UP = new Set(['GANTT_START_DATE', 'GANTT_END_DATE', 'GANTT_DURATION', 'GANTT_PERCENT_COMPLETE']);
-
 export class SheetActions {
   private undoStack: UndoEntry[] = [];
   private redoStack: UndoEntry[] = [];
@@ -446,10 +446,9 @@ export class SheetActions {
 /** The input that puts a cell back as it was (undo). */
 export function inputOfCell(model: SheetModel, columnId: number, c: Cell | undefined, now?: Cell): CellInput {
   // a link back as it was (a sheet's by its id: the server gives its address), or taken away
-  if (c?.hyperlink && !c.formula) {
-    return { hyperlink: linkAsSent(c.hyperlink), value: c.value === undefined || c.value === null ? '' : String(c.value) };
-  }
-  if (now?.hyperlink) return { hyperlink: null, value: c?.value === undefined || c.value === null ? '' : String(c.value) };
+  const text = c?.value === undefined || c.value === null ? '' : String(c.value);
+  if (c?.hyperlink && !c.formula) return { hyperlink: linkAsSent(c.hyperlink), value: text };
+  if (now?.hyperlink) return { hyperlink: null, value: text };
   if (!c) return { value: '' };
   if (c.formula) return { formula: c.formula };
   const col = model.column(columnId);

@@ -114,11 +114,11 @@ export class SheetGrid {
       for (const b of el.querySelectorAll('revogr-scroll-virtual')) if (b.getAttribute('tabindex') !== '-1') b.setAttribute('tabindex', '-1');
     };
     el.addEventListener('aftergridrender', unfocusScrollers);
-    el.addEventListener('focusin', unfocusScrollers);
     host.append(el);
     let pointerAt = 0;
     el.addEventListener('pointerdown', () => (pointerAt = Date.now()), true);
     el.addEventListener('focusin', (e) => {
+      unfocusScrollers();
       this.hasKeyboard = true;
       // Shift+Tab from after the grid (the row panel) lands on the last of RevoGrid's own focusable
       // parts (a scroll bar, a header's filter button): the focused cell takes the focus, as when
@@ -897,7 +897,8 @@ export class SheetGrid {
     const newRows: Array<Array<{ columnId: number; input: CellInput }>> = [];
     const contexts = new Map<number, TextContext>();
     let refused: string | null = null;
-    let lastNumber = Math.max(0, ...[...this.model.rows.values()].map((r) => r.rowNumber));
+    // rows are numbered 1..n in the sheet's order: rows added past the end go on from n
+    let lastNumber = this.model.order.length;
     for (const [dy, line] of block.entries()) {
       const rowId = this.model.visible[pos.y + dy];
       const rowNumber = rowId !== undefined ? this.model.rows.get(rowId)?.rowNumber : ++lastNumber;

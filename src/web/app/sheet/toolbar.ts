@@ -2,7 +2,7 @@ import { api, showError, showMessage } from '../api.ts';
 import { confirmDialog, dialog, formDialog, h } from '../dom.ts';
 import type { SheetPageContext } from './page.ts';
 import type { Column } from './types.ts';
-import { editText, isRefusal, readOnlyReason, refusalMessage } from './values.ts';
+import { editText, isRefusal, readOnlyReason, refusalMessage, TYPE_LABELS } from './values.ts';
 import { readText } from './typed.ts';
 import { typeLabel } from './grid.ts';
 import { shownText } from './model.ts';
@@ -11,10 +11,9 @@ import { linkDialog } from './linkDialog.ts';
 import { openRowPanel, type RowPanel } from '../panels/rowPanel.ts';
 import { columnFilterDialog } from './columnFilter.ts';
 
-const COLUMN_TYPES: Array<[string, string]> = [
-  ['TEXT_NUMBER', 'Text/Number'], ['DATE', 'Date'], ['PICKLIST', 'Dropdown'], ['MULTI_PICKLIST', 'Multi-select dropdown'],
-  ['CONTACT_LIST', 'Contact'], ['MULTI_CONTACT_LIST', 'Multiple contacts'], ['CHECKBOX', 'Checkbox'],
-];
+/** The types the column dialogs offer, by the names the page gives them (values.ts TYPE_LABELS). */
+const COLUMN_TYPES: Array<[string, string]> = ['TEXT_NUMBER', 'DATE', 'PICKLIST', 'MULTI_PICKLIST', 'CONTACT_LIST', 'MULTI_CONTACT_LIST', 'CHECKBOX']
+  .map((t) => [t, TYPE_LABELS[t]!]);
 
 /**
  * The sheet page's head (name, access, sharing, filters), toolbar (rows, columns, sort) and edit
