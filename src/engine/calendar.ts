@@ -12,10 +12,10 @@
  * task finishing at 16:00 has its successor start at 08:00 of the next working day.
  */
 import type { Duration } from './duration.ts';
+import { PROJECT_DAY_START_HOUR } from './values.ts';
 
 export const DAY_MS = 86_400_000;
 export const HOUR_MS = 3_600_000;
-const DEFAULT_START_HOUR = 8;
 
 /** Weekday names as projectSettings.workingDays has them, by Date.getUTCDay() (0 = Sunday). */
 export const WEEKDAY_NAMES = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const;
@@ -50,7 +50,7 @@ export class WorkCalendar {
     this.daysPerWeek = days.filter(Boolean).length;
     const hours = settings.lengthOfDay !== undefined && settings.lengthOfDay > 0 && settings.lengthOfDay <= 24 ? settings.lengthOfDay : DEFAULT_LENGTH_OF_DAY;
     this.dayMs = Math.round(hours * HOUR_MS);
-    this.windowStart = Math.min(DEFAULT_START_HOUR * HOUR_MS, DAY_MS - this.dayMs);
+    this.windowStart = Math.min(PROJECT_DAY_START_HOUR * HOUR_MS, DAY_MS - this.dayMs);
     const holidays = new Set<number>();
     for (const d of settings.nonWorkingDays ?? []) {
       const ms = Date.parse(`${d}T00:00:00Z`);

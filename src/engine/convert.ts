@@ -18,11 +18,11 @@
 import type { StoredCell, StoredValue } from './cells.ts';
 import type { ColumnDef } from './columns.ts';
 import { isValidEmail, normaliseEmail } from './contacts.ts';
-import { dayOfEpochMs, dayToEpochMs, parseLenientDay } from './dates.ts';
+import { dayOfEpochMs, parseLenientDay } from './dates.ts';
 import { valueText } from './display.ts';
 import { durationFromDays, parseDuration } from './duration.ts';
 import { parsePredecessorText } from './predecessors.ts';
-import { PROJECT_DAY_START_HOUR } from './values.ts';
+import { projectDayStart } from './values.ts';
 
 export interface ConvertContext {
   /** Row number -> row id, for text converted to predecessors. */
@@ -64,10 +64,10 @@ export function convertValue(v: StoredValue | undefined, from: ColumnDef, to: Co
     case 'ABSTRACT_DATETIME':
     case 'DATETIME': {
       if (obj && 't' in obj) return obj;
-      if (obj && 'd' in obj) return { t: dayToEpochMs(obj.d) + PROJECT_DAY_START_HOUR * 3_600_000 };
+      if (obj && 'd' in obj) return { t: projectDayStart(obj.d) };
       const t = text();
       const d = t === undefined || typeof v === 'number' ? null : parseLenientDay(t);
-      return d === null ? t : { t: dayToEpochMs(d) + PROJECT_DAY_START_HOUR * 3_600_000 };
+      return d === null ? t : { t: projectDayStart(d) };
     }
     case 'CONTACT_LIST': {
       if (obj && 'c' in obj) return obj;

@@ -22,11 +22,10 @@
  */
 import type { StoredRowCells, StoredValue } from './cells.ts';
 import type { ColumnType } from './columns.ts';
-import { DAY_MS, durationLength, durationOfWork, HOUR_MS, type WorkCalendar } from './calendar.ts';
-import { dayToEpochMs } from './dates.ts';
+import { DAY_MS, durationLength, durationOfWork, type WorkCalendar } from './calendar.ts';
 import type { Duration } from './duration.ts';
 import { findInvalidPredecessors, predecessorKey, type StoredPredecessor } from './predecessors.ts';
-import { PROJECT_DAY_START_HOUR } from './values.ts';
+import { projectDayStart } from './values.ts';
 
 /** The Column tags of a dependency-enabled sheet: which column plays which part. */
 export const GANTT_TAGS = {
@@ -169,7 +168,7 @@ interface Task {
 function instantOf(v: StoredValue | undefined): number | undefined {
   if (v === undefined || typeof v !== 'object') return undefined;
   if ('t' in v) return Number.isFinite(v.t) ? v.t : undefined;
-  if ('d' in v) return dayToEpochMs(v.d) + PROJECT_DAY_START_HOUR * HOUR_MS;
+  if ('d' in v) return projectDayStart(v.d);
   return undefined;
 }
 

@@ -119,6 +119,11 @@ const OBJECT_TYPES_BY_COLUMN: Record<string, readonly string[]> = {
 /** Hours added to a bare day written to an ABSTRACT_DATETIME (project) cell: start of a working day. */
 export const PROJECT_DAY_START_HOUR = 8;
 
+/** A day written to a project date: the start of its working day (epoch ms, read as UTC). */
+export function projectDayStart(day: string): number {
+  return dayToEpochMs(day) + PROJECT_DAY_START_HOUR * 3_600_000;
+}
+
 // ---------------------------------------------------------------------------------------
 // Per-type value parsing
 
@@ -197,7 +202,7 @@ function parseAbstractDateTime(column: ColumnDef, x: string | number | boolean, 
     if (ms !== null && bare) ms += PROJECT_DAY_START_HOUR * 3_600_000;
     if (ms === null && !strict) {
       const day = parseLenientDay(s);
-      if (day !== null) ms = dayToEpochMs(day) + PROJECT_DAY_START_HOUR * 3_600_000;
+      if (day !== null) ms = projectDayStart(day);
     }
     if (ms !== null) return { v: { t: ms } };
   }

@@ -18,6 +18,7 @@ import type { SheetSchema } from '../../engine/formula/index.ts';
 import { assertColumnNotInRules, dropColumnFromFilters } from './filters.ts';
 import { disableBrokenRules, runnableRules } from '../outbound/ruleBreakage.ts';
 import { GANTT_TAGS } from '../../engine/schedule.ts';
+import { projectSettingsOf } from '../../engine/calendar.ts';
 
 /** Re-number column indexes 0..n-1 after an insert, move or delete. */
 function reindex(m: SheetModel, orderedIds: readonly number[]): void {
@@ -32,7 +33,7 @@ function reindex(m: SheetModel, orderedIds: readonly number[]): void {
 
 /** Whether the sheet is a project sheet (dependencies enabled): DURATION, PREDECESSOR and ABSTRACT_DATETIME columns allowed. */
 function dependenciesEnabled(sheet: { settings: string }): boolean {
-  return (JSON.parse(sheet.settings) as { dependenciesEnabled?: unknown }).dependenciesEnabled === true;
+  return projectSettingsOf(sheet.settings) !== undefined;
 }
 
 /** The column types that carry a project sheet's schedule (start/end dates, duration, predecessors). */
