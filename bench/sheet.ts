@@ -22,6 +22,14 @@ import { recordGoal } from './goals.ts';
  * raw insert (below), on both stores; whole-sheet read within 1.15x of its JSON.stringify
  * baseline, and gzip within 1.3x of the plain read. Older goals still printed: add under 100 ms.
  *
+ * The whole-sheet read is timed two ways. Through fetch and `.text()`, as the other calls: the
+ * client's decoding of 40 MB into a string then takes most of the time (a bare server sending the
+ * same bytes takes as long), so the figure says little of the server. And by a lean client
+ * (node:http, bytes counted and dropped) right after a one-cell write, so that the body is
+ * written afresh rather than kept from the read before: that is the figure held to the goal.
+ * The lean reads run in turns of their own after the others, whose conditions (a body and its
+ * gzip kept from the first read) they would otherwise change.
+ *
  * A write's time is the server's: the client builds its request body before the clock starts and
  * parses the response after it stops. Beside each add, the HTTP floor: a bare Fastify route of
  * this process that parses the same request body and answers with the same bytes as sheetd did,
@@ -60,6 +68,9 @@ interface Figures {
   stringify: number;
   /** The same bytes from a bare node:http server, through the same client. */
   readFloor: number;
+  leanGet: number;
+  leanColdGet: number;
+  leanFloor: number;
   gzip: number;
   gzipFloor: number;
   oneRow: number;
@@ -155,6 +166,23 @@ async function bareServer(body: Buffer, encoding?: string): Promise<{ url: strin
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise<void>((ok) => server.close(() => ok())) };
 }
 
+/**
+ * A GET read by node:http with its bytes counted and dropped: the lean client, whose own work is
+ * the socket reads alone (fetch's .text() decodes the 40 MB into a string, which this process's
+ * one thread then does beside the server it measures).
+ */
+function leanGet(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers, agent: leanAgent }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => { bytes += chunk.length; });
+      res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url}: ${res.statusCode}`))));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+const leanAgent = new http.Agent({ keepAlive: true });
+
 /** The whole workload on one store: SQLite in a temporary data directory, or PostgreSQL at databaseUrl. */
 async function measure(databaseUrl: string | undefined): Promise<Figures> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-bench-sheet-'));
@@ -238,6 +266,9 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
     const gz: number[] = [];
     const stringifies: number[] = [];
     const readFloors: number[] = [];
+    const leanGets: number[] = [];
+    const leanColdGets: number[] = [];
+    const leanFloors: number[] = [];
     const gzipFloors: number[] = [];
     let sheetText = '';
     let obj: { rows: unknown[] } | undefined;
@@ -268,6 +299,25 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
           gzipFloors.push(ms(t4));
         }
       }
+      // The same read by the lean client, in turns of its own (a write here would change what
+      // the reads above read, their gzip kept included): first right after a one-cell write
+      // (the body is written afresh), then again (the body kept from that read, as the reads
+      // above mostly were), then the bare server's same bytes.
+      const leanRead = () => leanGet(`${server.url}/2.0/sheets/${sheetId}`, { authorization: headers.authorization, 'accept-encoding': 'identity' });
+      for (let i = 0; i < 5; i++) {
+        await call('PUT', `/sheets/${sheetId}/rows`, [{ id: lastIds[0], cells: [{ columnId: colIds[1], value: `lean ${i}` }] }]);
+        const t7 = process.hrtime.bigint();
+        await leanRead();
+        leanColdGets.push(ms(t7));
+        const t5 = process.hrtime.bigint();
+        const got = await leanRead();
+        leanGets.push(ms(t5));
+        const t6 = process.hrtime.bigint();
+        const floorGot = await leanGet(bare!.url, { 'accept-encoding': 'identity' });
+        leanFloors.push(ms(t6));
+        // the same sheet but for the one cell written and the version
+        if (Math.abs(got - floorGot) > 1000) throw new Error(`the lean reads differ: ${got} and ${floorGot} bytes`);
+      }
     } finally {
       await bare?.close();
       await bareGzip?.close();
@@ -280,7 +330,7 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
     }
     return {
       rowCount: obj!.rows.length, add: median(adds), rawInsert: median(rawTimes), httpFloor: median(floorTimes), update: median(updates), get: median(gets),
-      sheetMB: sheetText.length / 1e6, stringify: median(stringifies), readFloor: median(readFloors), gzip: median(gz), gzipFloor: median(gzipFloors), oneRow: median(oneRow), searchCatchUp: median(catchUps),
+      sheetMB: sheetText.length / 1e6, stringify: median(stringifies), readFloor: median(readFloors), leanGet: median(leanGets), leanColdGet: median(leanColdGets), leanFloor: median(leanFloors), gzip: median(gz), gzipFloor: median(gzipFloors), oneRow: median(oneRow), searchCatchUp: median(catchUps),
     };
   } finally {
     await server.close();
@@ -320,6 +370,11 @@ export async function benchSheet(): Promise<void> {
   row('  ratio', each((f) => `${(f.get / f.stringify).toFixed(2)}x`), `(goal within ${GET_GOAL}x)`);
   row('  HTTP floor: bare server, same bytes', each((f) => `${f.readFloor.toFixed(1)} ms`));
   row('  get vs floor', each((f) => `${(f.get / f.readFloor).toFixed(2)}x`), '(what the client takes to receive the bytes)');
+  row('  get after a write, lean client', each((f) => `${f.leanColdGet.toFixed(1)} ms`), '(node:http, bytes counted, not decoded; the kept body is out of date)');
+  row('    ratio to JSON.stringify', each((f) => `${(f.leanColdGet / f.stringify).toFixed(2)}x`));
+  row('  get again, lean client', each((f) => `${f.leanGet.toFixed(1)} ms`), '(the body kept from the read before)');
+  row('    ratio to JSON.stringify', each((f) => `${(f.leanGet / f.stringify).toFixed(2)}x`));
+  row('    bare server, same client', each((f) => `${f.leanFloor.toFixed(1)} ms`));
   row('get whole sheet, gzip', each((f) => `${f.gzip.toFixed(1)} ms`));
   row('  gzip vs plain', each((f) => `${(f.gzip / f.get).toFixed(2)}x`), `(goal within ${GZIP_GOAL}x)`);
   row('  HTTP floor: bare server, same gzip', each((f) => `${f.gzipFloor.toFixed(1)} ms`), '(the client\'s decompression included)');
@@ -327,7 +382,10 @@ export async function benchSheet(): Promise<void> {
   for (const [name, f] of stores) {
     const floor = f.httpFloor + f.rawInsert;
     recordGoal({ key: 'add-rows', variant: name, value: `${(f.add / floor).toFixed(1)}x (${f.add.toFixed(1)} ms)`, met: f.add / floor <= ADD_GOAL, baseline: `floor ${f.httpFloor.toFixed(1)} ms + raw insert ${f.rawInsert.toFixed(1)} ms` });
-    recordGoal({ key: 'get-sheet', variant: name, value: `${(f.get / f.stringify).toFixed(2)}x (${f.get.toFixed(0)} ms)`, met: f.get / f.stringify <= GET_GOAL, baseline: `JSON.stringify ${f.stringify.toFixed(0)} ms` });
+    // the server's part: the read right after a write (the body written afresh) by a client that
+    // only counts the bytes; through fetch, whose decoding of 40 MB into a string takes most of
+    // the time here (its floor, a bare server's same bytes, is as long as the read), beside it
+    recordGoal({ key: 'get-sheet', variant: name, value: `${(f.leanColdGet / f.stringify).toFixed(2)}x (${f.leanColdGet.toFixed(0)} ms)`, met: f.leanColdGet / f.stringify <= GET_GOAL, baseline: `JSON.stringify ${f.stringify.toFixed(0)} ms; read after a write by node:http, bytes counted; through fetch with .text(): ${(f.get / f.stringify).toFixed(2)}x (${f.get.toFixed(0)} ms), a bare server's same bytes ${f.readFloor.toFixed(0)} ms` });
     recordGoal({ key: 'get-sheet-gzip', variant: name, value: `${(f.gzip / f.get).toFixed(2)}x (${f.gzip.toFixed(0)} ms)`, met: f.gzip / f.get <= GZIP_GOAL, baseline: `plain read ${f.get.toFixed(0)} ms; a bare server sending the same gzip ${f.gzipFloor.toFixed(0)} ms (${(f.gzipFloor / f.get).toFixed(2)}x)` });
   }
   row('get one row', each((f) => `${f.oneRow.toFixed(2)} ms`));
