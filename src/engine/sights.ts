@@ -25,6 +25,37 @@ const INTERACTION_TYPES = ['DISTI_COPY', 'NONE', 'SMARTSHEET_ITEM', 'SOURCE_SHEE
 const ATTACHMENT_TYPES = ['BOX_COM', 'DROPBOX', 'EGNYTE', 'EVERNOTE', 'FILE', 'GOOGLE_DRIVE', 'LINK', 'ONEDRIVE', 'SMARTSHEET'] as const;
 const ITEM_KEYS = ['sheetId', 'reportId', 'sightId', 'folderId', 'workspaceId'] as const;
 export type ItemKey = (typeof ITEM_KEYS)[number];
+/** The permalink path of each kind of item (render/permalinks.ts: `<publicUrl>/<kind>/<id in base 36>`). */
+const ITEM_PATHS: Record<ItemKey, string> = { sheetId: 'sheets', reportId: 'reports', sightId: 'sights', folderId: 'folders', workspaceId: 'workspaces' };
+
+/**
+ * What parseWidgets needs to take back a dashboard as Get Dashboard showed it to the writer.
+ * `hidden` says whether the writer cannot see an item: Get Dashboard left it out (a shortcut
+ * item, a widget's link), so a widget that keeps its id keeps what it had of it.
+ */
+export interface WidgetParseOptions {
+  hidden?: (kind: ItemKey, id: number) => boolean;
+}
+
+/**
+ * Whether `url` is the permalink Get Dashboard shows beside an item's id (whatever address the
+ * server was reached by): a shortcut read and written back names both.
+ */
+function isPermalinkOf(url: unknown, key: ItemKey, id: number): boolean {
+  if (typeof url !== 'string') return false;
+  try {
+    return new URL(url).pathname.endsWith(`/${ITEM_PATHS[key]}/${id.toString(36)}`);
+  } catch {
+    return false;
+  }
+}
+
+/** The item a shortcut or widget link names, if it names one. */
+function itemOf(h: Partial<Record<ItemKey, number>> | undefined): [ItemKey, number] | undefined {
+  if (h === undefined) return undefined;
+  const key = ITEM_KEYS.find((k) => h[k] !== undefined);
+  return key === undefined ? undefined : [key, h[key]!];
+}
 
 /** WidgetHyperlink: what a click on the widget opens. */
 export interface WidgetHyperlink {
@@ -235,7 +266,9 @@ function parseShortcut(v: unknown, attr: string, i: number): StoredShortcut {
   const o = obj(v, attr);
   const h = obj(o.hyperlink ?? null, `${attr}.hyperlink`);
   const targets = (['sheetId', 'reportId', 'sightId'] as const).filter((k) => h[k] !== undefined && h[k] !== null);
-  const hasUrl = h.url !== undefined && h.url !== null;
+  // Get Dashboard shows an item's permalink beside its id: that url is not a second target
+  const shownUrl = targets.length === 1 && isId(h[targets[0]!]) && isPermalinkOf(h.url, targets[0]!, h[targets[0]!] as number);
+  const hasUrl = h.url !== undefined && h.url !== null && !shownUrl;
   // as cell hyperlinks: a URL, or one sheet, report or dashboard (then no URL: the permalink is shown)
   if (targets.length > 0 && hasUrl) throw new InvalidInput(1112);
   if (targets.length === 0 && !hasUrl) throw new InvalidInput(1117);
@@ -259,15 +292,54 @@ function parseShortcut(v: unknown, attr: string, i: number): StoredShortcut {
   return out;
 }
 
-function withHyperlink<T extends object>(c: T, o: Obj, attr: string): T & { hyperlink?: WidgetHyperlink } {
-  const h = parseWidgetHyperlink(o.hyperlink, `${attr}.hyperlink`);
+/**
+ * The contents' link as given; absent (not null) on a widget that keeps its id and had a link
+ * to an item the writer cannot see (Get Dashboard left it out), that link.
+ */
+function withHyperlink<T extends object>(c: T, o: Obj, attr: string, kept: Kept): T & { hyperlink?: WidgetHyperlink } {
+  let h = parseWidgetHyperlink(o.hyperlink, `${attr}.hyperlink`);
+  if (o.hyperlink === undefined && kept.before !== undefined && 'hyperlink' in kept.before.contents) {
+    const was = kept.before.contents.hyperlink;
+    const item = itemOf(was);
+    if (item !== undefined && kept.hidden(...item)) h = was;
+  }
   return h === undefined ? c : { ...c, hyperlink: h };
 }
 
-function parseContents(type: WidgetType, raw: unknown, attr: string): StoredContents {
+/** The widget a parsed one replaces (same id), and what the writer cannot see. */
+interface Kept {
+  before: StoredWidget | undefined;
+  hidden: (kind: ItemKey, id: number) => boolean;
+}
+
+/**
+ * A shortcut widget's items: those given (in their `order`), with the items of the widget it
+ * replaces that the writer cannot see put back where they were (Get Dashboard left them out);
+ * numbered again from 0. A one-item widget given an item has that item only.
+ */
+function shortcutItems(type: 'SHORTCUT' | 'SHORTCUTICON' | 'SHORTCUTLIST', o: Obj, attr: string, kept: Kept): StoredShortcut[] {
+  const b = kept.before?.contents;
+  const hiddenAt: Array<[number, StoredShortcut]> = [];
+  if (b !== undefined && 'shortcutData' in b) {
+    [...b.shortcutData].sort((x, y) => x.order - y.order).forEach((item, k) => {
+      const target = itemOf(item.hyperlink);
+      if (target !== undefined && kept.hidden(...target)) hiddenAt.push([k, item]);
+    });
+  }
+  const given = arr(o.shortcutData, `${attr}.shortcutData`, hiddenAt.length === 0) ?? [];
+  const items = given.map((x, i) => parseShortcut(x, `${attr}.shortcutData[${i}]`, i)).sort((x, y) => x.order - y.order);
+  if (type === 'SHORTCUTLIST' || items.length === 0) for (const [k, item] of hiddenAt) items.splice(Math.min(k, items.length), 0, item);
+  if (items.length === 0) throw new InvalidInput(1012, `${attr}.shortcutData`);
+  if (type !== 'SHORTCUTLIST' && items.length > 1) throw new InvalidInput(1031, `${items.length} items`, `${attr}.shortcutData`);
+  return items.map((item, i) => ({ ...item, order: i }));
+}
+
+function parseContents(type: WidgetType, raw: unknown, attr: string, kept: Kept): StoredContents {
   if (raw === undefined || raw === null) throw new InvalidInput(1012, attr);
   const o = obj(raw, attr);
-  if (o.type !== undefined && o.type !== null && o.type !== type && !(type === 'METRIC' && o.type === 'SHEETSUMMARY')) throw new InvalidInput(1031, describe(o.type), `${attr}.type`);
+  // the contents type Get Dashboard shows: SHORTCUT for every shortcut widget (what the SDKs read)
+  const shownType = type === 'SHORTCUTICON' || type === 'SHORTCUTLIST' ? 'SHORTCUT' : type === 'METRIC' ? 'SHEETSUMMARY' : type;
+  if (o.type !== undefined && o.type !== null && o.type !== type && o.type !== shownType) throw new InvalidInput(1031, describe(o.type), `${attr}.type`);
   switch (type) {
     case 'TITLE': {
       const c: StoredContents = { type, htmlContent: cleanWidgetHtml(str(o.htmlContent, `${attr}.htmlContent`, { required: true, max: 10_000 })!, type) };
@@ -292,19 +364,19 @@ function parseContents(type: WidgetType, raw: unknown, attr: string): StoredCont
       if (format !== undefined) c.format = format;
       if (o.width !== undefined && o.width !== null) c.width = int(o.width, `${attr}.width`, 1, 100_000, 1);
       if (o.height !== undefined && o.height !== null) c.height = int(o.height, `${attr}.height`, 1, 100_000, 1);
-      return withHyperlink(c, o, attr);
+      return withHyperlink(c, o, attr, kept);
     }
     case 'METRIC': {
       const cells = arr(o.cellData, `${attr}.cellData`, true)!;
       if (cells.length === 0) throw new InvalidInput(1012, `${attr}.cellData`);
       const c: StoredContents = { type, sheetId: id(o.sheetId, `${attr}.sheetId`, true)!, cellData: cells.map((x, i) => parseCellData(x, `${attr}.cellData[${i}]`, i)) };
-      return withHyperlink(c, o, attr);
+      return withHyperlink(c, o, attr, kept);
     }
     case 'GRIDGANTT': {
       const c: Extract<StoredContents, { type: 'GRIDGANTT' }> = { type, reportId: id(o.reportId, `${attr}.reportId`, true)! };
       const bg = parseColor(o.backgroundColor, `${attr}.backgroundColor`);
       if (bg !== undefined) c.backgroundColor = bg;
-      return withHyperlink(c, o, attr);
+      return withHyperlink(c, o, attr, kept);
     }
     case 'CHART': {
       const sheetId = id(o.sheetId, `${attr}.sheetId`);
@@ -328,15 +400,12 @@ function parseContents(type: WidgetType, raw: unknown, attr: string): StoredCont
       const axes = objects(o.axes, `${attr}.axes`);
       if (axes !== undefined) c.axes = axes;
       if (o.legend !== undefined && o.legend !== null) c.legend = obj(o.legend, `${attr}.legend`);
-      return withHyperlink(c, o, attr);
+      return withHyperlink(c, o, attr, kept);
     }
     case 'SHORTCUT':
     case 'SHORTCUTICON':
     case 'SHORTCUTLIST': {
-      const items = arr(o.shortcutData, `${attr}.shortcutData`, true)!;
-      if (items.length === 0) throw new InvalidInput(1012, `${attr}.shortcutData`);
-      if (type !== 'SHORTCUTLIST' && items.length > 1) throw new InvalidInput(1031, `${items.length} items`, `${attr}.shortcutData`);
-      return { type, shortcutData: items.map((x, i) => parseShortcut(x, `${attr}.shortcutData[${i}]`, i)) };
+      return { type, shortcutData: shortcutItems(type, o, attr, kept) };
     }
   }
 }
@@ -344,9 +413,13 @@ function parseContents(type: WidgetType, raw: unknown, attr: string): StoredCont
 /**
  * Reads the `widgets` of a request. A widget that names the `id` of one of `previous` keeps it
  * (its version goes up); the others get ids from `newId`. Widgets lie inside the grid:
- * xPosition + width at most `columnCount`.
+ * xPosition + width at most `columnCount`. What Get Dashboard shows beside the definition is
+ * taken back as it shows it (SHORTCUT contents of every shortcut widget, permalinks beside ids;
+ * values read live are not read), and a kept widget keeps what it had of items `opts.hidden`
+ * says the writer cannot see.
  */
-export function parseWidgets(raw: unknown, previous: readonly StoredWidget[], columnCount: number, newId: () => number): StoredWidget[] {
+export function parseWidgets(raw: unknown, previous: readonly StoredWidget[], columnCount: number, newId: () => number, opts: WidgetParseOptions = {}): StoredWidget[] {
+  const hidden = opts.hidden ?? (() => false);
   if (raw === undefined || raw === null) return [];
   if (!Array.isArray(raw)) throw new InvalidInput(1031, describe(raw), 'widgets');
   if (raw.length > MAX_WIDGETS) throw new InvalidInput(1031, `${raw.length} widgets`, 'widgets');
@@ -376,7 +449,7 @@ export function parseWidgets(raw: unknown, previous: readonly StoredWidget[], co
       width,
       height: int(o.height, `${attr}.height`, 1, 1000, 4),
       version: before ? before.version + 1 : 1,
-      contents: parseContents(type, o.contents, `${attr}.contents`),
+      contents: parseContents(type, o.contents, `${attr}.contents`, { before, hidden }),
     };
     const title = str(o.title, `${attr}.title`, { max: 500 });
     if (title !== undefined) w.title = title;

@@ -28,7 +28,7 @@ import { sheetAccessLevel } from '../access/permissions.ts';
 import { requireName } from '../sheets/sheetCreation.ts';
 import { modelForRead } from '../computed/currentValues.ts';
 import type { SheetModel } from '../../engine/model.ts';
-import { getSummary, summaryOfModel, type SummaryRead } from '../computed/summary.ts';
+import { summaryOfModel, type SummaryRead } from '../computed/summary.ts';
 import { reportAccess, sightAccess } from '../access/assetAccess.ts';
 import { readReport, type ReportData } from './reports.ts';
 import { apiErrorOf } from '../platform/errors.ts';
@@ -72,27 +72,38 @@ async function canSee(db: Queryable, actor: Actor, kind: ItemKey, id: number): P
 }
 
 /**
- * The writer must see everything its widgets name (1006 otherwise), a METRIC widget's cells
- * must be cells of its sheet, and an IMAGE widget's privateId an image uploaded to the
- * dashboard (1031).
+ * The writer must see everything its widgets name (1006 otherwise), but for what a widget that
+ * keeps its id named already (`previous`: an ADMIN saves a dashboard with widgets on sheets not
+ * shared to it without changing them); a METRIC widget's cells must be cells of its sheet, and
+ * an IMAGE widget's privateId an image uploaded to the dashboard (1031).
  */
-async function checkWidgets(db: Queryable, actor: Actor, widgets: StoredWidget[], sightId: number | null): Promise<void> {
+async function checkWidgets(db: Queryable, actor: Actor, widgets: StoredWidget[], sightId: number | null, previous: readonly StoredWidget[] = []): Promise<void> {
   const images = sightId === null ? new Set<string>() : await sightImageIds(db, sightId);
   for (const [i, w] of widgets.entries()) {
     if (w.contents.type === 'IMAGE' && w.contents.privateId !== undefined && !images.has(w.contents.privateId)) {
       throw new InvalidInput(1031, w.contents.privateId, `widgets[${i}].contents.privateId`);
     }
   }
-  const refs = widgetRefs(widgets);
-  for (const [kind, ids] of Object.entries(refs) as Array<[ItemKey, Set<number>]>) {
-    for (const id of ids) if ((await canSee(db, actor, kind, id)) === null) throw apiError(1006);
+  const before = new Map(previous.map((w) => [w.id, widgetRefs([w])]));
+  const seen = new Map<string, boolean>();
+  for (const w of widgets) {
+    const had = before.get(w.id);
+    for (const [kind, ids] of Object.entries(widgetRefs([w])) as Array<[ItemKey, Set<number>]>) {
+      for (const id of ids) {
+        if (had?.[kind].has(id)) continue;
+        const key = `${kind}:${id}`;
+        if (!seen.has(key)) seen.set(key, (await canSee(db, actor, kind, id)) !== null);
+        if (!seen.get(key)) throw apiError(1006);
+      }
+    }
   }
   for (const [i, w] of widgets.entries()) {
     const c = w.contents;
     if (c.type !== 'METRIC') continue;
     const sheet = (await findSheet(db, c.sheetId))!;
     const model = await modelForRead(db, sheet);
-    const fields = c.cellData.some((d) => d.dataSource === 'SUMMARY_FIELD') ? new Set((await getSummary(db, actor, sheet.id)).fields.map((f) => f.def.id)) : new Set<number>();
+    // the sheet's fields whoever reads them (a kept widget may be on a sheet the writer cannot see)
+    const fields = c.cellData.some((d) => d.dataSource === 'SUMMARY_FIELD') ? new Set((await summaryOfModel(db, model, 'OWNER')).fields.map((f) => f.def.id)) : new Set<number>();
     for (const [k, d] of c.cellData.entries()) {
       const at = `widgets[${i}].contents.cellData[${k}]`;
       if (d.dataSource === 'SUMMARY_FIELD') {
@@ -109,6 +120,57 @@ function columnCountOf(v: unknown, dflt: number): number {
   if (v === undefined || v === null) return dflt;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_COLUMN_COUNT) throw new InvalidInput(1031, String(v), 'columnCount');
   return v;
+}
+
+/** The names of the items `widgets` name that the caller can see, by `kind:id`. */
+async function visibleNames(db: Queryable, actor: Actor, widgets: readonly StoredWidget[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const [kind, ids] of Object.entries(widgetRefs(widgets)) as Array<[ItemKey, Set<number>]>) {
+    for (const id of ids) {
+      const name = await canSee(db, actor, kind, id);
+      if (name !== null) out.set(`${kind}:${id}`, name);
+    }
+  }
+  return out;
+}
+
+/**
+ * Labels Get Dashboard fills in are not written back as labels: a METRIC item without a label
+ * shows its column's title (or its summary field's), a shortcut without one its item's name.
+ * An item of a kept widget that had no label and comes back labelled with what was shown stays
+ * without one, so that it goes on following the column's or the item's name.
+ */
+async function dropShownLabels(db: Queryable, widgets: StoredWidget[], previous: readonly StoredWidget[], names: ReadonlyMap<string, string>): Promise<void> {
+  const before = new Map(previous.map((w) => [w.id, w]));
+  for (const w of widgets) {
+    const b = before.get(w.id)?.contents;
+    const c = w.contents;
+    if (b === undefined) continue;
+    if (c.type === 'METRIC' && b.type === 'METRIC' && b.sheetId === c.sheetId) {
+      const unlabelled = b.cellData.filter((d) => d.label === undefined);
+      if (unlabelled.length === 0) continue;
+      const sheet = await findSheet(db, c.sheetId);
+      if (!sheet) continue;
+      const model = await modelForRead(db, sheet);
+      const fieldTitles = new Map(unlabelled.some((d) => d.dataSource === 'SUMMARY_FIELD') ? (await summaryOfModel(db, model, 'OWNER')).fields.map((f) => [f.def.id, f.def.title]) : []);
+      for (const d of c.cellData) {
+        if (d.label === undefined) continue;
+        const same = unlabelled.find((x) => x.dataSource === d.dataSource && x.rowId === d.rowId && x.columnId === d.columnId && x.profileFieldId === d.profileFieldId);
+        if (same === undefined) continue;
+        const shown = d.dataSource === 'SUMMARY_FIELD' ? fieldTitles.get(d.profileFieldId!) : model.columnsById.get(d.columnId!)?.title;
+        if (d.label === shown) delete d.label;
+      }
+    }
+    if ('shortcutData' in c && 'shortcutData' in b) {
+      for (const item of c.shortcutData) {
+        if (item.label === undefined) continue;
+        const key = (['sheetId', 'reportId', 'sightId'] as const).find((k) => item.hyperlink[k] !== undefined);
+        if (key === undefined) continue;
+        const had = b.shortcutData.some((x) => x.label === undefined && x.hyperlink[key] === item.hyperlink[key]);
+        if (had && item.label === names.get(`${key}:${item.hyperlink[key]}`)) delete item.label;
+      }
+    }
+  }
 }
 
 /**
@@ -168,8 +230,11 @@ export async function updateSightDefinition(store: Store, actor: Actor, id: numb
     }
     let widgets = widgetsOf(sight);
     if (b.widgets !== undefined) {
-      widgets = parseWidgets(b.widgets, widgets, next.column_count, newId);
-      await checkWidgets(tx, actor, widgets, id);
+      const previous = widgets;
+      const names = await visibleNames(tx, actor, previous);
+      widgets = parseWidgets(b.widgets, previous, next.column_count, newId, { hidden: (kind, itemId) => !names.has(`${kind}:${itemId}`) });
+      await checkWidgets(tx, actor, widgets, id, previous);
+      await dropShownLabels(tx, widgets, previous, names);
       changed.push('widgets');
     } else if (next.column_count < sight.column_count && widgets.some((w) => w.xPosition + w.width > next.column_count)) {
       throw new InvalidInput(1031, String(next.column_count), 'columnCount');

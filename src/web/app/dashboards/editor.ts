@@ -37,30 +37,13 @@ function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** The definition to write back for a widget read with Get Dashboard (without what is shown live). */
+/**
+ * The widget to write back: as Get Dashboard gave it, at its place now. The server takes back
+ * what it shows (live values, permalinks, filled-in labels) and keeps what it left out of this
+ * reader's view (shortcuts and links to items not shared to them).
+ */
 function definition(w: EditWidget): Obj {
-  const c: Obj = JSON.parse(JSON.stringify(w.contents ?? {})) as Obj;
-  // Get Dashboard's contents.type is the SDKs' class (SHORTCUT for a SHORTCUTLIST widget), not the widget's
-  delete c.type;
-  delete c.columns;
-  delete c.objectValue;
-  if (w.type === 'GRIDGANTT') delete c.htmlContent;
-  if (Array.isArray(c.cellData)) {
-    c.cellData = (c.cellData as Obj[]).map((d) => {
-      const { cell: _cell, objectValue: _value, profileField, ...rest } = d;
-      return profileField && typeof profileField === 'object' ? { ...rest, profileField: { id: (profileField as Obj).id } } : rest;
-    });
-  }
-  if (Array.isArray(c.shortcutData)) {
-    // an object's link is shown with its permalink as url; written back it names the object only
-    for (const s of c.shortcutData as Obj[]) {
-      const link = s.hyperlink as Obj | undefined;
-      if (link && ['sheetId', 'reportId', 'sightId'].some((k) => typeof link[k] === 'number')) delete link.url;
-    }
-  }
-  const out: Obj = { type: w.type, xPosition: w.xPosition, yPosition: w.yPosition, width: w.width, height: w.height, contents: c };
-  for (const k of ['id', 'title', 'showTitle', 'showTitleIcon', 'titleFormat', 'titleFont', 'viewMode'] as const) if (w[k] !== undefined) out[k] = w[k];
-  return out;
+  return { ...w };
 }
 
 function cellText(sheet: Sheet, row: SheetRow, columnId: number): string {
