@@ -5,7 +5,7 @@
  * every send is at startAt's time of day.
  */
 import { InvalidInput } from './errors.ts';
-import { describe, isObject } from './input.ts';
+import { describe, isObject, type Obj } from './input.ts';
 import { dropZAfterOffset } from './dates.ts';
 
 export const SCHEDULE_TYPES = ['ONCE', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY'] as const;
@@ -37,16 +37,19 @@ function bad(v: unknown, attr: string): never {
   throw new InvalidInput(1031, describe(v), `schedule.${attr}`);
 }
 
-/** An instant as the API takes it: ISO-8601 with an offset, or epoch ms (UTC). */
+/**
+ * An instant as the API takes it: ISO-8601, or epoch ms (UTC). Without an offset it is UTC, as
+ * every time of the API is (the C# SDK writes a DateTime of unspecified kind so).
+ */
 function instant(v: unknown, attr: string): { at: number; offset: number; local: Date } {
   if (typeof v === 'number' && Number.isSafeInteger(v)) return { at: v, offset: 0, local: new Date(v) };
   if (typeof v !== 'string') bad(v, attr);
   // also as the Python SDK writes an aware datetime: isoformat() (microseconds) + 'Z' after its
   // offset, which is the time's own
-  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?(Z|[+-]\d\d:?\d\d)$/.exec(dropZAfterOffset(v));
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?(Z|[+-]\d\d:?\d\d)?$/.exec(dropZAfterOffset(v));
   if (!m) bad(v, attr);
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const z = m[7]!;
+  const z = m[7] ?? 'Z';
   const offset = z === 'Z' ? 0 : (z[0] === '-' ? -1 : 1) * (Number(z.slice(1, 3)) * 60 + Number(z.slice(-2)));
   const localMs = Date.UTC(y, mo - 1, d, h, mi, s);
   const local = new Date(localMs);
@@ -59,6 +62,25 @@ function intInRange(v: unknown, lo: number, hi: number, attr: string): number {
   return v;
 }
 
+/** .NET's DateTime.MinValue as its JSON writers write it (0001-01-01T00:00:00, maybe with a fraction or zone). */
+const DOTNET_MIN_DATE = /^0001-01-01T00:00:00(\.0+)?(Z|[+-]00:?00)?$/;
+
+/**
+ * The C# SDK's Schedule has non-nullable members, so it writes every one of them: `endAt`,
+ * `lastSentAt` and `nextSendAt` of DateTime.MinValue when not set, and `dayOrdinal` FIRST (its
+ * enum's first member) whatever the type. Those defaults are read as absent: a MinValue time,
+ * and FIRST where no ordinal applies (a type other than MONTHLY, or a MONTHLY schedule by
+ * `dayOfMonth` without day descriptors). Any other ordinal there is still 1031 or 1178.
+ */
+function withoutDotNetDefaults(v: Obj): Obj {
+  const out: Obj = { ...v };
+  for (const k of ['startAt', 'endAt', 'lastSentAt', 'nextSendAt']) if (typeof out[k] === 'string' && DOTNET_MIN_DATE.test(out[k])) delete out[k];
+  const descriptors = Array.isArray(out.dayDescriptors) && out.dayDescriptors.length > 0;
+  const noOrdinal = out.type !== 'MONTHLY' || (out.dayOfMonth !== undefined && out.dayOfMonth !== null && !descriptors);
+  if (out.dayOrdinal === 'FIRST' && noOrdinal) delete out.dayOrdinal;
+  return out;
+}
+
 /** The descriptors each type takes (the Schedule table of the reference). */
 const ALLOWED: Record<ScheduleType, readonly Descriptor[]> = {
   ONCE: [], DAILY: ['WEEKDAY'], WEEKLY: WEEKDAYS, MONTHLY: DESCRIPTORS, YEARLY: [],
@@ -69,8 +91,9 @@ const ALLOWED: Record<ScheduleType, readonly Descriptor[]> = {
  * out of range or an attribute its type does not take, 1178 for dayOfMonth with dayOrdinal,
  * 1179 when endAt comes before the first send. `now` is the server's clock.
  */
-export function parseSchedule(v: unknown, now: number): Schedule {
-  if (!isObject(v)) throw new InvalidInput(1031, describe(v), 'schedule');
+export function parseSchedule(given: unknown, now: number): Schedule {
+  if (!isObject(given)) throw new InvalidInput(1031, describe(given), 'schedule');
+  const v = withoutDotNetDefaults(given);
   const type = v.type;
   if (type === undefined || type === null) throw new InvalidInput(1012, 'schedule.type');
   if (!(SCHEDULE_TYPES as readonly unknown[]).includes(type)) bad(type, 'type');

@@ -323,6 +323,35 @@ describe('scheduled update requests', () => {
     assertError(await api.post(`/sheets/${s.id}/updaterequests`, body('2031-01-06T09:00:00ZZ')), 400, 1031);
   });
 
+  test('a schedule as the C# SDK writes it: every member, unset times as DateTime.MinValue, dayOrdinal FIRST, times without a zone', async () => {
+    const s = await taskSheet('UR csharp');
+    const min = '0001-01-01T00:00:00';
+    const body = (schedule: Record<string, unknown>) => ({ rowIds: [s.rowIds[0]], columnIds: [s.col.Hours!.id], sendTo: [{ email: 'cs@example.org' }], schedule: { dayOrdinal: 'FIRST', endAt: min, lastSentAt: min, nextSendAt: min, ...schedule } });
+    const weekly = await api.post(`/sheets/${s.id}/updaterequests`, body({ type: 'WEEKLY', startAt: '2031-01-06T09:00:00', dayDescriptors: ['MONDAY'], repeatEvery: 1 }));
+    assert.equal(weekly.status, 200, weekly.text);
+    const w = weekly.body.result.schedule;
+    // no ordinal, no end; the time without a zone is UTC
+    assert.equal(w.dayOrdinal, undefined, JSON.stringify(w));
+    assert.equal(w.endAt, undefined, JSON.stringify(w));
+    assert.equal(Date.parse(w.startAt), Date.parse('2031-01-06T09:00:00Z'));
+    assert.equal(Date.parse(w.nextSendAt), Date.parse('2031-01-06T09:00:00Z'));
+    // a monthly schedule by day of the month
+    const monthly = await api.post(`/sheets/${s.id}/updaterequests`, body({ type: 'MONTHLY', startAt: '2031-01-01T08:00:00Z', dayOfMonth: 15 }));
+    assert.equal(monthly.status, 200, monthly.text);
+    assert.equal(monthly.body.result.schedule.dayOrdinal, undefined);
+    assert.equal(Date.parse(monthly.body.result.schedule.nextSendAt), Date.parse('2031-01-15T08:00:00Z'));
+    // an ordinal the SDK's user chose still means what it says
+    const second = await api.post(`/sheets/${s.id}/updaterequests`, body({ type: 'MONTHLY', startAt: '2031-01-01T08:00:00Z', dayOrdinal: 'SECOND', dayDescriptors: ['TUESDAY'] }));
+    assert.equal(second.status, 200, second.text);
+    assert.equal(second.body.result.schedule.dayOrdinal, 'SECOND');
+    assert.equal(Date.parse(second.body.result.schedule.nextSendAt), Date.parse('2031-01-14T08:00:00Z'));
+    // and one where none applies is still refused, as is a start of MinValue (no start)
+    assertError(await api.post(`/sheets/${s.id}/updaterequests`, body({ type: 'WEEKLY', startAt: '2031-01-06T09:00:00Z', dayDescriptors: ['MONDAY'], dayOrdinal: 'SECOND' })), 400, 1031);
+    assertError(await api.post(`/sheets/${s.id}/updaterequests`, body({ type: 'MONTHLY', startAt: '2031-01-01T08:00:00Z', dayOfMonth: 15, dayOrdinal: 'LAST' })), 400, 1178);
+    assertError(await api.post(`/sheets/${s.id}/updaterequests`, body({ type: 'DAILY', startAt: min })), 400, 1012);
+    for (const id of [weekly, monthly, second].map((r) => r.body.result.id)) assert.equal((await api.del(`/sheets/${s.id}/updaterequests/${id}`)).status, 200);
+  });
+
   test('a WEEKLY schedule sends on its days when the clock gets there; change and delete stop the old sends', async () => {
     const s = await taskSheet('UR weekly');
     // next Monday and Wednesday, 09:00 UTC, from a start on the coming Sunday
