@@ -225,8 +225,16 @@ describe('events and numericDates', () => {
     assert.equal(typeof ev2.eventTimeStamp, 'number');
     assert.equal(new Date(ev2.eventTimeStamp).toISOString().replace(/\.\d{3}Z$/, 'Z'), ev.eventTimeStamp);
     assert.ok(ev2.eventTimeStamp >= start - 1000);
-    // numeric input without numericDates is not a date
-    assertError(await api.get(`/events?since=${start}`), 400, 1018);
+    // epoch milliseconds without numericDates too (the C# SDK's ListEvents(since: 0) sends
+    // since=0 alone); the answer's times stay ISO
+    const ms = await api.get(`/events?since=${start - 3_600_000}`);
+    assert.equal(ms.status, 200, ms.text);
+    assert.equal(ms.body.data.find((e: { eventId: string }) => e.eventId === ev.eventId)?.eventTimeStamp, ev.eventTimeStamp);
+    const zero = await api.get('/events?since=0&maxCount=10');
+    assert.equal(zero.status, 200, zero.text);
+    assert.ok(zero.body.data.length > 0 && zero.body.data.length <= 10);
+    assertError(await api.get(`/events?since=${start}.5`), 400, 1018);
+    assertError(await api.get('/events?since=-1'), 400, 1018);
     // the same time as the Python SDK writes a datetime given to list_events (str(): a space for
     // the T, microseconds) and as isoformat() + 'Z': the same events
     const sdkTime = new Date(start - 3_600_000).toISOString().replace('T', ' ').replace('Z', '123+00:00');

@@ -10,9 +10,12 @@ export async function eventRoutes(app: FastifyInstance): Promise<void> {
     const nd = req.ro.numericDates;
     const sinceRaw = one(q, 'since');
     const toRaw = one(q, 'to');
+    // epoch milliseconds are taken without numericDates too: the C# SDK's ListEvents(since: 0)
+    // sends since=0 alone, and its test against the public service expects events back
+    const time = (raw: string, name: string) => parseTimestamp(raw, nd || /^\d{1,15}$/.test(raw), name);
     const r = await readEvents(app.ctx.store, req.actor, {
-      since: sinceRaw !== undefined ? parseTimestamp(sinceRaw, nd, 'since') : undefined,
-      to: toRaw !== undefined ? parseTimestamp(toRaw, nd, 'to') : undefined,
+      since: sinceRaw !== undefined ? time(sinceRaw, 'since') : undefined,
+      to: toRaw !== undefined ? time(toRaw, 'to') : undefined,
       streamPosition: one(q, 'streamPosition'),
       maxCount: int(q, 'maxCount', { min: 1, max: 10000 }) ?? 1000,
     });
