@@ -40,7 +40,7 @@ describe('columns', () => {
 
     const added = await s0.api.post(`/sheets/${s.id}/columns`, [{ title: 'Due', type: 'DATE', index: 1 }, { title: 'Stage', type: 'PICKLIST', options: ['a', 'b'], index: 1 }]);
     assert.equal(added.status, 200, JSON.stringify(added.body));
-    assert.equal(added.body.version, 1);
+    assert.equal(added.body.version, 2);
     const after = await s0.api.get(`/sheets/${s.id}/columns`);
     assert.deepEqual(after.body.data.map((c: { title: string; index: number }) => [c.title, c.index]), [['Name', 0], ['Due', 1], ['Stage', 2], ['Notes', 3]]);
     assertError(await s0.api.post(`/sheets/${s.id}/columns`, [{ title: 'X', type: 'TEXT_NUMBER', index: 1 }, { title: 'Y', type: 'TEXT_NUMBER', index: 2 }]), 400, 1135);

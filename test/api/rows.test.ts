@@ -63,16 +63,16 @@ describe('add rows', () => {
     assert.equal(one.body.resultCode, 0);
     assert.equal(Array.isArray(one.body.result), false);
     assert.equal(one.body.result.rowNumber, 1);
-    assert.equal(one.body.version, 1);
+    assert.equal(one.body.version, 2);
     const many = await s0.api.post(`/sheets/${s.id}/rows`, [
       { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'second' }, { columnId: s.col.Done!.id, value: true }] },
       { toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 3 }, { columnId: s.col.Due!.id, value: '2025-02-03' }] },
     ]);
     assert.equal(many.status, 200, JSON.stringify(many.body));
-    assert.equal(many.body.version, 2);
+    assert.equal(many.body.version, 3);
     assert.deepEqual(many.body.result.map((r: { rowNumber: number }) => r.rowNumber), [2, 3]);
     const state = await sheetState(s.id);
-    assert.equal(state.version, 2);
+    assert.equal(state.version, 3);
     assert.equal(state.totalRowCount, 3);
     assert.deepEqual(names(state, s.col.Task!.id), ['first', 'second', 3]);
     assert.equal(cellOf(state.rows[1]!, s.col.Done!.id).value, true);
@@ -135,7 +135,7 @@ describe('add rows', () => {
     assertError(await s0.api.post(`/sheets/${s.id}/rows`, { cells: [{ columnId: s.col.Done!.id, value: 'maybe' }] }), 400, 1042);
     const state = await sheetState(s.id);
     assert.equal(state.totalRowCount, 0);
-    assert.equal(state.version, 0);
+    assert.equal(state.version, 1);
   });
 
   test('allowPartialSuccess applies valid rows and lists each failure with its index (resultCode 3)', async () => {

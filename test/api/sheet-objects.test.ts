@@ -44,9 +44,9 @@ describe('raw HTTP', () => {
     assert.deepEqual(Object.keys(l).sort(), ['accessLevel', 'createdAt', 'id', 'modifiedAt', 'name', 'permalink']);
     assert.match(l.createdAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     const v = await listed(s.id, '&include=sheetVersion&numericDates=true');
-    assert.equal(v.version, 0);
+    assert.equal(v.version, 1);
     assert.equal(typeof v.createdAt, 'number');
-    assert.equal((await api.get(`/sheets/${s.id}/version`)).body.version, 0);
+    assert.equal((await api.get(`/sheets/${s.id}/version`)).body.version, 1);
   });
 
   test('1054 without columns or fromId, 1033 for an unknown fromId, and nothing is created', async () => {
@@ -107,13 +107,13 @@ describe('raw HTTP', () => {
     assert.equal(r.body.result.name, 'After');
     assert.deepEqual(r.body.result.userSettings, { criticalPathEnabled: true, displaySummaryTasks: true });
     assert.deepEqual(r.body.result.projectSettings, { workingDays: ['MONDAY', 'TUESDAY'], nonWorkingDays: ['2030-01-01'], lengthOfDay: 6 });
-    assert.equal((await api.get(`/sheets/${s.id}/version`)).body.version, 1);
+    assert.equal((await api.get(`/sheets/${s.id}/version`)).body.version, 2);
     for (const bad of [{ name: '' }, { name: 'x', projectSettings: { lengthOfDay: 30 } }, { userSettings: { criticalPathEnabled: 'yes' } }, { projectSettings: { workingDays: ['FUNDAY'] } }]) {
       const res = await api.put(`/sheets/${s.id}`, bad);
       assert.equal(res.status, 400, JSON.stringify(bad));
     }
     assert.equal((await listed(s.id)).name, 'After');
-    assert.equal((await api.get(`/sheets/${s.id}/version`)).body.version, 1);
+    assert.equal((await api.get(`/sheets/${s.id}/version`)).body.version, 2);
   });
 
   test('copy with include=data: cell and column formulas work on the copy\'s own cells', async () => {
@@ -201,7 +201,7 @@ describe('official SDK', () => {
     const list = await c.sheets!.listSheets!({ queryParameters: { includeAll: true } });
     const ids = list.data.map((x: { id: number }) => x.id);
     for (const id of [home.result.id, inFolder.result.id, inWs.result.id, fromExisting.result.id]) assert.ok(ids.includes(id));
-    assert.equal((await c.sheets!.getSheetVersion!({ sheetId: home.result.id })).version, 0);
+    assert.equal((await c.sheets!.getSheetVersion!({ sheetId: home.result.id })).version, 1);
 
     const upd = await c.sheets!.updateSheet!({ sheetId: home.result.id, body: { name: 'SDK renamed' } });
     assert.equal(upd.result.name, 'SDK renamed');

@@ -69,7 +69,7 @@ export async function createSheetFromColumnsIn(
     name,
     folder_id: container.type === 'folder' ? container.folderId : null,
     workspace_id: container.type === 'home' ? null : container.workspaceId,
-    version: 0,
+    version: 1,
     is_template: 0,
     source: null,
     settings: '{}',

@@ -122,7 +122,7 @@ export async function copySheetRecords(
     name,
     folder_id: dest.folderId,
     workspace_id: dest.workspaceId,
-    version: 0,
+    version: 1,
     is_template: 0,
     source: JSON.stringify({ id: src.id, type: sourceType }),
     created_at: ctx.now,
