@@ -10,7 +10,9 @@ import { eventually, givePassword, gridHeaders, gridRows, screenshot, signInPage
 /**
  * Defining reports in Chromium: New report on Home (name, source sheets, columns) made with the
  * keyboard, read back through the extension (GET /sheetd/reports/{id}) and Get Report; Edit
- * report… on the report page adds a filter, and the page shows the filtered rows. A refusal of
+ * report… on the report page adds a filter, and the page shows the filtered rows; it keeps the
+ * columns it keeps as the definition has them (types, widths, columns it does not offer) and
+ * adds columns with their sheets' types; a sort chosen there orders the rows. A refusal of
  * the server is shown in the dialog in words. One browser for the file.
  */
 const skip = CHROMIUM ? false : 'no chromium on this machine';
@@ -235,4 +237,156 @@ test('Edit report… is offered to those who may change the report (ADMIN or OWN
   // the owner is offered it on the same page
   await page.goto(`${t.url}/reports/${reportId}`);
   await page.getByRole('button', { name: 'Edit report…' }).waitFor();
+});
+
+/** Opens Edit report… on the report's page with the keyboard; answers the dialog once its columns are listed. */
+async function openEdit(id: number, name: string, columnShown: string) {
+  await page.goto(`${t.url}/reports/${id}`);
+  await page.locator('body[data-sheet-ready="true"]').waitFor();
+  await page.getByRole('button', { name: 'Edit report…' }).focus();
+  await page.keyboard.press('Enter');
+  const dlg = page.getByRole('dialog', { name: `Edit report ${name}` });
+  await dlg.waitFor();
+  await dlg.getByLabel(columnShown, { exact: true }).waitFor({ state: 'attached' });
+  return dlg;
+}
+
+/** The definition's columns through the extension, without their virtual ids, and the ids by title. */
+async function definitionColumns(id: number): Promise<{ refs: Array<Record<string, unknown>>; ids: Map<string, number>; body: Record<string, unknown> }> {
+  const def = await api.get(`/sheetd/reports/${id}`);
+  assert.equal(def.status, 200, def.text);
+  const cols = def.body.columns as Array<Record<string, unknown> & { virtualId: number; title: string; type: string }>;
+  return {
+    refs: cols.map(({ virtualId: _id, ...ref }) => ref),
+    ids: new Map(cols.map((c) => [`${c.title} ${c.type}`, c.virtualId])),
+    body: def.body as Record<string, unknown>,
+  };
+}
+
+test('Edit report… keeps each kept column as the definition has it (type, width, the sheet name, primary and system columns); columns added go with their sheets\' types', { skip }, async () => {
+  const statusCols = [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Status', type: 'PICKLIST', options: ['Open', 'Done'] }, { title: 'Due', type: 'DATE' }, { title: 'Notes', type: 'TEXT_NUMBER' }];
+  const ta = await makeSheet(api, 'Tracker A', statusCols);
+  const tb = await makeSheet(api, 'Tracker B', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'status', type: 'TEXT_NUMBER' }]);
+  const r1 = await api.post(`/sheets/${ta.id}/rows`, [{ toBottom: true, cells: [
+    { columnId: ta.col.Task!.id, value: 'Paint' }, { columnId: ta.col.Status!.id, value: 'Open' }, { columnId: ta.col.Due!.id, value: '2030-05-01' }, { columnId: ta.col.Notes!.id, value: 'blue' }] }]);
+  assert.equal(r1.status, 200, r1.text);
+  const r2 = await api.post(`/sheets/${tb.id}/rows`, [{ toBottom: true, cells: [{ columnId: tb.col.Task!.id, value: 'Sand' }, { columnId: tb.col.status!.id, value: 'waiting' }] }]);
+  assert.equal(r2.status, 200, r2.text);
+  const made = await api.post('/sheetd/reports', {
+    name: 'Typed', scope: { sheets: [{ id: ta.id }] },
+    columns: [{ sheetNameColumn: true, width: 90 }, { title: 'Task', primary: true }, { title: 'Status', type: 'PICKLIST', width: 140 }, { title: 'Due', type: 'DATE', hidden: true }, { systemColumnType: 'MODIFIED_DATE' }],
+  });
+  assert.equal(made.status, 200, made.text);
+  const id = made.body.result.id as number;
+  const before = await definitionColumns(id);
+
+  // untick Due, tick Notes, and Tracker B with its Text/Number "status" beside the Dropdown one
+  let dlg = await openEdit(id, 'Typed', 'Notes');
+  assert.deepEqual(await dlg.locator('#rep-columns label').allInnerTexts(), ['Task', 'Status', 'Due', 'Notes']);
+  assert.deepEqual(await Promise.all(['Task', 'Status', 'Due', 'Notes'].map((c) => dlg.getByLabel(c, { exact: true }).isChecked())), [false, true, true, false]);
+  await dlg.getByLabel('Due', { exact: true }).focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Tab');
+  assert.equal(await activeId(), 'rep-col-3');
+  await page.keyboard.press('Space');
+  await dlg.getByLabel('Tracker B').focus();
+  await page.keyboard.press('Space');
+  await dlg.getByLabel('status (Text/Number)').waitFor({ state: 'attached' });
+  assert.deepEqual(await dlg.locator('#rep-columns label').allInnerTexts(), ['Task', 'Status (Dropdown)', 'Due', 'Notes', 'status (Text/Number)']);
+  await dlg.getByLabel('status (Text/Number)').focus();
+  await page.keyboard.press('Space');
+  await dlg.getByRole('button', { name: 'Save' }).focus();
+  await page.keyboard.press('Enter');
+  await dlg.waitFor({ state: 'detached' });
+
+  const after1 = await definitionColumns(id);
+  assert.deepEqual(after1.refs, [
+    { title: 'Sheet Name', type: 'TEXT_NUMBER', sheetNameColumn: true, width: 90 },
+    { title: 'Task', type: 'TEXT_NUMBER', primary: true },
+    { title: 'Status', type: 'PICKLIST', width: 140 },
+    { title: 'MODIFIED_DATE', type: 'DATETIME', systemColumnType: 'MODIFIED_DATE' },
+    { title: 'Notes', type: 'TEXT_NUMBER' },
+    { title: 'status', type: 'TEXT_NUMBER' },
+  ]);
+  for (const k of ['Sheet Name TEXT_NUMBER', 'Task TEXT_NUMBER', 'Status PICKLIST', 'MODIFIED_DATE DATETIME']) assert.equal(after1.ids.get(k), before.ids.get(k), `${k} keeps its virtual id`);
+  // each column shows its sheets' cells: the Dropdown Status of Tracker A, the Text/Number status of Tracker B
+  const rows1 = await reportRows(id);
+  assert.deepEqual(rows1.titles, ['Sheet Name', 'Task', 'Status', 'MODIFIED_DATE', 'Notes', 'status']);
+  assert.deepEqual(rows1.rows, ['Tracker A | Paint | Open |  | blue | ', 'Tracker B | Sand |  |  |  | waiting']);
+
+  // Due ticked again comes back as a date column (its cells shown), after the others
+  dlg = await openEdit(id, 'Typed', 'Notes');
+  assert.deepEqual(await Promise.all(['Status (Dropdown)', 'Due', 'Notes', 'status (Text/Number)'].map((c) => dlg.getByLabel(c, { exact: true }).isChecked())), [true, false, true, true]);
+  await dlg.getByLabel('Due', { exact: true }).focus();
+  await page.keyboard.press('Space');
+  await dlg.getByLabel('Notes', { exact: true }).focus();
+  await page.keyboard.press('Space');
+  await dlg.getByRole('button', { name: 'Save' }).click();
+  await dlg.waitFor({ state: 'detached' });
+  const after2 = await definitionColumns(id);
+  assert.deepEqual(after2.refs.slice(2), [
+    { title: 'Status', type: 'PICKLIST', width: 140 },
+    { title: 'MODIFIED_DATE', type: 'DATETIME', systemColumnType: 'MODIFIED_DATE' },
+    { title: 'status', type: 'TEXT_NUMBER' },
+    { title: 'Due', type: 'DATE' },
+  ]);
+  assert.equal(after2.ids.get('status TEXT_NUMBER'), after1.ids.get('status TEXT_NUMBER'));
+  assert.deepEqual((await reportRows(id)).rows, ['Tracker A | Paint | Open |  |  | 2030-05-01', 'Tracker B | Sand |  |  | waiting | ']);
+});
+
+test('a sort chosen in the dialog (Sort by, Order) orders the report\'s rows; Edit report… shows it, changes it and takes it off', { skip }, async () => {
+  await page.goto(`${t.url}/`);
+  await page.getByRole('button', { name: 'New report' }).click();
+  let dlg = page.getByRole('dialog', { name: 'New report' });
+  await dlg.waitFor();
+  await dlg.getByLabel('Report name').fill('Sorted ledgers');
+  await dlg.getByLabel('Ledger A').check();
+  await dlg.getByLabel('Ledger B').check();
+  await dlg.getByLabel('Notes').waitFor({ state: 'attached' });
+  assert.equal(await dlg.getByLabel('Order').isDisabled(), true, 'no order without a column');
+  // Sort by Points, Descending, with the keyboard: the fields come after the filter's
+  await dlg.getByLabel('Value').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await activeId(), 'rep-sort-column');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await dlg.getByLabel('Sort by').inputValue(), 'Points');
+  await page.keyboard.press('Tab');
+  assert.equal(await activeId(), 'rep-sort-dir');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await dlg.getByLabel('Order').inputValue(), 'DESCENDING');
+  await screenshot(page, 'report-sort');
+  await dlg.getByLabel('Report name').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/reports\/\d+$/);
+  const id = Number(new URL(page.url()).pathname.split('/').pop());
+  await page.locator('[role="gridcell"]').first().waitFor();
+  assert.deepEqual([...(await gridRows(page)).values()].map((r) => r.join(' | ')), ['Gamma | 8 | ', 'Beta | 5 | ', 'Alpha | 3 | ', 'Delta | 2 | ']);
+  let def = await definitionColumns(id);
+  assert.deepEqual(def.body.sortingCriteria, [{ column: { title: 'Points' }, sortingDirection: 'DESCENDING' }]);
+  assert.deepEqual((await reportRows(id)).rows, ['Gamma | 8 | ', 'Beta | 5 | ', 'Alpha | 3 | ', 'Delta | 2 | ']);
+
+  // Edit: shown as chosen; Task ascending instead
+  dlg = await openEdit(id, 'Sorted ledgers', 'Notes');
+  assert.equal(await dlg.getByLabel('Sort by').inputValue(), 'Points');
+  assert.equal(await dlg.getByLabel('Order').inputValue(), 'DESCENDING');
+  await dlg.getByLabel('Sort by').selectOption({ label: 'Task' });
+  await dlg.getByLabel('Order').selectOption({ label: 'Ascending' });
+  await dlg.getByRole('button', { name: 'Save' }).click();
+  await dlg.waitFor({ state: 'detached' });
+  await eventually(async () => [...(await gridRows(page)).values()].map((r) => r[0]), (rows) => rows.join() === 'Alpha,Beta,Delta,Gamma', 'the page shows the rows by Task');
+  def = await definitionColumns(id);
+  assert.deepEqual(def.body.sortingCriteria, [{ column: { title: 'Task' }, sortingDirection: 'ASCENDING' }]);
+  assert.deepEqual((await reportRows(id)).rows.map((r) => r.split(' | ')[0]), ['Alpha', 'Beta', 'Delta', 'Gamma']);
+
+  // Edit: (no sort) takes it off: the sheets' order again
+  dlg = await openEdit(id, 'Sorted ledgers', 'Notes');
+  assert.equal(await dlg.getByLabel('Sort by').inputValue(), 'Task');
+  await dlg.getByLabel('Sort by').selectOption({ label: '(no sort)' });
+  assert.equal(await dlg.getByLabel('Order').isDisabled(), true);
+  await dlg.getByRole('button', { name: 'Save' }).click();
+  await dlg.waitFor({ state: 'detached' });
+  def = await definitionColumns(id);
+  assert.equal(def.body.sortingCriteria, undefined);
+  assert.deepEqual((await reportRows(id)).rows.map((r) => r.split(' | ')[0]), ['Alpha', 'Beta', 'Gamma', 'Delta']);
 });
