@@ -286,7 +286,13 @@ const SHEET_NAME_ID = -1;
 export function resolveColumn(ref: ColumnRef, columns: readonly ColumnDef[]): ColumnDef | undefined {
   if (ref.sheetNameColumn) return undefined;
   if (ref.primary) return columns.find((c) => c.primary === true);
-  if (ref.systemColumnType !== undefined) return columns.find((c) => c.systemColumnType === ref.systemColumnType && (ref.title === undefined || sameTitle(c.title, ref.title)));
+  if (ref.systemColumnType !== undefined) {
+    // the sheet's column of that type with the report column's title, else its first one of
+    // that type (a column named by its type alone is titled after the type, which no sheet's
+    // "Modified" column is)
+    const ofType = columns.filter((c) => c.systemColumnType === ref.systemColumnType);
+    return (ref.title === undefined ? undefined : ofType.find((c) => sameTitle(c.title, ref.title!))) ?? ofType[0];
+  }
   return columns.find((c) => sameTitle(c.title, ref.title!) && (ref.type === undefined || c.type === ref.type));
 }
 

@@ -117,6 +117,31 @@ describe('Get Report', () => {
     assert.equal(r.totalRowCount, 4);
   });
 
+  test('a system column named by its type alone is each sheet\'s column of that type, whatever its title', async () => {
+    const sh = await sheetWithRows(s.api, 'sys source', [['sys a', 'Open', 1]]);
+    const other = await sheetWithRows(s.api, 'sys other', [['sys b', 'Done', 2]]);
+    for (const [id, title] of [[sh.id, 'Modified'], [other.id, 'Last change']] as const) {
+      const col = await s.api.post(`/sheets/${id}/columns`, [{ title, type: 'DATETIME', systemColumnType: 'MODIFIED_DATE', index: 3 }]);
+      assert.equal(col.status, 200, JSON.stringify(col.body));
+    }
+    const created = await s.api.post('/sheetd/reports', { name: 'sys report', scope: { sheets: [{ id: sh.id }, { id: other.id }] }, columns: [{ title: 'Task', primary: true }, { systemColumnType: 'MODIFIED_DATE' }] });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const r = (await s.api.get(`/reports/${created.body.result.id}`)).body;
+    const col = r.columns.find((c: { systemColumnType?: string }) => c.systemColumnType === 'MODIFIED_DATE');
+    assert.ok(col, JSON.stringify(r.columns));
+    assert.equal(r.rows.length, 2);
+    for (const row of r.rows as ReportRow[]) {
+      const v = row.cells.find((c) => c.virtualColumnId === col.virtualId)?.value;
+      assert.match(String(v), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, JSON.stringify(row));
+    }
+    // a title given with the type still picks that column
+    const titled = await s.api.post('/sheetd/reports', { name: 'sys titled', scope: { sheets: [{ id: sh.id }] }, columns: [{ title: 'Task', primary: true }, { systemColumnType: 'MODIFIED_DATE', title: 'modified' }] });
+    assert.equal(titled.status, 200, JSON.stringify(titled.body));
+    const t = (await s.api.get(`/reports/${titled.body.result.id}`)).body;
+    const tcol = t.columns.find((c: { systemColumnType?: string }) => c.systemColumnType === 'MODIFIED_DATE');
+    assert.match(String((t.rows[0] as ReportRow).cells.find((c) => c.virtualColumnId === tcol.virtualId)?.value), /^\d{4}-/);
+  });
+
   test('paging: default 100 rows, pageSize at most 10,000', async () => {
     const sh = await makeSheet(s.api, 'Many', columns);
     const rows = Array.from({ length: 130 }, (_, i) => ({ toBottom: true, cells: [{ columnId: sh.col.Task!.id, value: `r${i}` }] }));
