@@ -32,7 +32,7 @@ export function describeWidget(w: EditWidget): string {
   const kind = TYPE_NAMES[w.type] ?? w.type;
   let what = w.title ?? '';
   if (!what && typeof w.contents.htmlContent === 'string' && (w.type === 'TITLE' || w.type === 'RICHTEXT')) {
-    what = new DOMParser().parseFromString(w.contents.htmlContent, 'text/html').body.textContent ?? '';
+    what = htmlLines(w.contents.htmlContent).join(' ');
   }
   if (!what && w.type === 'WEBCONTENT' && typeof w.contents.url === 'string') what = w.contents.url;
   if (!what && Array.isArray(w.contents.shortcutData)) what = (w.contents.shortcutData as Obj[]).map((x) => (typeof x.label === 'string' ? x.label : '')).filter(Boolean).join(', ');
@@ -62,7 +62,8 @@ function cellText(sheet: Sheet, row: SheetRow, columnId: number): string {
 
 /** A dialog's form: the fields (added with `field`), an error line (role=alert), OK and Cancel; Enter submits, Escape cancels. */
 function formShell(body: HTMLElement, ok: string, onSubmit: (fail: (msg: string) => void) => void): HTMLFormElement {
-  const form = h('form', { class: 'modal-form' });
+  // the checks are ours, said in words in the error line (not the browser's bubbles)
+  const form = h('form', { class: 'modal-form', novalidate: true });
   const error = h('p', { class: 'error', role: 'alert' });
   const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
   cancel.addEventListener('click', () => (form.closest('dialog') as HTMLDialogElement).dispatchEvent(new Event('cancel')));
