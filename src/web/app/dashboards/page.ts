@@ -14,7 +14,7 @@ import { mountEditor } from './editor.ts';
  * the report's table, shortcuts their links, images their file, and charts are drawn with
  * Chart.js from the source sheet's or report's rows as the person sees them (chartData.ts),
  * each with its figures as a table for screen readers. ADMIN and OWNER get "Edit dashboard"
- * (editor.ts): add, move and remove widgets, then save (the page is drawn again).
+ * (editor.ts): add, change, resize, move and remove widgets, then save (the page is drawn again).
  */
 
 type Obj = Record<string, unknown>;
