@@ -1,8 +1,9 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
+import { taskPointsSheet } from '../helpers/sights.ts';
 import { client, type Client } from '../helpers/http.ts';
-import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
+import { assertError, makeUser } from '../helpers/sheets.ts';
 
 // A dashboard read with Get Dashboard and written back with PUT /sheetd/sights as it was read
 // (what an editor, the web app's included, does) keeps every widget as it was; and what the
@@ -10,17 +11,7 @@ import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 // to it) is kept, not dropped, by a writer who saves the rest.
 const s = serverForFile();
 
-const columns = [
-  { title: 'Task', type: 'TEXT_NUMBER', primary: true },
-  { title: 'Points', type: 'TEXT_NUMBER' },
-];
-
-async function sheetWithRows(api: Client, name: string, rows: Array<[string, number]>) {
-  const sh = await makeSheet(api, name, columns);
-  const res = await api.post(`/sheets/${sh.id}/rows`, rows.map(([task, points]) => ({ toBottom: true, cells: [{ columnId: sh.col.Task!.id, value: task }, { columnId: sh.col.Points!.id, value: points }] })));
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return { ...sh, rowIds: (res.body.result as Array<{ id: number }>).map((r) => r.id) };
-}
+const sheetWithRows = taskPointsSheet;
 
 type Widget = { id: number; type: string; version: number; contents: Record<string, unknown> } & Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
+import { TASK_POINTS, taskPointsSheet } from '../helpers/sights.ts';
 import { client, createdSince, listedIds, type Client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { pngBytes } from '../helpers/images.ts';
@@ -10,17 +11,8 @@ import { pngBytes } from '../helpers/images.ts';
 // is read live from sheets and reports, and only from those the caller can see.
 const s = serverForFile();
 
-const columns = [
-  { title: 'Task', type: 'TEXT_NUMBER', primary: true },
-  { title: 'Points', type: 'TEXT_NUMBER' },
-];
-
-async function sheetWithRows(api: Client, name: string, rows: Array<[string, number]>) {
-  const sh = await makeSheet(api, name, columns);
-  const res = await api.post(`/sheets/${sh.id}/rows`, rows.map(([task, points]) => ({ toBottom: true, cells: [{ columnId: sh.col.Task!.id, value: task }, { columnId: sh.col.Points!.id, value: points }] })));
-  assert.equal(res.status, 200, JSON.stringify(res.body));
-  return { ...sh, rowIds: (res.body.result as Array<{ id: number }>).map((r) => r.id) };
-}
+const columns = TASK_POINTS;
+const sheetWithRows = taskPointsSheet;
 
 async function reportOf(api: Client, sheetId: number, name: string): Promise<number> {
   const r = await api.post('/sheetd/reports', { name, scope: { sheets: [{ id: sheetId }] }, columns: [{ title: 'Task', primary: true }, { title: 'Points', type: 'TEXT_NUMBER' }] });

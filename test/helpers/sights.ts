@@ -1,0 +1,17 @@
+import assert from 'node:assert/strict';
+import type { Client } from './http.ts';
+import { makeSheet } from './sheets.ts';
+
+/** The columns of the dashboard tests' sheets: Task (primary) and Points. */
+export const TASK_POINTS = [
+  { title: 'Task', type: 'TEXT_NUMBER', primary: true },
+  { title: 'Points', type: 'TEXT_NUMBER' },
+];
+
+/** A Task/Points sheet with these rows (task, points), its columns by title and its row ids in order. */
+export async function taskPointsSheet(api: Client, name: string, rows: Array<[string, number]>) {
+  const sh = await makeSheet(api, name, TASK_POINTS);
+  const res = await api.post(`/sheets/${sh.id}/rows`, rows.map(([task, points]) => ({ toBottom: true, cells: [{ columnId: sh.col.Task!.id, value: task }, { columnId: sh.col.Points!.id, value: points }] })));
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return { ...sh, rowIds: (res.body.result as Array<{ id: number }>).map((r) => r.id) };
+}
