@@ -155,3 +155,29 @@ test('a report over a sheet shared as EDITOR and one shared as VIEWER: editors o
   assert.deepEqual(await points(viewOnly.id, viewOnly.col.Points!.id), [2]);
   assert.equal((await cellAt(page, 3, 3).innerText()).trim(), '2');
 });
+
+test('a refusal of a row\'s sheet names the report\'s column by its title, not the sheet\'s id for it', { skip }, async () => {
+  const s = await makeSheet(api, 'Staged', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Stage', type: 'PICKLIST', options: ['Open', 'Done'], validation: true }]);
+  assert.equal((await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: 'Only' }, { columnId: s.col.Stage!.id, value: 'Open' }] }])).status, 200);
+  const rep = await api.post('/sheetd/reports', { name: 'Stages', scope: { sheets: [{ id: s.id }] }, columns: [{ title: 'Task', primary: true }, { title: 'Stage', type: 'PICKLIST' }] });
+  assert.equal(rep.status, 200, rep.text);
+  await page.goto(`${t.url}/reports/${rep.body.result.id}`);
+  await page.locator('body[data-sheet-ready="true"]').waitFor();
+  await page.locator('[role="gridcell"]').first().waitFor();
+  assert.deepEqual(await gridHeaders(page), ['Task', 'Stage']);
+  await cellAt(page, 2, 3).click();
+  await page.locator('[role="row"][aria-rowindex="2"] [role="gridcell"][aria-colindex="3"][aria-selected="true"]').waitFor();
+  await page.keyboard.press('Enter');
+  const pick = page.locator('.sd-editor input[list]');
+  await pick.waitFor();
+  await pick.fill('Nope');
+  await page.keyboard.press('Enter');
+  const alert = page.getByRole('alert');
+  await alert.filter({ hasText: /Stage/ }).waitFor();
+  const said = (await alert.textContent()) ?? '';
+  assert.match(said, /column “Stage”/);
+  assert.doesNotMatch(said, new RegExp(String(s.col.Stage!.id)));
+  await settled(page);
+  const back = await api.get(`/sheets/${s.id}`);
+  assert.equal(back.body.rows[0].cells.find((c: { columnId: number }) => c.columnId === s.col.Stage!.id)?.value, 'Open', 'nothing was written');
+});

@@ -1,7 +1,7 @@
-import { api, showMessage } from '../api.ts';
+import { api, ApiError, showMessage } from '../api.ts';
 import { SheetActions, type CellEdit } from '../sheet/actions.ts';
 import type { SheetModel } from '../sheet/model.ts';
-import type { CellInput } from '../sheet/values.ts';
+import { readableRefusal, type CellInput } from '../sheet/values.ts';
 import type { Cell, Column, Row, Sheet } from '../sheet/types.ts';
 import { atLeast } from '../panels/access.ts';
 
@@ -81,6 +81,23 @@ export class ReportActions extends SheetActions {
         this.virtualColumns.set(key, list);
       }
     }
+  }
+
+  /**
+   * A refusal of a source sheet names its column by the sheet's id for it: shown with the title
+   * of the report's column that shows it (the sheet page's words otherwise).
+   */
+  protected override refused(e: unknown): void {
+    if (!(e instanceof ApiError)) {
+      super.refused(e);
+      return;
+    }
+    showMessage(readableRefusal(e.message, (id) => {
+      for (const [key, virtual] of this.virtualColumns) {
+        if (key.endsWith(`:${id}`) && virtual.length > 0) return this.model.column(virtual[0]!)?.title;
+      }
+      return undefined;
+    }));
   }
 
   /** May this cell be edited: the row's sheet at EDITOR or more, and a column of that sheet behind it. */
