@@ -26,7 +26,7 @@ const ATTACHMENT_TYPES = ['BOX_COM', 'DROPBOX', 'EGNYTE', 'EVERNOTE', 'FILE', 'G
 const ITEM_KEYS = ['sheetId', 'reportId', 'sightId', 'folderId', 'workspaceId'] as const;
 export type ItemKey = (typeof ITEM_KEYS)[number];
 /** The permalink path of each kind of item (render/permalinks.ts: `<publicUrl>/<kind>/<id in base 36>`). */
-const ITEM_PATHS: Record<ItemKey, string> = { sheetId: 'sheets', reportId: 'reports', sightId: 'sights', folderId: 'folders', workspaceId: 'workspaces' };
+export const ITEM_PATHS = { sheetId: 'sheets', reportId: 'reports', sightId: 'sights', folderId: 'folders', workspaceId: 'workspaces' } as const satisfies Record<ItemKey, string>;
 
 /**
  * What parseWidgets needs to take back a dashboard as Get Dashboard showed it to the writer.
@@ -51,7 +51,7 @@ function isPermalinkOf(url: unknown, key: ItemKey, id: number): boolean {
 }
 
 /** The item a shortcut or widget link names, if it names one. */
-function itemOf(h: Partial<Record<ItemKey, number>> | undefined): [ItemKey, number] | undefined {
+export function itemOf(h: Partial<Record<ItemKey, number>> | undefined): [ItemKey, number] | undefined {
   if (h === undefined) return undefined;
   const key = ITEM_KEYS.find((k) => h[k] !== undefined);
   return key === undefined ? undefined : [key, h[key]!];

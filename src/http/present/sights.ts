@@ -1,6 +1,6 @@
 import type { Config } from '../../config.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
-import type { StoredWidget, WidgetHyperlink } from '../../engine/sights.ts';
+import { ITEM_PATHS, itemOf, type StoredWidget, type WidgetHyperlink } from '../../engine/sights.ts';
 import { presentAccessLevel, type AccessLevel } from '../../services/access/access.ts';
 import type { ReadOptions } from '../../services/platform/context.ts';
 import type { ReportData } from '../../services/assets/reports.ts';
@@ -33,7 +33,7 @@ export function sightSummary(config: Config, s: SightRow, level: AccessLevel, ro
   return out;
 }
 
-const KIND: Record<'sheetId' | 'reportId' | 'sightId' | 'folderId' | 'workspaceId', PermalinkKind> = { sheetId: 'sheets', reportId: 'reports', sightId: 'sights', folderId: 'folders', workspaceId: 'workspaces' };
+const KIND: Record<keyof typeof ITEM_PATHS, PermalinkKind> = ITEM_PATHS;
 
 function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -59,10 +59,10 @@ export function reportHtml(data: ReportData, ro: ReadOptions, permalinkBase: str
 export function presentWidget(config: Config, data: SightData, w: StoredWidget, ro: ReadOptions): Record<string, unknown> {
   const link = (h: WidgetHyperlink | undefined): Record<string, unknown> | undefined => {
     if (h === undefined) return undefined;
-    const key = (['sheetId', 'reportId', 'sightId', 'folderId', 'workspaceId'] as const).find((k) => h[k] !== undefined);
-    if (key === undefined) return { ...h };
-    if (!data.visible.has(refKey(key, h[key]!))) return undefined;
-    return { ...h, url: permalink(config, KIND[key], h[key]!) };
+    const item = itemOf(h);
+    if (item === undefined) return { ...h };
+    if (!data.visible.has(refKey(...item))) return undefined;
+    return { ...h, url: permalink(config, KIND[item[0]], item[1]) };
   };
   const out: Record<string, unknown> = { id: w.id, type: w.type };
   if (w.title !== undefined) out.title = w.title;
@@ -134,9 +134,9 @@ export function presentWidget(config: Config, data: SightData, w: StoredWidget, 
     case 'SHORTCUTICON':
     case 'SHORTCUTLIST': {
       const items = [...c.shortcutData].sort((a, b) => a.order - b.order).flatMap((s) => {
-        const key = (['sheetId', 'reportId', 'sightId'] as const).find((k) => s.hyperlink[k] !== undefined);
-        if (key === undefined) return [{ ...s, hyperlink: { ...s.hyperlink } }];
-        const id = s.hyperlink[key]!;
+        const item = itemOf(s.hyperlink);
+        if (item === undefined) return [{ ...s, hyperlink: { ...s.hyperlink } }];
+        const [key, id] = item;
         const name = data.visible.get(refKey(key, id));
         if (name === undefined) return [];
         return [{ ...s, label: s.label ?? name, hyperlink: { [key]: id, url: permalink(config, KIND[key], id) } }];

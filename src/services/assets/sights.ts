@@ -16,7 +16,7 @@ import { clock } from '../../clock.ts';
 import { newId } from '../../ids.ts';
 import { asObject, bodyBool } from '../../engine/input.ts';
 import {
-  DEFAULT_COLUMN_COUNT, MAX_COLUMN_COUNT, parseColor, parseWidgets, retargetWidgets, widgetRefs,
+  DEFAULT_COLUMN_COUNT, MAX_COLUMN_COUNT, itemOf, parseColor, parseWidgets, retargetWidgets, widgetRefs,
   type CopyMaps, type ItemKey, type StoredWidget,
 } from '../../engine/sights.ts';
 import { InvalidInput } from '../../engine/errors.ts';
@@ -91,7 +91,7 @@ async function checkWidgets(db: Queryable, actor: Actor, widgets: StoredWidget[]
     for (const [kind, ids] of Object.entries(widgetRefs([w])) as Array<[ItemKey, Set<number>]>) {
       for (const id of ids) {
         if (had?.[kind].has(id)) continue;
-        const key = `${kind}:${id}`;
+        const key = refKey(kind, id);
         if (!seen.has(key)) seen.set(key, (await canSee(db, actor, kind, id)) !== null);
         if (!seen.get(key)) throw apiError(1006);
       }
@@ -128,7 +128,7 @@ async function visibleNames(db: Queryable, actor: Actor, widgets: readonly Store
   for (const [kind, ids] of Object.entries(widgetRefs(widgets)) as Array<[ItemKey, Set<number>]>) {
     for (const id of ids) {
       const name = await canSee(db, actor, kind, id);
-      if (name !== null) out.set(`${kind}:${id}`, name);
+      if (name !== null) out.set(refKey(kind, id), name);
     }
   }
   return out;
@@ -164,10 +164,14 @@ async function dropShownLabels(db: Queryable, widgets: StoredWidget[], previous:
     if ('shortcutData' in c && 'shortcutData' in b) {
       for (const item of c.shortcutData) {
         if (item.label === undefined) continue;
-        const key = (['sheetId', 'reportId', 'sightId'] as const).find((k) => item.hyperlink[k] !== undefined);
-        if (key === undefined) continue;
-        const had = b.shortcutData.some((x) => x.label === undefined && x.hyperlink[key] === item.hyperlink[key]);
-        if (had && item.label === names.get(`${key}:${item.hyperlink[key]}`)) delete item.label;
+        const target = itemOf(item.hyperlink);
+        if (target === undefined) continue;
+        const key = refKey(...target);
+        const had = b.shortcutData.some((x) => {
+          const was = itemOf(x.hyperlink);
+          return x.label === undefined && was !== undefined && refKey(...was) === key;
+        });
+        if (had && item.label === names.get(key)) delete item.label;
       }
     }
   }
@@ -232,7 +236,7 @@ export async function updateSightDefinition(store: Store, actor: Actor, id: numb
     if (b.widgets !== undefined) {
       const previous = widgets;
       const names = await visibleNames(tx, actor, previous);
-      widgets = parseWidgets(b.widgets, previous, next.column_count, newId, { hidden: (kind, itemId) => !names.has(`${kind}:${itemId}`) });
+      widgets = parseWidgets(b.widgets, previous, next.column_count, newId, { hidden: (kind, itemId) => !names.has(refKey(kind, itemId)) });
       await checkWidgets(tx, actor, widgets, id, previous);
       await dropShownLabels(tx, widgets, previous, names);
       changed.push('widgets');
