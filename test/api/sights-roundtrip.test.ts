@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverForFile } from '../helpers/setup.ts';
-import { taskPointsSheet } from '../helpers/sights.ts';
+import { dashboardWidgets, taskPointsSheet } from '../helpers/sights.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { assertError, makeUser } from '../helpers/sheets.ts';
 
@@ -42,11 +42,7 @@ async function dashboard(tag: string) {
 /** The widgets without what a write changes by itself (each kept widget's version). */
 const unversioned = (widgets: Widget[]) => widgets.map(({ version: _v, ...w }) => w);
 
-async function widgetsOf(api: Client, id: number): Promise<Widget[]> {
-  const got = await api.get(`/sights/${id}`);
-  assert.equal(got.status, 200, JSON.stringify(got.body));
-  return got.body.widgets as Widget[];
-}
+const widgetsOf = (api: Client, id: number) => dashboardWidgets<Widget>(api, id);
 
 describe('Get Dashboard written back with PUT /sheetd/sights', () => {
   test('the widgets as read, sent back as they are, change nothing but their versions', async () => {

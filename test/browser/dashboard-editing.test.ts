@@ -5,6 +5,7 @@ import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
+import { dashboardWidgets } from '../helpers/sights.ts';
 import { drawnPixels, givePassword, screenshot, signInPage } from '../helpers/webapp.ts';
 
 /**
@@ -49,11 +50,7 @@ after(async () => {
 
 interface WidgetOut { id: number; type: string; title?: string; yPosition: number; xPosition: number; width: number; height: number; contents: Record<string, unknown> }
 
-async function widgetsOf(id: number): Promise<WidgetOut[]> {
-  const res = await api.get(`/sights/${id}`);
-  assert.equal(res.status, 200, res.text);
-  return res.body.widgets as WidgetOut[];
-}
+const widgetsOf = (id: number) => dashboardWidgets<WidgetOut>(api, id);
 
 /** Opens Add widget and chooses the kind (by keyboard: the select, then Enter). */
 async function addWidget(page: Page, kind: string): Promise<void> {

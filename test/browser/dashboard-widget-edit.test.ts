@@ -5,6 +5,7 @@ import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
+import { dashboardWidgets } from '../helpers/sights.ts';
 import { givePassword, signInPage } from '../helpers/webapp.ts';
 
 /**
@@ -53,11 +54,7 @@ after(async () => {
 type Obj = Record<string, unknown>;
 interface WidgetOut { id: number; type: string; title?: string; showTitle?: boolean; version: number; yPosition: number; xPosition: number; width: number; height: number; contents: Obj }
 
-async function widgetsOf(id: number): Promise<WidgetOut[]> {
-  const res = await api.get(`/sights/${id}`);
-  assert.equal(res.status, 200, res.text);
-  return res.body.widgets as WidgetOut[];
-}
+const widgetsOf = (id: number) => dashboardWidgets<WidgetOut>(api, id);
 
 async function makeBoard(name: string, widgets: Obj[]): Promise<number> {
   const made = await api.post('/sheetd/sights', { name, widgets });

@@ -5,6 +5,7 @@ import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
+import { addTaskPointsRows } from '../helpers/sights.ts';
 import { eventually, givePassword, gridHeaders, gridRows, screenshot, signInPage } from '../helpers/webapp.ts';
 
 /**
@@ -24,11 +25,6 @@ let a: Awaited<ReturnType<typeof makeSheet>>;
 let b: Awaited<ReturnType<typeof makeSheet>>;
 let reportId: number;
 
-async function addRows(s: Awaited<ReturnType<typeof makeSheet>>, rows: Array<[string, number]>): Promise<void> {
-  const r = await api.post(`/sheets/${s.id}/rows`, rows.map(([task, points]) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: task }, { columnId: s.col.Points!.id, value: points }] })));
-  assert.equal(r.status, 200, r.text);
-}
-
 before(async () => {
   if (!CHROMIUM) return;
   t = await startSuiteServer();
@@ -37,8 +33,8 @@ before(async () => {
   b = await makeSheet(api, 'Ledger B', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: ' points ', type: 'TEXT_NUMBER' }, { title: 'Notes', type: 'TEXT_NUMBER' }]);
   // the second sheet's points column is spelt differently: the report matches it by title all the same
   b.col.Points = b.columns.find((c) => c.title.trim().toLowerCase() === 'points')!;
-  await addRows(a, [['Alpha', 3], ['Beta', 5]]);
-  await addRows(b, [['Gamma', 8], ['Delta', 2]]);
+  await addTaskPointsRows(api, a, [['Alpha', 3], ['Beta', 5]]);
+  await addTaskPointsRows(api, b, [['Gamma', 8], ['Delta', 2]]);
   await givePassword(t, 'admin@example.com');
   browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1200, height: 800 } })).newPage();

@@ -5,7 +5,8 @@ import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
-import { cellAt, givePassword, gridHeaders, gridRows, screenshot, settled, signInPage } from '../helpers/webapp.ts';
+import { addTaskPointsRows } from '../helpers/sights.ts';
+import { cellAt, eventually, givePassword, gridHeaders, gridRows, screenshot, settled, signInPage } from '../helpers/webapp.ts';
 
 /**
  * The report page in Chromium: a report over two sheets (the person's own, and one shared to
@@ -24,11 +25,6 @@ let reportId: number;
 
 const COLUMNS = [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Points', type: 'TEXT_NUMBER' }];
 
-async function addRows(a: Client, s: Awaited<ReturnType<typeof makeSheet>>, rows: Array<[string, number]>): Promise<void> {
-  const r = await a.post(`/sheets/${s.id}/rows`, rows.map(([task, points]) => ({ toBottom: true, cells: [{ columnId: s.col.Task!.id, value: task }, { columnId: s.col.Points!.id, value: points }] })));
-  assert.equal(r.status, 200, r.text);
-}
-
 before(async () => {
   if (!CHROMIUM) return;
   t = await startSuiteServer();
@@ -36,9 +32,9 @@ before(async () => {
   const bob = await makeUser(t, api, 'bob@example.com');
   const bobApi = client(t.base, bob.token);
   mine = await makeSheet(api, 'Plan A', COLUMNS);
-  await addRows(api, mine, [['Alpha', 3], ['Beta', 5]]);
+  await addTaskPointsRows(api, mine, [['Alpha', 3], ['Beta', 5]]);
   theirs = await makeSheet(bobApi, 'Plan B', COLUMNS);
-  await addRows(bobApi, theirs, [['Gamma', 8]]);
+  await addTaskPointsRows(bobApi, theirs, [['Gamma', 8]]);
   assert.equal((await bobApi.post(`/sheets/${theirs.id}/shares`, { email: 'admin@example.com', accessLevel: 'VIEWER' })).status, 200);
   const rep = await api.post('/sheetd/reports', { name: 'All plans', scope: { sheets: [{ id: mine.id }, { id: theirs.id }] }, columns: [{ sheetNameColumn: true }, { title: 'Task', primary: true }, { title: 'Points', type: 'TEXT_NUMBER' }] });
   assert.equal(rep.status, 200, rep.text);
@@ -53,15 +49,6 @@ after(async () => {
   await browser?.close();
   await t?.close();
 });
-
-/** Polls until `check` holds (the page's write has been answered, but a read may race it). */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.fail(what);
-}
 
 async function points(sheetId: number, pointsCol: number): Promise<unknown[]> {
   const s = await api.get(`/sheets/${sheetId}`);
@@ -89,7 +76,7 @@ test('a report opens as a grid of its sources\' rows; an edit goes to the source
   await page.keyboard.press('Enter');
   await page.locator('.sd-editor').waitFor({ state: 'detached' });
   await settled(page);
-  await eventually(async () => (await points(mine.id, mine.col.Points!.id)).join() === '13,5', 'Plan A has the new points');
+  await eventually(async () => (await points(mine.id, mine.col.Points!.id)).join(), (v) => v === '13,5', 'Plan A has the new points');
   await cellAt(page, 2, 4).filter({ hasText: /^\s*13\s*$/ }).waitFor();
 
   // Gamma's sheet is shared to view only: its cells are read-only and typing opens no editor
@@ -108,9 +95,9 @@ test('a report opens as a grid of its sources\' rows; an edit goes to the source
 test('a report over a sheet shared as EDITOR and one shared as VIEWER: editors only on the first one\'s rows', { skip }, async () => {
   const carolApi = client(t.base, (await makeUser(t, api, 'carol@example.com')).token);
   const editable = await makeSheet(carolApi, 'Shared to edit', COLUMNS);
-  await addRows(carolApi, editable, [['Edit me', 1]]);
+  await addTaskPointsRows(carolApi, editable, [['Edit me', 1]]);
   const viewOnly = await makeSheet(carolApi, 'Shared to view', COLUMNS);
-  await addRows(carolApi, viewOnly, [['Look only', 2]]);
+  await addTaskPointsRows(carolApi, viewOnly, [['Look only', 2]]);
   assert.equal((await carolApi.post(`/sheets/${editable.id}/shares`, { email: 'admin@example.com', accessLevel: 'EDITOR' })).status, 200);
   assert.equal((await carolApi.post(`/sheets/${viewOnly.id}/shares`, { email: 'admin@example.com', accessLevel: 'VIEWER' })).status, 200);
   const rep = await api.post('/sheetd/reports', { name: 'Shared plans', scope: { sheets: [{ id: editable.id }, { id: viewOnly.id }] }, columns: [{ title: 'Task', primary: true }, { title: 'Points', type: 'TEXT_NUMBER' }] });
@@ -151,7 +138,7 @@ test('a report over a sheet shared as EDITOR and one shared as VIEWER: editors o
   await page.keyboard.press('Enter');
   await page.locator('.sd-editor').waitFor({ state: 'detached' });
   await settled(page);
-  await eventually(async () => (await points(editable.id, editable.col.Points!.id)).join() === '21', 'the EDITOR sheet has the new points');
+  await eventually(async () => (await points(editable.id, editable.col.Points!.id)).join(), (v) => v === '21', 'the EDITOR sheet has the new points');
   assert.deepEqual(await points(viewOnly.id, viewOnly.col.Points!.id), [2]);
   assert.equal((await cellAt(page, 3, 3).innerText()).trim(), '2');
 });
