@@ -6,7 +6,7 @@ import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import { dashboardWidgets } from '../helpers/sights.ts';
-import { givePassword, signInPage } from '../helpers/webapp.ts';
+import { givePassword, screenshot, signInPage } from '../helpers/webapp.ts';
 
 /**
  * The dashboard editor's Edit… dialog and its newer Add widget kinds, in Chromium by keyboard:
@@ -97,6 +97,7 @@ test('Edit… changes a widget\'s title, text, labels, address, links and chart 
   let dlg = page.getByRole('dialog', { name: 'Edit Text: First line Point one Point two' });
   const text = dlg.getByLabel(/^Text/);
   assert.equal(await text.inputValue(), 'First line\nPoint one\nPoint two');
+  await screenshot(page, 'dashboard-widget-edit-text');
   await text.fill('One <b> & more\n\nTwo');
   await text.press('Control+Enter');
   await dlg.waitFor({ state: 'detached' });
@@ -130,6 +131,7 @@ test('Edit… changes a widget\'s title, text, labels, address, links and chart 
   const sheetLink = dlg.getByRole('group', { name: 'Link 1: a sheet' });
   const webLink = dlg.getByRole('group', { name: 'Link 2: a web address' });
   assert.equal(await sheetLink.getByLabel(/^Label/).inputValue(), 'Plan');
+  await screenshot(page, 'dashboard-widget-edit-shortcuts');
   assert.equal(await sheetLink.getByLabel('Web address').count(), 0, 'a link to a sheet stays one');
   await sheetLink.getByLabel(/^Label/).fill('');
   await webLink.getByLabel(/^Label/).fill('Handbook');
