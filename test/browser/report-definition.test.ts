@@ -157,7 +157,11 @@ test('a refusal of the server is shown in the dialog, which stays open; Escape c
   const dlg = page.getByRole('dialog', { name: 'New report' });
   await dlg.waitFor();
   await dlg.getByLabel('Report name').fill('Never made');
+  // the dialog reads a chosen sheet's columns: the sheet goes only once they are read (else the
+  // dialog, finding no columns, would refuse by itself before asking the server)
+  const columnsRead = page.waitForResponse((r) => r.url().includes(`/sheets/${gone.id}/columns`));
   await dlg.getByLabel('Ledger gone').check();
+  await columnsRead;
   // the sheet is deleted while the dialog is open: the server refuses the report (404/1006)
   assert.equal((await api.del(`/sheets/${gone.id}`)).status, 200);
   const before = (await api.get('/reports')).body.data.length as number;
