@@ -156,12 +156,14 @@ function valueTextForDisplay(_v: StoredValue, text: string): string {
 
 /**
  * JSON text of cells as presentCell would give them, for one column of one response, set up
- * once: `json(cell, formula)` writes the common cells directly (blank, or a text / number /
- * boolean value with an optional format and formula); it returns null for a cell it does not
- * handle (hyperlink, cell link, image, object values: present those with presentCell) and ''
- * for a cell without content when `skipEmpty` (exclude=nonexistentCells). `formula` is the
- * text the formula engine gives for the cell, which replaces the stored one. `cellJson` is null
- * for a column it does not handle at all (a type shown as another at this level).
+ * once: `json(cell, formula, rowId)` writes the cells directly (blank, or a value with an
+ * optional format and formula); it returns null for a cell it does not handle (hyperlink, cell
+ * link, image: present those with presentCell) and '' for a cell without content when
+ * `skipEmpty` (exclude=nonexistentCells). `formula` is the text the formula engine gives for the
+ * cell, which replaces the stored one. Object values (dates, contacts, durations, predecessors)
+ * take their texts from the functions presentCell uses; a date's, which repeats down a column,
+ * is made once per response. `cellJson` is null for a column it does not handle at all (a type
+ * shown as another at this level).
  */
 export class CellJson {
   private readonly head: string;
@@ -170,8 +172,15 @@ export class CellJson {
   private readonly withObject: boolean;
   private readonly withFormat: boolean;
   private readonly columnFormat: string | undefined;
+  private readonly column: ColumnDef;
+  /** The response's options, with the row of the cell being written (predecessors name it). */
+  private readonly opts: PresentCellOptions;
+  /** The value's part of a date cell's text, by the date: the same for every cell of that date. */
+  private readonly dates = new Map<number | string, string>();
 
   constructor(column: ColumnDef, type: ColumnType, opts: PresentCellOptions, skipEmpty: boolean) {
+    this.column = column;
+    this.opts = { ...opts };
     this.head = `{"columnId":${JSON.stringify(column.id)}${opts.includeColumnType === true ? `,"columnType":${JSON.stringify(type)}` : ''}`;
     this.blank = skipEmpty ? '' : this.head + '}';
     this.display = HAS_DISPLAY.has(type);
@@ -180,13 +189,14 @@ export class CellJson {
     this.columnFormat = column.format;
   }
 
-  json(cell: StoredCell | undefined, formula: string | undefined): string | null {
+  json(cell: StoredCell | undefined, formula: string | undefined, rowId?: number): string | null {
     const head = this.head;
     if (cell === undefined) return formula === undefined ? this.blank : `${head},"formula":${JSON.stringify(formula)}}`;
     if (cell.h !== undefined || cell.li !== undefined || cell.img !== undefined) return null;
     let s = head;
     const v = cell.v;
-    if (v !== undefined) {
+    if (typeof v === 'object') s += this.objectValuePart(v, rowId);
+    else if (v !== undefined) {
       let value: string;
       let text: string;
       if (typeof v === 'string') {
@@ -197,11 +207,9 @@ export class CellJson {
         const format = cell.f ?? this.columnFormat;
         // formatNumber's own shortcut: an unformatted whole number is its own text
         text = format === undefined && Number.isInteger(v) && Math.abs(v) < 1e12 ? `"${value}"` : this.display ? JSON.stringify(formatNumber(v, format)) : '';
-      } else if (typeof v === 'boolean') {
+      } else {
         value = v ? 'true' : 'false';
         text = v ? '"true"' : '"false"';
-      } else {
-        return null;
       }
       s += this.display ? `,"value":${value},"displayValue":${text}` : `,"value":${value}`;
       if (this.withObject) s += `,"objectValue":${value}`;
@@ -210,6 +218,24 @@ export class CellJson {
     const fx = formula ?? cell.fx;
     if (fx !== undefined) s += `,"formula":${JSON.stringify(fx)}`;
     return s === head ? this.blank : s + '}';
+  }
+
+  /** `,"value":...` and what follows it of an object value, as presentCell gives them. */
+  private objectValuePart(v: Extract<StoredValue, object>, rowId: number | undefined): string {
+    const date = 't' in v ? v.t : 'd' in v ? v.d : undefined;
+    if (date !== undefined) {
+      const kept = this.dates.get(date);
+      if (kept !== undefined) return kept;
+    }
+    const opts = this.opts;
+    opts.rowId = rowId;
+    const column = this.column;
+    const text = valueText(column, v, undefined, opts);
+    let s = `,"value":${JSON.stringify(rawValue(column.type, v, text, opts))}`;
+    if (this.display) s += `,"displayValue":${JSON.stringify(valueTextForDisplay(v, text))}`;
+    if (this.withObject) s += `,"objectValue":${JSON.stringify(objectValueOf(column, v, opts))}`;
+    if (date !== undefined) this.dates.set(date, s);
+    return s;
   }
 }
 

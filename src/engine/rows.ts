@@ -126,8 +126,12 @@ export function readRowLocation(rows: readonly RowLocationInput[], forUpdate: bo
   return first;
 }
 
+/** Order stamps of every tree of the process: a stamp names one arrangement of one tree. */
+let lastOrderStamp = 0;
+
 export class RowTree {
   private readonly nodes = new Map<number, RowNode>();
+  private stamp = ++lastOrderStamp;
   private readonly kids = new Map<number, number[]>([[ROOT, []]]);
   private order: number[] | null = null;
   private numbers: Map<number, number> | null = null;
@@ -186,6 +190,15 @@ export class RowTree {
       this.order = out;
     }
     return this.order;
+  }
+
+  /**
+   * Changes whenever rows come, go or move (and with them, possibly, row numbers), never
+   * otherwise; no two trees share one. What shows row numbers of other rows (predecessors) may
+   * be kept while it stays the same.
+   */
+  get orderStamp(): number {
+    return this.stamp;
   }
 
   /** 1-based row number of a row, undefined when not in the sheet. */
@@ -271,6 +284,7 @@ export class RowTree {
   }
 
   private invalidate(): void {
+    this.stamp = ++lastOrderStamp;
     this.prevSiblings = null;
     this.order = null;
     this.numbers = null;
@@ -327,6 +341,7 @@ export class RowTree {
    * display order, so the derived order, numbers and previous siblings are extended, not rebuilt.
    */
   private appended(ids: readonly number[]): void {
+    this.stamp = ++lastOrderStamp;
     if (this.order !== null) this.order = this.order.concat(ids);
     if (this.numbers !== null) {
       let n = this.numbers.size;
@@ -450,6 +465,7 @@ export class RowTree {
     }
     if (this.isTail(all)) {
       // the last rows of the sheet: the others keep their numbers and previous siblings
+      this.stamp = ++lastOrderStamp;
       this.order = this.order!.slice(0, this.order!.length - all.length);
       for (const id of all) {
         this.numbers?.delete(id);

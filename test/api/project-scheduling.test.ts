@@ -256,6 +256,54 @@ describe('project scheduling', () => {
     void prep;
   });
 
+  test('a whole-sheet read after each kind of write shows every row as Get Row does: row numbers, dates and the critical path follow', async () => {
+    const p = await projectSheet('Kept rows');
+    const [a] = await p.add([{ 'Task Name': 'A', Start: '2026-01-05', Duration: '2d' }]);
+    const [b, c, d] = await p.add([
+      { 'Task Name': 'B', Duration: '3d', Predecessors: '1' },
+      { 'Task Name': 'C', Duration: '1d', Predecessors: '1' },
+      { 'Task Name': 'D' },
+    ]);
+    const q = '?include=objectValue';
+    /** Get Sheet with objectValue, each row checked against its own Get Row; the predecessors by task. */
+    const readAll = async () => {
+      const sheet = await s.api.get(`/sheets/${p.id}${q}`);
+      assert.equal(sheet.status, 200, sheet.text);
+      const rows = sheet.body.rows as ApiRow[];
+      for (const r of rows) {
+        const one = await s.api.get(`/sheets/${p.id}/rows/${r.id}${q}`);
+        assert.equal(JSON.stringify(r), JSON.stringify(one.body), `row ${r.rowNumber} as Get Row shows it`);
+      }
+      const task = (r: ApiRow) => String(r.cells.find((x) => x.columnId === p.col['Task Name'])!.value);
+      const predecessors = (r: ApiRow) => {
+        const cell = r.cells.find((x) => x.columnId === p.col.Predecessors)!;
+        const list = (cell.objectValue as { predecessors?: Array<{ rowNumber: number; inCriticalPath: boolean }> } | undefined)?.predecessors;
+        return list === undefined ? undefined : { value: cell.value, critical: list.map((x) => x.inCriticalPath), rowNumbers: list.map((x) => x.rowNumber) };
+      };
+      return Object.fromEntries(rows.map((r) => [task(r), predecessors(r)]));
+    };
+    assert.deepEqual(await readAll(), {
+      A: undefined, B: { value: '1', critical: [true], rowNumbers: [1] }, C: { value: '1', critical: [false], rowNumbers: [1] }, D: undefined,
+    });
+    // a cell outside the schedule (its answer, one row of another view, comes between the reads)
+    assert.equal((await p.update(d!, { Comments: 'no dates here' })).status, 200);
+    const unchanged = await readAll();
+    assert.deepEqual(unchanged.B, { value: '1', critical: [true], rowNumbers: [1] });
+    // C grows longer than B: the critical path goes through C now
+    assert.equal((await p.update(c!, { Duration: '5d' })).status, 200);
+    const flipped = await readAll();
+    assert.deepEqual([flipped.B, flipped.C], [{ value: '1', critical: [false], rowNumbers: [1] }, { value: '1', critical: [true], rowNumbers: [1] }]);
+    // D moves to the top: A is row 2, and the predecessors that name it say so
+    const moved = await s.api.put(`/sheets/${p.id}/rows`, [{ id: d, toTop: true }]);
+    assert.equal(moved.status, 200, moved.text);
+    const renumbered = await readAll();
+    assert.deepEqual([renumbered.B, renumbered.C], [{ value: '2', critical: [false], rowNumbers: [2] }, { value: '2', critical: [true], rowNumbers: [2] }]);
+    // a second read of the same version is the same text
+    assert.deepEqual(await readAll(), renumbered);
+    void a;
+    void b;
+  });
+
   test('end dates are not written: 400/1080, in Add Rows and Update Rows; nothing changes', async () => {
     const p = await projectSheet('No ends');
     const [a] = await p.add([{ 'Task Name': 'A', Start: '2026-01-05', Duration: '3d' }]);

@@ -159,34 +159,60 @@ interface CellsFormat {
   dataKey: string;
   /** What this presentation chose: columns, access level, options. */
   viewKey: string;
+  /** The project schedule it shows (predecessors' objectValue), as identities of its edge sets. */
+  scheduleKey: string;
   engine: SheetModel['formulas'];
   lastUsed: number;
+  /**
+   * The rows its last response presented. A view that presents more takes the place at once:
+   * the few rows a write answers with, in a view of their own, do not keep a whole-sheet read
+   * from being kept.
+   */
+  rows: number;
 }
 const cellsFormats = new WeakMap<SheetModel, CellsFormat>();
+
+/** A number for an object, the same while it lives (0 for none): what a key can hold of a set. */
+const identities = new WeakMap<object, number>();
+let lastIdentity = 0;
+function identityOf(o: object | undefined): number {
+  if (o === undefined) return 0;
+  let n = identities.get(o);
+  if (n === undefined) identities.set(o, (n = ++lastIdentity));
+  return n;
+}
 const TAKE_OVER_MS = 10_000;
 
 /**
  * The presentation of a response's cells whose rows' JSON is kept, or undefined when nothing is
  * kept for it: cells that show who created or modified the row (user names change without the
- * sheet changing), or another presentation holds the model's place.
+ * sheet changing), or another presentation of as many rows or more holds the model's place.
  */
-function cellsFormatOf(model: SheetModel, cols: readonly ColumnDef[], copts: Omit<PresentCellOptions, 'rowId'>, skipEmpty: boolean): CellsFormat | undefined {
+function cellsFormatOf(model: SheetModel, cols: readonly ColumnDef[], copts: Omit<PresentCellOptions, 'rowId'>, skipEmpty: boolean, rowCount: number): CellsFormat | undefined {
   if (cols.some((c) => c.systemColumnType === 'CREATED_BY' || c.systemColumnType === 'MODIFIED_BY')) return undefined;
   const engine = model.formulas;
-  // formula text and predecessor rows show row numbers and titles of other rows: kept for this version only
-  const byVersion = (engine !== undefined && engine !== null) || cols.some((c) => c.type === 'PREDECESSOR');
-  const dataKey = JSON.stringify([model.columns, byVersion ? model.version : null]);
+  // formula text shows row numbers and titles of other rows: kept for this version only;
+  // predecessors show other rows' numbers (and with objectValue, the schedule's invalid and
+  // critical edges): kept while the rows' order and the schedule are the same
+  const byVersion = engine !== undefined && engine !== null;
+  const byOrder = !byVersion && cols.some((c) => c.type === 'PREDECESSOR');
+  const dataKey = JSON.stringify([model.columns, byVersion ? model.version : byOrder ? `order ${model.tree.orderStamp}` : null]);
+  // only the views with objectValue show the schedule (cellOptions gives them its edges)
+  const scheduleKey = byOrder ? `${identityOf(copts.invalidPredecessors)} ${identityOf(copts.criticalPredecessors)}` : '';
   const viewKey = JSON.stringify([cols.map((c) => c.id), copts.level, copts.numericDates, copts.includeObjectValue, copts.includeFormat, copts.includeColumnType, skipEmpty]);
   const now = Date.now();
   const f = cellsFormats.get(model);
   if (f !== undefined && f.dataKey === dataKey && f.engine === engine) {
     if (f.viewKey === viewKey) {
-      f.lastUsed = now;
-      return f;
-    }
-    if (now - f.lastUsed <= TAKE_OVER_MS) return undefined;
+      if (f.scheduleKey === scheduleKey) {
+        f.lastUsed = now;
+        f.rows = rowCount;
+        return f;
+      }
+      // the same view of a schedule computed again: the one before can no longer be asked for
+    } else if (now - f.lastUsed <= TAKE_OVER_MS && f.rows >= rowCount) return undefined;
   }
-  const next = { dataKey, viewKey, engine, lastUsed: now };
+  const next = { dataKey, viewKey, scheduleKey, engine, lastUsed: now, rows: rowCount };
   cellsFormats.set(model, next);
   return next;
 }
@@ -203,7 +229,7 @@ export function writeRowsJson(w: JsonWriter, model: SheetModel, rows: readonly R
   const cols = o.columns ?? model.columns;
   const copts = cellOptions(model, o);
   const skipEmpty = ro.exclude.has('nonexistentCells');
-  const format = cellsFormatOf(model, cols, copts, skipEmpty);
+  const format = cellsFormatOf(model, cols, copts, skipEmpty, rows.length);
   const hasSystem = cols.some((c) => c.systemColumnType !== undefined);
   // each column's position: a row's cells are walked once (for-in) into `byPosition`; loading
   // them one by one by column key is several times slower (numeric-string property names)
@@ -292,7 +318,7 @@ export function writeRowsJson(w: JsonWriter, model: SheetModel, rows: readonly R
       const col = cols[i]!;
       const formula = engine === undefined ? undefined : engine.formulaOf(id, col.id);
       const fast = compiled[i]!;
-      let cell = fast === null ? null : fast.json(byPosition[i], formula);
+      let cell = fast === null ? null : fast.json(byPosition[i], formula, id);
       if (cell === null) {
         const api = presentRowCells([col], cells, { ...copts, rowId: id, system })[0]!;
         if (formula !== undefined) api.formula = formula;

@@ -4,7 +4,7 @@ import { WorkCalendar, type ProjectSettings } from '../../engine/calendar.ts';
 import { rowsInOrder, type Changeset, type SheetModel } from '../../engine/model.ts';
 import type { RowLocation } from '../../engine/rows.ts';
 import { projectColumnsOf, scheduleColumnIds, scheduleProject, type ProjectColumns, type Schedule } from '../../engine/schedule.ts';
-import type { WriteContext } from '../sheets/sheetWrites.ts';
+import type { CommitStep, WriteContext } from '../sheets/sheetWrites.ts';
 import { afterWrite, type CellWrite } from './formulas.ts';
 
 /**
@@ -52,7 +52,13 @@ export async function scheduleProjectSheet(ctx: WriteContext): Promise<void> {
   const m = ctx.model;
   if (m.project === undefined) return;
   const cols = projectColumnsOf(m.columns);
-  if (cols === undefined || !touchesSchedule(ctx.changes, cols)) return;
+  if (cols === undefined) return;
+  if (!touchesSchedule(ctx.changes, cols)) {
+    // the schedule read before this write is the one after it (carrySchedule, once committed)
+    untouched.set(m, m.version);
+    return;
+  }
+  untouched.delete(m);
   const durationCleared = new Set<number>();
   if (cols.duration !== undefined) {
     for (const e of ctx.changes.cells) if (e.columnId === cols.duration && e.before?.v !== undefined && e.after?.v === undefined) durationCleared.add(e.rowId);
@@ -83,14 +89,45 @@ export async function scheduleProjectSheet(ctx: WriteContext): Promise<void> {
 /** What a read shows of a project sheet's schedule: invalid predecessors, the critical path. */
 const analyses = new WeakMap<SheetModel, { version: number; schedule: Schedule }>();
 
+/** Models whose write (from the version given) left every input of the schedule as it was. */
+const untouched = new WeakMap<SheetModel, number>();
+
+/**
+ * Commit step: a write that left the schedule's inputs alone (a cell of another column, a
+ * discussion) keeps the schedule read before it, so that the first read after it does not
+ * compute the whole plan again.
+ */
+export const carrySchedule: CommitStep = async (_store, _actor, sheets) => {
+  for (const s of sheets) {
+    const from = untouched.get(s.model);
+    untouched.delete(s.model);
+    const kept = analyses.get(s.model);
+    if (kept !== undefined && from !== undefined && s.changed && kept.version === from && s.model.version === from + 1) kept.version = s.model.version;
+  }
+};
+
 export function scheduleOf(m: SheetModel): Schedule | undefined {
   const cols = projectColumnsOf(m.columns);
   if (cols === undefined) return undefined;
   const kept = analyses.get(m);
   if (kept !== undefined && kept.version === m.version) return kept.schedule;
   const schedule = scheduleProject(scheduleInput(m), cols, calendarOf(m.project ?? {}));
+  // edges that are what they were keep their sets: what shows them (the rows' JSON kept by
+  // present/sheetContents.ts) stays valid for the rows the write left alone
+  if (kept !== undefined) {
+    const before = kept.schedule;
+    if (sameMembers(schedule.invalid, before.invalid)) schedule.invalid = before.invalid;
+    if (sameMembers(schedule.critical, before.critical)) schedule.critical = before.critical;
+    if (sameMembers(schedule.criticalRows, before.criticalRows)) schedule.criticalRows = before.criticalRows;
+  }
   analyses.set(m, { version: m.version, schedule });
   return schedule;
+}
+
+function sameMembers<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
+  if (a.size !== b.size) return false;
+  for (const x of a) if (!b.has(x)) return false;
+  return true;
 }
 
 /** The rows on a project sheet's critical path (filters' ON_CRITICAL_PATH); undefined for other sheets. */
