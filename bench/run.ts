@@ -14,6 +14,7 @@ const suites: Array<[string, string, string]> = [
   ['sheet', 'sheet.ts', 'benchSheet'],
   ['memory', 'memory.ts', 'benchMemory'],
   ['search', 'search.ts', 'benchSearch'],
+  ['schedule', 'schedule.ts', 'benchSchedule'],
   ['import', 'import.ts', 'benchImport'],
   ['cluster', 'cluster.ts', 'benchCluster'],
   ['web', 'web.ts', 'benchWeb'],
