@@ -51,6 +51,28 @@ function url(path: string, query?: Query): string {
   return s ? `${u}?${s}` : u;
 }
 
+const UNREACHABLE = 'The server cannot be reached. Check the connection and try again.';
+
+/** An answer's JSON; a refusal (not 2xx) becomes an ApiError with the catalogue's code and words. */
+function answerOf<T>(status: number, text: string): T {
+  let json: unknown = undefined;
+  if (text) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+  }
+  if (status < 200 || status > 299) throw refusalOf(status, json);
+  return json as T;
+}
+
+function refusalOf(status: number, json: unknown): ApiError {
+  const e = json as { errorCode?: number; message?: string; refId?: string } | undefined;
+  if (e && typeof e.message === 'string') return new ApiError(status, e.errorCode ?? 0, e.message, e.refId);
+  return new ApiError(status, 0, status >= 500 ? 'Something went wrong on the server. Try again.' : `The server refused the request (${status}).`);
+}
+
 /** One API call. `body` is sent as JSON unless it is FormData or a Blob (uploads). */
 export async function call<T = unknown>(method: string, path: string, opts: { query?: Query; body?: unknown; headers?: Record<string, string> } = {}): Promise<T> {
   const headers: Record<string, string> = { 'x-csrf-token': csrfToken(), accept: 'application/json', ...opts.headers };
@@ -64,23 +86,72 @@ export async function call<T = unknown>(method: string, path: string, opts: { qu
   try {
     res = await fetch(url(path, opts.query), { method, headers, body, credentials: 'same-origin' });
   } catch {
-    throw new ApiError(0, 0, 'The server cannot be reached. Check the connection and try again.');
+    throw new ApiError(0, 0, UNREACHABLE);
   }
-  const text = await res.text();
-  let json: unknown = undefined;
-  if (text) {
+  return answerOf<T>(res.status, await res.text());
+}
+
+/**
+ * POSTs a file as the request body (Import Sheet) with XMLHttpRequest, which tells how much of
+ * an upload has gone (fetch does not): `onProgress` hears the bytes sent, `onSent` that all of
+ * them are (the server is at work then). `signal` stops the upload: the promise then rejects with
+ * an AbortError. Refusals are ApiErrors, as call()'s.
+ */
+export function sendFile<T = unknown>(path: string, file: Blob, contentType: string, opts: { query?: Query; onProgress?: (sent: number, total: number) => void; onSent?: () => void; signal?: AbortSignal } = {}): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url(path, opts.query));
+    xhr.setRequestHeader('x-csrf-token', csrfToken());
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader('content-type', contentType);
+    xhr.upload.addEventListener('progress', (e) => opts.onProgress?.(e.loaded, e.lengthComputable ? e.total : file.size));
+    xhr.upload.addEventListener('load', () => opts.onSent?.());
+    xhr.addEventListener('load', () => {
+      try {
+        resolve(answerOf<T>(xhr.status, xhr.responseText));
+      } catch (e) {
+        reject(e);
+      }
+    });
+    xhr.addEventListener('error', () => reject(new ApiError(0, 0, UNREACHABLE)));
+    xhr.addEventListener('abort', () => reject(new DOMException('The upload was stopped.', 'AbortError')));
+    if (opts.signal?.aborted) {
+      reject(new DOMException('The upload was stopped.', 'AbortError'));
+      return;
+    }
+    opts.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(file);
+  });
+}
+
+/**
+ * A file the API answers for an Accept header (Get Sheet as Excel, CSV or PDF): its bytes and the
+ * name its Content-Disposition gives (null when none). A refusal is an ApiError, as call()'s.
+ */
+export async function getFile(path: string, accept: string, query?: Query): Promise<{ blob: Blob; fileName: string | null }> {
+  let res: Response;
+  try {
+    res = await fetch(url(path, query), { headers: { 'x-csrf-token': csrfToken(), accept }, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 0, UNREACHABLE);
+  }
+  if (!res.ok) return answerOf<never>(res.status, await res.text());
+  return { blob: await res.blob(), fileName: fileNameOf(res.headers.get('content-disposition')) };
+}
+
+/** The file name of a Content-Disposition: its UTF-8 `filename*` (the server always sends one), else `filename`. */
+function fileNameOf(header: string | null): string | null {
+  if (!header) return null;
+  const star = /filename\*\s*=\s*UTF-8''([^;\s]+)/i.exec(header);
+  if (star) {
     try {
-      json = JSON.parse(text);
+      return decodeURIComponent(star[1]!);
     } catch {
-      json = undefined;
+      // not percent-encoded as it should be: the plain name below
     }
   }
-  if (!res.ok) {
-    const e = json as { errorCode?: number; message?: string; refId?: string } | undefined;
-    if (e && typeof e.message === 'string') throw new ApiError(res.status, e.errorCode ?? 0, e.message, e.refId);
-    throw new ApiError(res.status, 0, res.status >= 500 ? 'Something went wrong on the server. Try again.' : `The server refused the request (${res.status}).`);
-  }
-  return json as T;
+  const plain = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header) ?? /filename\s*=\s*([^;"\s]+)/i.exec(header);
+  return plain ? plain[1]!.replace(/\\(.)/g, '$1') : null;
 }
 
 export const api = {

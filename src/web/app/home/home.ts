@@ -1,6 +1,7 @@
 import { api, showError, showMessage } from '../api.ts';
 import { confirmDialog, dialog, formDialog, formatTime, h } from '../dom.ts';
 import { openReportDialog } from '../reports/definitionDialog.ts';
+import { openImportDialog } from './importDialog.ts';
 
 /** The copy choices of sheets, folders and workspaces: everything but the shares (Copy's include), or the columns alone. */
 const COPY_ALL = 'Everything: rows, attachments, conversations, filters, forms and rules';
@@ -10,7 +11,7 @@ const COPY_INCLUDE = 'data,attachments,discussions,filters,forms,rules,ruleRecip
 /**
  * Home: the person's items as GET /2.0/home sees them (sheets, reports, dashboards, folders with
  * their contents, workspaces) and their favorites; a workspace opens in place (GET
- * /workspaces/{id}). Create, rename, move, copy, delete (confirmed), favorite; a search box over
+ * /workspaces/{id}). Create, import (a CSV or Excel file), rename, move, copy, delete (confirmed), favorite; a search box over
  * the search API that opens a row where it is.
  */
 
@@ -132,6 +133,7 @@ export async function mountHome(root: HTMLElement): Promise<void> {
     }));
     actions.replaceChildren(
       h('button', { type: 'button', onclick: (() => void createSheet()) as EventListener }, 'New sheet'),
+      h('button', { type: 'button', class: 'secondary', 'aria-haspopup': 'dialog', onclick: ((e: Event) => void importSheet(e.currentTarget as HTMLElement)) as EventListener }, 'Import…'),
       h('button', { type: 'button', class: 'secondary', onclick: ((e: Event) => void createReport(e.currentTarget as HTMLElement)) as EventListener }, 'New report'),
       h('button', { type: 'button', class: 'secondary', onclick: (() => void createDashboard()) as EventListener }, 'New dashboard'),
       h('button', { type: 'button', class: 'secondary', onclick: (() => void createFolder()) as EventListener }, 'New folder'),
@@ -203,6 +205,14 @@ export async function mountHome(root: HTMLElement): Promise<void> {
     } catch (e) {
       showError(e);
     }
+  }
+
+  /** Import…: a CSV or Excel file made into a sheet in the place shown, which then opens. */
+  async function importSheet(opener: HTMLElement): Promise<void> {
+    const p = place();
+    const id = await openImportDialog({ path: `${base('sheets')}/import`, title: p.kind === 'home' ? 'Import a sheet' : `Import a sheet into ${p.name}` });
+    if (id === null) opener.focus();
+    else location.href = `/sheets/${id}`;
   }
 
   /** New report: the definition dialog; the report goes to the place shown, then opens. */

@@ -5,6 +5,7 @@ import { SheetGrid } from '../sheet/grid.ts';
 import { atLeast } from '../panels/access.ts';
 import { openShareDialog } from '../share/shareDialog.ts';
 import { openReportDialog } from './definitionDialog.ts';
+import { downloadMenu, REPORT_FILES } from '../download.ts';
 import { ReportActions, REPORT_QUERY, reportAsSheet, type Report } from './actions.ts';
 
 /**
@@ -61,6 +62,10 @@ export async function mountReport(root: HTMLElement, reportId: number, who: { us
     share.addEventListener('click', () => openShareDialog(document.body, { objectType: 'report', objectId: reportId, objectName: report.name, access: report.accessLevel, api, onClose: () => share.focus() }));
     head.append(share);
   }
+  // every row of the report, as Get Report answers it
+  const download = h('button', { type: 'button', class: 'secondary', 'aria-haspopup': 'dialog' }, 'Download…');
+  download.addEventListener('click', () => void downloadMenu(download, { noun: 'report', name: report.name, path: `/reports/${reportId}`, formats: REPORT_FILES }));
+  head.append(download);
   const note = h('p', { class: 'note' }, countText());
   const gridHost = h('div', { class: 'grid-host' });
   root.replaceChildren(head, note, h('div', { class: 'sheet-body' }, gridHost));

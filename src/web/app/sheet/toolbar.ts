@@ -10,13 +10,14 @@ import { openShareDialog } from '../share/shareDialog.ts';
 import { linkDialog } from './linkDialog.ts';
 import { openRowPanel, type RowPanel } from '../panels/rowPanel.ts';
 import { columnFilterDialog } from './columnFilter.ts';
+import { downloadMenu, SHEET_FILES } from '../download.ts';
 
 /** The types the column dialogs offer, by the names the page gives them (values.ts TYPE_LABELS). */
 const COLUMN_TYPES: Array<[string, string]> = ['TEXT_NUMBER', 'DATE', 'PICKLIST', 'MULTI_PICKLIST', 'CONTACT_LIST', 'MULTI_CONTACT_LIST', 'CHECKBOX']
   .map((t) => [t, TYPE_LABELS[t]!]);
 
 /**
- * The sheet page's head (name, access, sharing, filters), toolbar (rows, columns, sort) and edit
+ * The sheet page's head (name, access, filters, download, sharing), toolbar (rows, columns, sort) and edit
  * bar (the focused cell's formula or value). Every action works on the focused cell's row or
  * column, so all of it is reachable with the keyboard (Tab to the toolbar, Enter on a button).
  */
@@ -41,6 +42,10 @@ export function mountToolbar(head: HTMLElement, bar: HTMLElement, side: HTMLElem
     model.apply({ kind: 'columns', columns: model.columns });
   });
   tools.append(filterSel, clearFilter);
+  // the whole sheet as a file, as Get Sheet answers it (every row, whatever filter the grid shows)
+  const download = h('button', { type: 'button', class: 'secondary', 'aria-haspopup': 'dialog' }, 'Download…');
+  download.addEventListener('click', () => void downloadMenu(download, { noun: 'sheet', name: model.sheet.name, path: `/sheets/${ctx.sheetId}`, formats: SHEET_FILES }));
+  tools.append(download);
   // parts other modules add: the share dialog, the row panel
   const shareSlot = h('span', { class: 'share-slot' });
   tools.append(shareSlot);
