@@ -62,6 +62,12 @@ async function personMenu(name: string, choice: string): Promise<void> {
   await admin.getByRole('dialog').getByRole('menuitem', { name: choice }).click();
 }
 
+/** What the keyboard is on in the admin's page: its id, text or aria-label. */
+function focused(what: 'id' | 'textContent' | 'aria-label'): Promise<unknown> {
+  const read = what === 'aria-label' ? 'getAttribute("aria-label")' : what;
+  return admin.evaluate(`document.activeElement?.${read}`);
+}
+
 async function userByEmail(email: string): Promise<Record<string, unknown> | undefined> {
   const r = await api.get(`/users?email=${encodeURIComponent(email)}`);
   assert.equal(r.status, 200);
@@ -305,10 +311,10 @@ test('the add dialog by keyboard alone: Escape cancels, a refusal is read in the
   await admin.keyboard.press('Enter');
   const dlg = admin.getByRole('dialog', { name: 'Add person' });
   await dlg.waitFor();
-  assert.equal(await admin.evaluate(() => document.activeElement?.id), 'p-email');
+  assert.equal(await focused('id'), 'p-email');
   await admin.keyboard.press('Escape');
   await dlg.waitFor({ state: 'detached' });
-  assert.equal(await admin.evaluate(() => document.activeElement?.textContent), 'Add person');
+  assert.equal(await focused('textContent'), 'Add person');
 
   await admin.keyboard.press('Enter');
   await dlg.waitFor();
@@ -320,28 +326,28 @@ test('the add dialog by keyboard alone: Escape cancels, a refusal is read in the
   await admin.keyboard.type('Keys');
   // Tab on through the roles: System admin, Licensed (checked), ...; Space turns off the license
   await admin.keyboard.press('Tab');
-  assert.equal(await admin.evaluate(() => document.activeElement?.id), 'p-admin');
+  assert.equal(await focused('id'), 'p-admin');
   await admin.keyboard.press('Tab');
-  assert.equal(await admin.evaluate(() => document.activeElement?.id), 'p-licensed');
+  assert.equal(await focused('id'), 'p-licensed');
   await admin.keyboard.press('Space');
   assert.equal(await dlg.getByLabel('Licensed').isChecked(), false);
   await admin.keyboard.press('Enter');
   await dlg.getByRole('alert').filter({ hasText: 'already a member' }).waitFor();
-  assert.equal(await admin.evaluate(() => document.activeElement?.id), 'p-email');
+  assert.equal(await focused('id'), 'p-email');
   await admin.keyboard.press('ControlOrMeta+a');
   await admin.keyboard.type('karl@example.org');
   await admin.keyboard.press('Enter');
   const shown = admin.getByRole('dialog', { name: 'Sign-in link for Karl Keys' });
   await shown.waitFor();
   // the link is selected, to copy; Tab to Copy link, Tab to Done, Enter closes
-  assert.equal(await admin.evaluate(() => document.activeElement?.id), 'p-link');
+  assert.equal(await focused('id'), 'p-link');
   await admin.keyboard.press('Tab');
   await admin.keyboard.press('Tab');
-  assert.equal(await admin.evaluate(() => document.activeElement?.textContent), 'Done');
+  assert.equal(await focused('textContent'), 'Done');
   await admin.keyboard.press('Enter');
   await shown.waitFor({ state: 'detached' });
   // the keyboard lands on the new person's row
-  assert.equal(await admin.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Actions for Karl Keys');
+  assert.equal(await focused('aria-label'), 'Actions for Karl Keys');
   const karl = await userByEmail('karl@example.org');
   assert.deepEqual([karl?.firstName, karl?.lastName, karl?.licensedSheetCreator], ['Karl', 'Keys', false]);
 });
