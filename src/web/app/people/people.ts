@@ -1,4 +1,4 @@
-import { api, showError, showMessage, type Page, type Result } from '../api.ts';
+import { ApiError, api, showError, showMessage, type Page, type Result } from '../api.ts';
 import { dialog, formatTime, h } from '../dom.ts';
 import { Problem, checkField, formDialog, input, refusalText, select, textField } from './forms.ts';
 import { mountGroups } from './groups.ts';
@@ -337,10 +337,16 @@ export async function mountPeople(root: HTMLElement): Promise<void> {
     }, async (form) => {
       const to = select(form, 'transferTo').value;
       const sheetsBox = form.querySelector<HTMLInputElement>('input[name="transferSheets"]');
-      await api.del(`/users/${p.id}`, {
-        transferTo: to || undefined,
-        transferSheets: to && sheetsBox && !sheetsBox.disabled && sheetsBox.checked ? true : undefined,
-      });
+      try {
+        await api.del(`/users/${p.id}`, {
+          transferTo: to || undefined,
+          transferSheets: to && sheetsBox && !sheetsBox.disabled && sheetsBox.checked ? true : undefined,
+        });
+      } catch (e) {
+        // here 1076 is about the one who takes the sheets over, not about the person leaving
+        if (e instanceof ApiError && e.errorCode === 1076) throw new Problem('The person who takes over the sheets must be licensed: choose someone licensed, or leave the sheets with their owner.');
+        throw e;
+      }
       return true;
     }, { danger: true });
     if (removed) showMessage(`${nameOf(p)} was removed from the organization.`, 'note');
