@@ -456,6 +456,29 @@ test('groups: create, add and remove members, rename, delete', { skip }, async (
   assert.equal((await api.get(`/groups/${id}`)).status, 404);
 });
 
+test('a large organization: 50 people a page with Previous and Next, and Find by email address', { skip }, async () => {
+  for (let i = 0; i < 50; i++) assert.equal((await api.post('/users', { email: `zz${String(i).padStart(2, '0')}@example.net` })).status, 200);
+  const total = (await api.get('/users?pageSize=1')).body.totalCount as number;
+  await people();
+  assert.equal(await admin.locator('#people-summary').textContent(), `${total} people`);
+  assert.equal(await admin.locator('table.people tbody tr').count(), 50);
+  const pager = admin.getByRole('navigation', { name: 'Pages of people' });
+  assert.match((await pager.textContent()) ?? '', /Page 1 of 2/);
+  assert.equal(await pager.getByRole('button', { name: 'Previous page' }).isDisabled(), true);
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await pager.getByText('Page 2 of 2').waitFor();
+  assert.equal(await admin.locator('table.people tbody tr').count(), total - 50);
+  // List Users orders by address: the last of them is on page 2
+  await personRow('zz49@example.net').waitFor();
+  await admin.getByLabel('Find by email address').fill('ZZ07@example.net');
+  await admin.keyboard.press('Enter');
+  await admin.locator('#people-summary').getByText('The person with the address zz07@example.net.').waitFor();
+  assert.equal(await admin.locator('table.people tbody tr').count(), 1);
+  await personRow('zz07@example.net').waitFor();
+  await admin.getByRole('button', { name: 'Show everyone' }).click();
+  await admin.locator('#people-summary').getByText(`${total} people`).waitFor();
+});
+
 test('change my password: a wrong current password is refused in words; the right one changes it and the old one no longer signs in', { skip }, async () => {
   const page = await newPerson();
   await page.goto(`${t.url}/login`);
