@@ -7,7 +7,7 @@ import pino from 'pino';
  * still be followed.
  *
  * - URLs whose path carries a capability (attachment downloads, image URLs, approval, update
- *   request and proof review links, published sheets and dashboards) keep the route and the ids
+ *   request and proof review links, published sheets and dashboards, password links) keep the route and the ids
  *   the token starts with (`approvals/123.[redacted]`); the signature or token is gone.
  * - Query values of secret names (access_token, code, client_secret, hash, refresh_token, ...).
  * - Authorization (Bearer and Basic credentials anywhere in a line), cookies, and fields named
@@ -20,7 +20,7 @@ import pino from 'pino';
 export const REDACTED = '[redacted]';
 
 /** Path segments after which the next segment is a capability, not an id. */
-const TOKEN_ROUTES = ['attachmentfiles', 'imageurls', 'approvals', 'updaterequests', 'proofreviews', 'published/sights', 'published'];
+const TOKEN_ROUTES = ['attachmentfiles', 'imageurls', 'approvals', 'updaterequests', 'proofreviews', 'published/sights', 'published', 'password'];
 
 const tokenPath = new RegExp(`(/(?:${TOKEN_ROUTES.join('|')})/)([^/?#\\s"'<>]+)`, 'g');
 

@@ -39,5 +39,6 @@ export const clusterExcluded = {
   'test/api/testmode.test.ts': 'needs test mode (SHEETD_TEST_MODE=true), which a cluster does not run',
   'test/api/testmode-off.test.ts': 'reads the journal of its own in-process server',
   'test/api/changes-stream-settings.test.ts': 'sets change stream settings of its own (heartbeat, replay window, presence lifetime)',
+  'test/api/password-links.test.ts': 'moves the in-process clock, sets login limits of its own and reads its own server’s outbox',
   'test/api/update-requests.test.ts': 'sends mail to an SMTP server of its own (SMTP_URL)',
 };

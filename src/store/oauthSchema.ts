@@ -14,6 +14,18 @@ export interface WebSessionTable {
   expires_at: number;
 }
 
+/** A one-time link to set a password (migration 0030). */
+export interface PasswordLinkTable {
+  /** SHA-256 (hex) of the link's secret */
+  id_hash: string;
+  user_id: number;
+  /** the system admin who made it */
+  created_by: number | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 export interface OAuthAppTable {
   id: number;
   org_id: number;
@@ -56,6 +68,7 @@ export interface OAuthGrantTable {
 export interface OAuthTables {
   user_passwords: UserPasswordTable;
   web_sessions: WebSessionTable;
+  password_links: PasswordLinkTable;
   oauth_apps: OAuthAppTable;
   oauth_codes: OAuthCodeTable;
   oauth_grants: OAuthGrantTable;

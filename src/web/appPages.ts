@@ -5,7 +5,7 @@ import { SESSION_COOKIE, page } from './page.ts';
 import { webAssets, type Entry } from './assets.ts';
 
 /**
- * The web app's pages: Home at / (for a signed-in person), a sheet, a report, a dashboard. Each
+ * The web app's pages: Home at / (for a signed-in person), a sheet, a report, a dashboard, People. Each
  * is the layout with an empty mount point and one bundled script (src/web/app/<entry>.ts) that
  * draws the page from the API (/2.0, authenticated by the session cookie and the CSRF token in
  * the page's meta tag). The bundle is served from /assets/ with content hashes in the names, so
@@ -24,7 +24,7 @@ export async function appPages(web: FastifyInstance): Promise<void> {
     allowedPath: (p) => !p.endsWith('manifest.json'),
   });
 
-  async function appPage(req: FastifyRequest, reply: FastifyReply, entry: Entry, title: string, objectId: string | null) {
+  async function appPage(req: FastifyRequest, reply: FastifyReply, entry: Entry, title: string, objectId: string | null, data: Record<string, string> = {}) {
     const files = assets.entries.get(entry);
     if (!files) throw new Error(`no bundle for ${entry}`);
     const raw = req.cookies[SESSION_COOKIE];
@@ -32,7 +32,7 @@ export async function appPages(web: FastifyInstance): Promise<void> {
     const apiCsrf = session?.valid && session.value ? apiCsrfToken(secret, session.value) : '';
     // the grid's component (Stencil) puts its styles in <style> elements
     reply.header('content-security-policy', "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; frame-ancestors 'none'; form-action 'self'");
-    return page(req, reply, 'app.eta', { title, entry, objectId, script: files.script, extraCss: files.css, apiCsrf, wide: true });
+    return page(req, reply, 'app.eta', { title, entry, objectId, script: files.script, extraCss: files.css, apiCsrf, wide: true, data });
   }
 
   function signedIn(req: FastifyRequest, reply: FastifyReply): boolean {
@@ -44,6 +44,15 @@ export async function appPages(web: FastifyInstance): Promise<void> {
   web.get('/', async (req, reply) => {
     if (!req.webUser) return page(req, reply, 'home.eta', { title: 'sheetd' });
     return appPage(req, reply, 'home', 'Home', null);
+  });
+  // People: the organization's users and groups, for system admins (the API refuses others anyway)
+  web.get('/people', async (req, reply) => {
+    if (!signedIn(req, reply)) return reply;
+    if (!req.webUser!.admin) {
+      return page(req, reply, 'error.eta', { title: 'People', message: 'The People page is for the system admins of your organization. Ask one of them to add people or change their roles.' }, 403);
+    }
+    // whether the server mails (SMTP_URL) or only writes messages to its outbox: the page says whether a link was delivered
+    return appPage(req, reply, 'people', 'People', null, { mail: web.ctx.config.mail.smtpUrl !== undefined ? 'smtp' : 'outbox' });
   });
   for (const [entry, prefix, title] of [['sheet', 'sheets', 'Sheet'], ['report', 'reports', 'Report'], ['dashboard', 'dashboards', 'Dashboard']] as const) {
     if (!assets.entries.has(entry)) continue;

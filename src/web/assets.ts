@@ -12,7 +12,7 @@ export const APP_DIR = path.join(here, 'app');
  * The pages of the web app: one esbuild entry each, `src/web/app/<name>.ts`. A page template
  * names its entry (`home`, `sheet`, ...) and gets the hashed script and stylesheet of it.
  */
-export const ENTRIES = ['home', 'sheet', 'report', 'dashboard', 'publishedDashboard'] as const;
+export const ENTRIES = ['home', 'sheet', 'report', 'dashboard', 'publishedDashboard', 'people'] as const;
 export type Entry = (typeof ENTRIES)[number];
 
 export interface Assets {

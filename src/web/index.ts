@@ -14,6 +14,7 @@ import { SESSION_COOKIE, page } from './page.ts';
 import { sessionRoutes } from './sessions.ts';
 import { oauthPages } from './oauth.ts';
 import { tokenPages } from './tokens.ts';
+import { passwordPages } from './passwords.ts';
 import { publishedPages } from './published.ts';
 import { updateRequestPages } from './updateRequests.ts';
 import { proofReviewPages } from './proofReviews.ts';
@@ -98,6 +99,7 @@ export async function webPlugin(web: FastifyInstance): Promise<void> {
   await web.register(sessionRoutes);
   await web.register(oauthPages);
   await web.register(tokenPages);
+  await web.register(passwordPages);
   await web.register(publishedPages);
   await web.register(updateRequestPages);
   await web.register(proofReviewPages);

@@ -8,9 +8,12 @@ export async function sessionRoutes(web: FastifyInstance): Promise<void> {
   const { config, store, limiter } = web.ctx;
 
   web.get('/login', async (req, reply) => {
-    const next = safeNext((req.query as Record<string, unknown>).next);
+    const query = req.query as Record<string, unknown>;
+    const next = safeNext(query.next);
     if (req.webUser) return reply.redirect(next, 303);
-    return page(req, reply, 'login.eta', { title: 'Sign in', next, email: '' });
+    // after a password link (web/passwords.ts) the person signs in with the new password
+    const notice = query.done === 'password' ? 'Your password is set. Sign in with your email address and the new password.' : undefined;
+    return page(req, reply, 'login.eta', { title: 'Sign in', next, email: '', notice });
   });
 
   web.post('/login', { preHandler: web.csrfProtection }, async (req, reply) => {

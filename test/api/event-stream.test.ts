@@ -265,6 +265,7 @@ const R: Record<string, Recipe> = {
     },
   },
   'DELETE /users/:userId(^\\d+$)': { expect: ['USER', 'REMOVE_FROM_ACCOUNT'], run: async (m) => { const u = await user(); await m(); return api.del(`/users/${u}`); } },
+  'POST /sheetd/users/:userId(^\\d+$)/passwordlink': { expect: ['USER', 'SEND_PASSWORD_RESET'], run: async (m) => { const u = await user(); await m(); return api.post(`/sheetd/users/${u}/passwordlink`, { sendEmail: false }); } },
   'POST /users/:userId(^\\d+$)/deactivate': { expect: ['USER', 'DEACTIVATE'], run: async (m) => { const u = await user(); await m(); return api.post(`/users/${u}/deactivate`); } },
   'POST /users/:userId(^\\d+$)/reactivate': { expect: ['USER', 'ACTIVATE'], run: async (m) => { const u = await user(); ok(await api.post(`/users/${u}/deactivate`)); await m(); return api.post(`/users/${u}/reactivate`); } },
   'POST /users/:userId(^\\d+$)/profileimage': { expect: ['USER', 'UPDATE'], run: async (m) => { const u = await user(); await m(); return upload(`/users/${u}/profileimage`, pngBytes(4, 4), 'me.png', 'image/png'); } },

@@ -96,7 +96,7 @@ test('at the default log level no line carries a secret; the lines keep the rout
   assert.equal(reset.status, 200);
   secrets.push(((await reset.json()) as { result: { sharedSecret: string } }).result.sharedSecret);
 
-  // signed links: approval, update request, proof review, image URLs, published pages (their
+  // signed links: approval, update request, proof review, image URLs, published pages, password links (their
   // signatures need not be valid: the request line is what is logged)
   const signature = 'sig' + 'Q'.repeat(40);
   secrets.push(signature);
@@ -105,6 +105,7 @@ test('at the default log level no line carries a secret; the lines keep the rout
   for (const path of [
     `/2.0/sheetd/approvals/4242.${signature}`, `/updaterequests/4343.${signature}`, `/proofreviews/4444.${signature}`,
     `/proofreviews/4444.${signature}/files/4545`, `/2.0/imageurls/${signature}`, `/published/${published}`, `/published/sights/${published}`,
+    `/password/${signature}`,
   ]) await send(path, { headers: { authorization: null } });
 
   const log = await settled(startCount, sent);
@@ -117,6 +118,7 @@ test('at the default log level no line carries a secret; the lines keep the rout
     '/2.0/token?grant_type=authorization_code&code=[redacted]&client_id=app1&client_secret=[redacted]&hash=[redacted]',
     `/2.0/webhooks/${h.id}/resetsharedsecret`, '/2.0/sheetd/approvals/4242.[redacted]', '/updaterequests/4343.[redacted]',
     '/proofreviews/4444.[redacted]/files/4545', '/2.0/imageurls/[redacted]', '/published/[redacted]', '/published/sights/[redacted]',
+    '/password/[redacted]',
   ]) assert.ok(urls.includes(u), `no line with ${u} in ${JSON.stringify(urls)}`);
   // the download link keeps the sheet's and the attachment's ids and its expiry, not its signature
   const downloadLine = urls.find((u) => u.startsWith('/2.0/attachmentfiles/'));

@@ -52,6 +52,8 @@ export const SHEETD_COMPONENTS: Record<string, Schema> = {
     failedItems: { type: 'array', items: ref('BulkItemFailure') },
   }, { required: ['message', 'resultCode'] }),
   ValidatedDomain: obj({ domain: str, createdAt: time }, { required: ['domain'] }),
+  /** a one-time link to set a sign-in password (docs/decisions.md, Users) */
+  PasswordLink: obj({ userId: int, email: str, url: str, expiresAt: time, emailed: bool }, { required: ['userId', 'email', 'url', 'expiresAt', 'emailed'] }),
   /** a child of a folder or workspace (the SDKs' AssetReference) */
   AssetReference: obj({
     id: int, name: str, permalink: str, createdAt: time, modifiedAt: time, accessLevel: ref('AccessLevel'),
@@ -110,6 +112,7 @@ export const SHEETD_OPERATIONS: Record<string, Bodies> = {
   'GET /validateddomains': { responses: ok(page(ref('ValidatedDomain'))) },
   'POST /validateddomains': { request: json(obj({ domain: str }, { required: ['domain'] })), responses: ok(result(ref('ValidatedDomain'))) },
   'DELETE /validateddomains/{domain}': { responses: ok(result()) },
+  'POST /sheetd/users/{userId}/passwordlink': { request: json(obj({ sendEmail: bool })), responses: ok(result(ref('PasswordLink'))) },
   'GET /home': { responses: ok(ref('Home')) },
   'GET /folders/{folderId}/metadata': { responses: ok(ref('Folder')) },
   'GET /folders/{folderId}/children': { responses: ok(tokenPage('data', ref('AssetReference'))) },

@@ -7,6 +7,8 @@ import { parseTimestamp } from '../present/dates.ts';
 import {
   addUser, deactivateUser, getUser, listUsers, orgSheets, profileImageOf, reactivateUser, readCurrentUser, removeUser, setProfileImage, updateUser,
 } from '../../services/identity/users.ts';
+import { makePasswordLink } from '../../services/identity/passwordLinks.ts';
+import { ts } from '../present/dates.ts';
 import { Readable } from 'node:stream';
 import { apiError } from '../../errors.ts';
 import { answeringEarly, fileByDisposition, streamingParser } from '../uploads.ts';
@@ -129,6 +131,13 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     const id = pathId((req.params as { userId: string }).userId);
     await reactivateUser(store(), req.actor, id);
     return success();
+  });
+
+  // sheetd's extension: a one-time link for the user to set their sign-in password (docs/decisions.md, Users)
+  app.post('/sheetd/users/:userId(^\\d+$)/passwordlink', { config: { scope: 'ADMIN_USERS' } }, async (req) => {
+    const id = pathId((req.params as { userId: string }).userId);
+    const link = await makePasswordLink(store(), { publicUrl: () => app.ctx.config.publicUrl }, req.actor, id, req.body);
+    return success({ userId: link.user.id, email: link.user.email, url: link.url, expiresAt: ts(link.expiresAt, req.ro.numericDates), emailed: link.emailed });
   });
 
   // Alternate email addresses (spec 4.4)

@@ -17,17 +17,29 @@ let dummyHash: Promise<string> | null = null;
 
 /** Sets (or replaces) a user's password; every sign-in of that user ends. */
 export async function setPassword(store: Store, author: EventAuthor, email: string, password: string): Promise<UserRow> {
-  if (password.length < MIN_PASSWORD_LENGTH) throw apiError(1018, '(hidden)', `password (at least ${MIN_PASSWORD_LENGTH} characters)`);
-  const digest = await hash(password);
+  const digest = await passwordDigest(password);
   return store.db.transaction().execute(async (tx) => {
     const user = await findUserByEmail(tx, email);
     if (!user || user.org_id !== author.orgId) throw apiError(1006);
-    const now = clock.now();
-    await upsertPassword(tx, user.id, digest, now);
-    await deleteUserSessions(tx, user.id);
-    await recordEvents(tx, author, [{ objectType: 'USER', action: 'UPDATE', objectId: user.id, details: { password: 'SET' } }], now);
+    await storePassword(tx, author, user, digest, clock.now());
     return user;
   });
+}
+
+/** The argon2id hash of a new password; one shorter than MIN_PASSWORD_LENGTH is 1018. */
+export async function passwordDigest(password: string): Promise<string> {
+  if (password.length < MIN_PASSWORD_LENGTH) throw apiError(1018, '(hidden)', `password (at least ${MIN_PASSWORD_LENGTH} characters)`);
+  return hash(password);
+}
+
+/**
+ * Keeps a user's new password (its hash) in `tx` and ends every sign-in of that user: whoever
+ * knew the old password is signed out. Recorded as the user's UPDATE event.
+ */
+export async function storePassword(tx: Queryable, author: EventAuthor, user: UserRow, digest: string, now: number, details: Record<string, unknown> = {}): Promise<void> {
+  await upsertPassword(tx, user.id, digest, now);
+  await deleteUserSessions(tx, user.id);
+  await recordEvents(tx, author, [{ objectType: 'USER', action: 'UPDATE', objectId: user.id, details: { password: 'SET', ...details } }], now);
 }
 
 export interface NewSession {
@@ -47,13 +59,33 @@ export async function signIn(store: Store, email: string, password: string, ttlM
   }
   const ok = await verify(stored, password).catch(() => false);
   if (!ok || !user || user.status !== 'ACTIVE') return null;
-  const value = randomBytes(32).toString('base64url');
   const now = clock.now();
-  await store.db.transaction().execute(async (tx) => {
-    await deleteExpiredSessions(tx, now);
-    await insertSession(tx, { id_hash: hashToken(value), user_id: user.id, created_at: now, expires_at: now + ttlMs });
-  });
+  return store.db.transaction().execute((tx) => startSession(tx, user, ttlMs, now));
+}
+
+/** A new session of `user` (and expired ones of anyone cleared away). */
+async function startSession(tx: Queryable, user: UserRow, ttlMs: number, now: number): Promise<NewSession> {
+  const value = randomBytes(32).toString('base64url');
+  await deleteExpiredSessions(tx, now);
+  await insertSession(tx, { id_hash: hashToken(value), user_id: user.id, created_at: now, expires_at: now + ttlMs });
   return { value, user };
+}
+
+/**
+ * Change my password: the signed-in user's current password, then the new one. Null when the
+ * current password is not right (nothing changes). Every sign-in of the user ends, this one too,
+ * and the new session returned replaces it: whoever was signed in elsewhere must sign in again.
+ */
+export async function changeOwnPassword(store: Store, user: UserRow, current: string, next: string, ttlMs: number): Promise<NewSession | null> {
+  const stored = await findPasswordHash(store.db, user.id);
+  if (!stored || !(await verify(stored, current).catch(() => false))) return null;
+  const digest = await passwordDigest(next);
+  const author: EventAuthor = { orgId: user.org_id, userId: user.id, requestUserId: user.id, accessTokenName: null, source: 'WEB_APP' };
+  return store.db.transaction().execute(async (tx) => {
+    const now = clock.now();
+    await storePassword(tx, author, user, digest, now);
+    return startSession(tx, user, ttlMs, now);
+  });
 }
 
 /** The active user a session cookie belongs to, if the session is live. */

@@ -29,6 +29,7 @@ import * as m0026 from './0026_search_gin_direct.ts';
 import * as m0027 from './0027_shared_cell_meta.ts';
 import * as m0028 from './0028_event_runs.ts';
 import * as m0029 from './0029_cell_history_rows.ts';
+import * as m0030 from './0030_password_links.ts';
 
 /**
  * Migrations, applied in name order at start: one file per step, each taking the dialect so
@@ -64,6 +65,7 @@ const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>
   ['0027_shared_cell_meta', m0027],
   ['0028_event_runs', m0028],
   ['0029_cell_history_rows', m0029],
+  ['0030_password_links', m0030],
 ];
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
