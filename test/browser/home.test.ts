@@ -95,8 +95,17 @@ test('favorite, rename, move into a folder, delete with a confirmation; new fold
   assert.ok(favs.some((f) => f.type === 'sheet' && f.objectId === scratchId));
   await itemRow('Scratch').getByRole('button', { name: 'Unfavorite Scratch' }).click();
   await itemRow('Scratch').getByRole('button', { name: 'Favorite Scratch' }).waitFor();
-  // rename
-  await menu('Scratch', 'Rename');
+  // rename, the menu used with the keyboard: the arrows move among its items (wrapping), Enter chooses
+  await itemRow('Scratch').getByRole('button', { name: 'Actions for Scratch' }).click();
+  const items = page.getByRole('dialog').getByRole('menuitem');
+  const focused = () => page.evaluate(() => document.activeElement?.textContent);
+  assert.equal(await focused(), 'Open');
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await focused(), await items.last().textContent());
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), 'Rename');
+  await page.keyboard.press('Enter');
   await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Scratch renamed');
   await page.getByRole('button', { name: 'Rename' }).click();
   await itemRow('Scratch renamed').waitFor();

@@ -26,9 +26,10 @@ test('the first start after migration 0022 indexes the data already there', asyn
     await server.close();
 
     // as before 0022: no index tables, the migration and those after it not applied (they add
-    // indexes, drop some, and 0028 adds the change log's columns of runs, dropped here too)
+    // indexes, drop some, 0028 adds the change log's columns of runs and 0030 the password
+    // links' table, dropped here too)
     const raw = new Database(path.join(dataDir, 'sheetd.db'));
-    raw.exec("drop table search_fts; drop table search_docs; drop table search_index_state; alter table events drop column n; alter table events drop column batch; delete from kysely_migration where name >= '0022_search_index'");
+    raw.exec("drop table search_fts; drop table search_docs; drop table search_index_state; alter table events drop column n; alter table events drop column batch; drop table password_links; delete from kysely_migration where name >= '0022_search_index'");
     raw.close();
 
     server = await startServer(config(), { logger: false });

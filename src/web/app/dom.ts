@@ -45,6 +45,36 @@ export function dialog<T>(title: string, build: (body: HTMLElement, done: (v: T)
   });
 }
 
+/**
+ * A menu in a dialog: one menu item (a button) per choice, moved among with the arrow keys
+ * (Tab too), Enter or a click chooses, Escape (or Cancel, when `cancel` is set) closes it.
+ * Resolves with the chosen choice's key, or null.
+ */
+export function menuDialog<K>(title: string, choices: ReadonlyArray<readonly [K, string]>, o: { label?: string; cancel?: boolean } = {}): Promise<K | null> {
+  return dialog<K>(title, (body, done) => {
+    const menu = h('div', { class: 'menu', role: 'menu', 'aria-label': o.label });
+    for (const [key, label] of choices) {
+      const b = h('button', { type: 'button', role: 'menuitem', class: 'menu-item' }, label);
+      b.addEventListener('click', () => done(key));
+      menu.append(b);
+    }
+    menu.addEventListener('keydown', (e) => {
+      const all = [...menu.querySelectorAll<HTMLButtonElement>('button')];
+      const i = all.indexOf(document.activeElement as HTMLButtonElement);
+      if (e.key === 'ArrowDown') all[(i + 1) % all.length]?.focus();
+      else if (e.key === 'ArrowUp') all[(i - 1 + all.length) % all.length]?.focus();
+      else return;
+      e.preventDefault();
+    });
+    body.append(menu);
+    if (o.cancel === true) {
+      const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
+      cancel.addEventListener('click', () => (body.closest('dialog') as HTMLDialogElement).dispatchEvent(new Event('cancel')));
+      body.append(h('div', { class: 'modal-actions' }, cancel));
+    }
+  });
+}
+
 /** A form in a dialog: labelled fields, OK and Cancel. Resolves with the form's values or null. */
 export function formDialog(title: string, fields: Array<{ name: string; label: string; value?: string; type?: string; options?: Array<string | [value: string, label: string]> }>, ok = 'OK'): Promise<Record<string, string> | null> {
   return dialog<Record<string, string>>(title, (body, done) => {

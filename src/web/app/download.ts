@@ -1,5 +1,5 @@
 import { getFile, showError, showMessage } from './api.ts';
-import { dialog, h } from './dom.ts';
+import { menuDialog, h } from './dom.ts';
 
 /**
  * Download… on the sheet and report pages: a menu of the files Get Sheet (Get Report) answers
@@ -33,25 +33,7 @@ export const REPORT_FILES: readonly FileFormat[] = [EXCEL, CSV];
 export async function downloadMenu(opener: HTMLButtonElement, o: { noun: string; name: string; path: string; formats: readonly FileFormat[] }): Promise<void> {
   // one file at a time (the button keeps the focus meanwhile: it is not disabled)
   if (opener.getAttribute('aria-busy') === 'true') return;
-  const chosen = await dialog<FileFormat>(`Download ${o.noun} ${o.name}`, (body, done) => {
-    const menu = h('div', { class: 'menu', role: 'menu', 'aria-label': 'File types' });
-    for (const f of o.formats) {
-      const b = h('button', { type: 'button', role: 'menuitem', class: 'menu-item' }, f.label);
-      b.addEventListener('click', () => done(f));
-      menu.append(b);
-    }
-    menu.addEventListener('keydown', (e) => {
-      const all = [...menu.querySelectorAll<HTMLButtonElement>('button')];
-      const i = all.indexOf(document.activeElement as HTMLButtonElement);
-      if (e.key === 'ArrowDown') all[(i + 1) % all.length]?.focus();
-      else if (e.key === 'ArrowUp') all[(i - 1 + all.length) % all.length]?.focus();
-      else return;
-      e.preventDefault();
-    });
-    const cancel = h('button', { type: 'button', class: 'secondary' }, 'Cancel');
-    cancel.addEventListener('click', () => (body.closest('dialog') as HTMLDialogElement).dispatchEvent(new Event('cancel')));
-    body.append(menu, h('div', { class: 'modal-actions' }, cancel));
-  });
+  const chosen = await menuDialog(`Download ${o.noun} ${o.name}`, o.formats.map((f) => [f, f.label] as const), { label: 'File types', cancel: true });
   opener.focus();
   if (chosen === null) return;
   const fallback = `${o.name}.${chosen.extension}`;

@@ -1,5 +1,5 @@
 import { api, showError, showMessage } from '../api.ts';
-import { confirmDialog, dialog, formDialog, formatTime, h } from '../dom.ts';
+import { confirmDialog, menuDialog, formDialog, formatTime, h } from '../dom.ts';
 import { openReportDialog } from '../reports/definitionDialog.ts';
 import { openImportDialog } from './importDialog.ts';
 
@@ -298,15 +298,7 @@ export async function mountHome(root: HTMLElement): Promise<void> {
     const canMove = it.kind === 'sheet' || it.kind === 'folder' || it.kind === 'sight';
     const canCopy = it.kind === 'sheet' || it.kind === 'folder' || it.kind === 'workspace' || it.kind === 'sight';
     const choices: Array<[string, string]> = [['open', 'Open'], ['rename', 'Rename'], ...(canMove ? [['move', 'Move to…'] as [string, string]] : []), ...(canCopy ? [['copy', 'Copy…'] as [string, string]] : []), ['fav', it.favorite ? 'Remove from favorites' : 'Add to favorites'], ['delete', 'Delete']];
-    const pick = await dialog<string>(`${KIND_NAMES[it.kind]} ${it.name}`, (body, done) => {
-      const menu = h('div', { class: 'menu', role: 'menu' });
-      for (const [k, label] of choices) {
-        const b = h('button', { type: 'button', role: 'menuitem', class: 'menu-item' }, label);
-        b.addEventListener('click', () => done(k));
-        menu.append(b);
-      }
-      body.append(menu);
-    });
+    const pick = await menuDialog(`${KIND_NAMES[it.kind]} ${it.name}`, choices);
     if (pick === null) {
       opener.focus();
       return;

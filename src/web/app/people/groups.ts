@@ -1,5 +1,5 @@
 import { api, showError, showMessage, type Page, type Result } from '../api.ts';
-import { dialog, h } from '../dom.ts';
+import { dialog, menuDialog, h } from '../dom.ts';
 import { Problem, formDialog, input, refusalText, textField } from './forms.ts';
 import { everyone, nameOf, type Person } from './model.ts';
 
@@ -78,15 +78,7 @@ export async function mountGroups(host: HTMLElement): Promise<void> {
   }
 
   async function menu(g: Group, opener: HTMLElement): Promise<void> {
-    const pick = await dialog<string>(`Group ${g.name}`, (body, done) => {
-      const m = h('div', { class: 'menu', role: 'menu' });
-      for (const [k, label] of [['members', 'Members…'], ['rename', 'Rename…'], ['delete', 'Delete…']] as const) {
-        const b = h('button', { type: 'button', role: 'menuitem', class: 'menu-item' }, label);
-        b.addEventListener('click', () => done(k));
-        m.append(b);
-      }
-      body.append(m);
-    });
+    const pick = await menuDialog(`Group ${g.name}`, [['members', 'Members…'], ['rename', 'Rename…'], ['delete', 'Delete…']] as const);
     if (pick === 'members') await members(g);
     else if (pick === 'rename') {
       const saved = await formDialog<Group>(`Rename group ${g.name}`, 'Save', fields(g), async (form) => (await api.put<Result<Group>>(`/groups/${g.id}`, values(form))).result);

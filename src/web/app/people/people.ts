@@ -1,5 +1,5 @@
 import { ApiError, api, showError, showMessage, type Page, type Result } from '../api.ts';
-import { dialog, formatTime, h } from '../dom.ts';
+import { dialog, menuDialog, formatTime, h } from '../dom.ts';
 import { Problem, checkField, formDialog, input, refusalText, select, textField } from './forms.ts';
 import { mountGroups } from './groups.ts';
 import { everyone, nameOf, type Person } from './model.ts';
@@ -225,15 +225,7 @@ export async function mountPeople(root: HTMLElement): Promise<void> {
       ...(!self && p.status === 'DEACTIVATED' ? [['reactivate', 'Reactivate'] as [string, string]] : []),
       ...(!self ? [['remove', 'Remove from the organization…'] as [string, string]] : []),
     ];
-    const pick = await dialog<string>(`${nameOf(p)} (${p.email})`, (body, done) => {
-      const menu = h('div', { class: 'menu', role: 'menu' });
-      for (const [k, label] of choices) {
-        const b = h('button', { type: 'button', role: 'menuitem', class: 'menu-item' }, label);
-        b.addEventListener('click', () => done(k));
-        menu.append(b);
-      }
-      body.append(menu);
-    });
+    const pick = await menuDialog(`${nameOf(p)} (${p.email})`, choices);
     if (pick === null) {
       opener.focus();
       return;

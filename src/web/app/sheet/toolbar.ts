@@ -1,5 +1,5 @@
 import { api, showError, showMessage } from '../api.ts';
-import { confirmDialog, dialog, formDialog, h } from '../dom.ts';
+import { confirmDialog, menuDialog, formDialog, h } from '../dom.ts';
 import type { SheetPageContext } from './page.ts';
 import type { Column } from './types.ts';
 import { editText, isRefusal, readOnlyReason, refusalMessage, TYPE_LABELS } from './values.ts';
@@ -321,24 +321,8 @@ async function columnMenu(ctx: SheetPageContext, col: Column, opener: HTMLElemen
       if (await confirmDialog('Delete column', `Delete the column ${col.title} and every value in it?`)) await actions.deleteColumn(col.id);
     }, model.canAdmin && !col.primary],
   ];
-  const chosen = await dialog<number>(`${col.title} · ${typeLabel(col)}${col.formula ? ` · column formula ${col.formula}` : ''}`, (body, done) => {
-    const menu = h('div', { class: 'menu', role: 'menu', 'aria-label': `Column ${col.title}` });
-    items.forEach(([label, , allowed], i) => {
-      if (!allowed) return;
-      const b = h('button', { type: 'button', role: 'menuitem', class: 'menu-item' }, label);
-      b.addEventListener('click', () => done(i));
-      menu.append(b);
-    });
-    menu.addEventListener('keydown', (e) => {
-      const all = [...menu.querySelectorAll<HTMLButtonElement>('button')];
-      const i = all.indexOf(document.activeElement as HTMLButtonElement);
-      if (e.key === 'ArrowDown') all[(i + 1) % all.length]?.focus();
-      else if (e.key === 'ArrowUp') all[(i - 1 + all.length) % all.length]?.focus();
-      else return;
-      e.preventDefault();
-    });
-    body.append(menu);
-  });
+  const offered = items.flatMap(([label, , allowed], i) => (allowed ? [[i, label] as const] : []));
+  const chosen = await menuDialog(`${col.title} · ${typeLabel(col)}${col.formula ? ` · column formula ${col.formula}` : ''}`, offered, { label: `Column ${col.title}` });
   if (chosen === null) {
     opener.focus();
     return;
