@@ -98,7 +98,7 @@ test('favorite, rename, move into a folder, delete with a confirmation; new fold
   // rename, the menu used with the keyboard: the arrows move among its items (wrapping), Enter chooses
   await itemRow('Scratch').getByRole('button', { name: 'Actions for Scratch' }).click();
   const items = page.getByRole('dialog').getByRole('menuitem');
-  const focused = () => page.evaluate(() => document.activeElement?.textContent);
+  const focused = () => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent);
   assert.equal(await focused(), 'Open');
   await page.keyboard.press('ArrowUp');
   assert.equal(await focused(), await items.last().textContent());
