@@ -54,6 +54,11 @@ export async function updateShareLevel(db: Queryable, id: string, level: string,
   await db.updateTable('shares').set({ access_level: level, modified_at: now }).where('id', '=', id).execute();
 }
 
+/** Drops every share made to a group (its deletion); returns the shares dropped. */
+export async function deleteGroupShares(db: Queryable, groupId: number): Promise<ShareRow[]> {
+  return db.deleteFrom('shares').where('group_id', '=', groupId).returningAll().execute();
+}
+
 export async function deleteShareRow(db: Queryable, id: string): Promise<void> {
   await db.deleteFrom('shares').where('id', '=', id).execute();
 }

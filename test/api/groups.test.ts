@@ -127,6 +127,31 @@ describe('groups', () => {
     assert.equal(rows.length, 0);
     assertError(await api.del(`/groups/${ids.eng}`), 404, 1106);
   });
+  test('delete: the shares made to the group go with it, each recorded as REMOVE_SHARE; other shares stay', async () => {
+    const g = (await api.post('/groups', { name: 'sharing group', members: [{ email: 'm2@example.org' }] })).body.result.id as number;
+    const sheet = (await api.post('/sheets', { name: 'shared with a group', columns: [{ title: 'A', type: 'TEXT_NUMBER', primary: true }] })).body.result.id as number;
+    const ws = (await api.post('/workspaces', { name: 'group workspace' })).body.result.id as number;
+    for (const path of [`/sheets/${sheet}/shares`, `/workspaces/${ws}/shares`]) {
+      const r = await api.post(path, [{ groupId: g, accessLevel: 'EDITOR' }, { email: 'm1@example.org', accessLevel: 'VIEWER' }]);
+      assert.equal(r.status, 200, r.text);
+    }
+    assert.equal((await api.get(`/sheets/${sheet}`, { token: tokens.m2 })).status, 200);
+    const shareOf = async (path: string) => ((await api.get(path)).body.data as Array<{ id: string; groupId?: number; email?: string }>);
+    const groupShares = [...(await shareOf(`/sheets/${sheet}/shares`)), ...(await shareOf(`/workspaces/${ws}/shares`))].filter((x) => x.groupId === g).map((x) => x.id);
+    assert.equal(groupShares.length, 2);
+    assert.equal((await api.del(`/groups/${g}`)).status, 200);
+    for (const path of [`/sheets/${sheet}/shares`, `/workspaces/${ws}/shares`]) {
+      const left = await shareOf(path);
+      assert.deepEqual(left.filter((x) => x.groupId !== undefined), [], path);
+      assert.ok(left.some((x) => x.email === 'm1@example.org'), path);
+    }
+    assertError(await api.get(`/sheets/${sheet}`, { token: tokens.m2 }), 404, 1006);
+    const removed = (await allEvents<{ objectId: number; objectType: string; action: string; additionalDetails?: { shareId?: string } }>(api)).filter((e) => e.action === 'REMOVE_SHARE');
+    assert.deepEqual(
+      removed.filter((e) => groupShares.includes(e.additionalDetails?.shareId ?? '')).map((e) => `${e.objectType} ${e.objectId}`).sort(),
+      [`SHEET ${sheet}`, `WORKSPACE ${ws}`].sort(),
+    );
+  });
   test('through the SDK', async () => {
     const c = smartsheet.createClient({ accessToken: t.adminToken, baseUrl: t.base + '/', logLevel: 'error' });
     const created = await c.groups.createGroup({ body: { name: 'Sdk group', members: [{ email: 'm1@example.org' }] } });

@@ -4,19 +4,19 @@ import { lockName, type Queryable, type Store } from '../../store/db.ts';
 import { transferSheet, type SheetRow } from '../../store/sheets.ts';
 import type { WorkspaceRow } from '../../store/containers.ts';
 import { findWorkspace, updateWorkspace } from '../../store/containers.ts';
-import { deleteShareRow, findShare, insertShares, listShares, updateShareLevel, type ShareObjectType, type ShareRow } from '../../store/shares.ts';
+import { deleteGroupShares, deleteShareRow, findShare, insertShares, listShares, updateShareLevel, type ShareObjectType, type ShareRow } from '../../store/shares.ts';
 import { findUserByEmail, findUserById } from '../../store/users.ts';
 import { apiError } from '../../errors.ts';
 import { asObject, bodyId, objectList } from '../../engine/input.ts';
 import { atLeast, isAccessLevel, rank, type AccessLevel } from './access.ts';
 import type { AfterDb } from '../platform/transactions.ts';
 import type { Actor, UserRow } from '../platform/context.ts';
-import { authorOf, recordEvents } from '../log/events.ts';
+import { authorOf, recordEvents, type ChangeEvent } from '../log/events.ts';
 import { sheetFor } from './permissions.ts';
 import { isValidEmail } from '../identity/users.ts';
 import { assertPrimaryEmail } from '../identity/alternateEmails.ts';
 import { groupTablesExist, workspaceFor } from './containers.ts';
-import { lockGroup } from '../identity/groups.ts';
+import { groupDeletionHooks, lockGroup } from '../identity/groups.ts';
 import { newShareId } from '../sheets/sheetLifecycle.ts';
 import { reportAccess, sightAccess } from './assetAccess.ts';
 import { transferReport, type ReportRow } from '../../store/reports.ts';
@@ -387,3 +387,15 @@ async function deleteShareIn(db: Queryable, actor: Actor, type: ShareObjectType,
   await deleteShareRow(db, row.id);
   await recordEvents(db, authorOf(actor), [{ ...eventOf(t), action: 'REMOVE_SHARE', objectId: t.id, workspaceId: t.workspaceId, details: { shareId: row.id } }], now);
 }
+
+// A deleted group's shares go with it, in its transaction: each object shared with it records
+// REMOVE_SHARE as if the share had been deleted.
+groupDeletionHooks.push(async (db, actor, groupId) => {
+  const dropped = await deleteGroupShares(db, groupId);
+  if (dropped.length === 0) return;
+  const events: ChangeEvent[] = dropped.map((r) => {
+    const type = r.object_type as ShareObjectType;
+    return { objectType: EVENT_TYPES[type], sheetId: type === 'sheet' ? r.object_id : null, workspaceId: type === 'workspace' ? r.object_id : null, action: 'REMOVE_SHARE', objectId: r.object_id, details: { shareId: r.id, groupId } };
+  });
+  await recordEvents(db, authorOf(actor), events);
+});
