@@ -269,6 +269,19 @@ export function scheduleProject(rows: readonly ScheduleRow[], cols: ProjectColum
       rollUp(t, i);
       continue;
     }
+    const cleared = opts.durationCleared?.has(t.id) === true;
+    const blankDuration = kDuration !== undefined && rowsCells(i)[kDuration]?.v === undefined;
+    if (blankDuration && !cleared && t.storedStart !== undefined && t.storedEnd !== undefined) {
+      // start and end without a duration: the duration between them, the end's day counted
+      // whole, taken before the predecessors are read (FF and SF ask by the row's length)
+      const finish = Math.max(t.storedEnd + 1000, Math.floor(t.storedEnd / DAY_MS) * DAY_MS + cal.windowStart + cal.dayMs);
+      if (finish > t.storedStart) {
+        const du = durationOfWork(cal.workBetween(cal.nextWorkInstant(t.storedStart), finish), cal);
+        t.du = du;
+        t.len = durationLength(du, cal);
+        set(i, kDuration, { du });
+      }
+    }
     // the start: the latest of what the predecessors (own and inherited) ask
     let driven: number | undefined;
     for (let a = i; a >= 0; a = tasks[a]!.parent) {
@@ -282,20 +295,8 @@ export function scheduleProject(rows: readonly ScheduleRow[], cols: ProjectColum
         if (c === driven) t.drivers.push({ key: k, pred: j, type: p.type });
       }
     }
-    const cleared = opts.durationCleared?.has(t.id) === true;
     t.start = driven ?? t.storedStart;
     if (driven !== undefined) set(i, kStart, { t: driven });
-    const blankDuration = kDuration !== undefined && rowsCells(i)[kDuration]?.v === undefined;
-    if (t.start !== undefined && blankDuration && driven === undefined && !cleared && t.storedEnd !== undefined) {
-      // start and end without a duration: the duration between them, the end's day counted whole
-      const finish = Math.max(t.storedEnd + 1000, Math.floor(t.storedEnd / DAY_MS) * DAY_MS + cal.windowStart + cal.dayMs);
-      if (finish > t.start) {
-        const du = durationOfWork(cal.workBetween(cal.nextWorkInstant(t.start), finish), cal);
-        t.du = du;
-        t.len = durationLength(du, cal);
-        set(i, kDuration, { du });
-      }
-    }
     if (t.start !== undefined && t.len !== undefined) {
       t.finish = finishOf(t.start, t.len);
       t.end = endOf(t.start, t.finish);

@@ -11,6 +11,7 @@ import { serverForFile } from '../helpers/setup.ts';
 import { refusedUnchanged } from '../helpers/refusals.ts';
 import { openStream } from '../helpers/sse.ts';
 import { pngBytes } from '../helpers/images.ts';
+import { forgetAllSheets } from '../../src/services/sheets/sheetCache.ts';
 
 /** The Project Plan template (globalTemplate PROJECT_SHEET). */
 const PROJECT_PLAN = 5816286846604928;
@@ -302,6 +303,51 @@ describe('project scheduling', () => {
     assert.deepEqual(await readAll(), renumbered);
     void a;
     void b;
+  });
+
+  test('after each kind of write, a read shows the schedule a process loading the sheet afresh computes', async () => {
+    const p = await projectSheet('Warm and cold');
+    const [a] = await p.add([{ 'Task Name': 'A', Start: '2026-01-05', Duration: '2d', '% Complete': 0.5 }]);
+    const [phase] = await p.add([{ 'Task Name': 'Phase', Predecessors: '1FS +1d' }]);
+    const [s1, s2] = await p.add([
+      { 'Task Name': 'S1', Duration: '3d' },
+      { 'Task Name': 'S2', Duration: 'e2d', '% Complete': 1 },
+    ], { parentId: phase, toBottom: true });
+    const [b] = await p.add([{ 'Task Name': 'B', Duration: '1d', Predecessors: '3SS, 4FF' }]);
+    const [c] = await p.add([{ 'Task Name': 'C', Duration: '4h', Predecessors: '5SF -1d' }]);
+    const q = '?include=objectValue,format';
+    /** Get Sheet as this process shows it after the write, then as one loading the sheet afresh does. */
+    const warmIsCold = async (what: string) => {
+      const warm = await s.api.get(`/sheets/${p.id}${q}`);
+      assert.equal(warm.status, 200, warm.text);
+      forgetAllSheets();
+      const cold = await s.api.get(`/sheets/${p.id}${q}`);
+      assert.equal(warm.text, cold.text, what);
+      return warm.body as { rows: ApiRow[] };
+    };
+    const critical = (sheet: { rows: ApiRow[] }) => sheet.rows.flatMap((r) => {
+      const list = (r.cells.find((x) => x.columnId === p.col.Predecessors)?.objectValue as { predecessors?: Array<{ inCriticalPath: boolean }> } | undefined)?.predecessors ?? [];
+      return list.map((x) => x.inCriticalPath);
+    });
+    const first = await warmIsCold('after the rows were added');
+    assert.ok(critical(first).includes(true), 'some predecessor is on the critical path');
+    const writes: Array<[string, () => Promise<{ status: number; text: string }>]> = [
+      ['a duration changed', () => p.update(a!, { Duration: '4d' })],
+      ['a cell outside the schedule', () => p.update(b!, { Comments: 'note' })],
+      ['a child\'s duration (the parent rolls up)', () => p.update(s1!, { Duration: '1w' })],
+      ['a predecessor changed', () => p.update(c!, { Predecessors: '2FS' })],
+      ['a duration cleared', () => p.update(s2!, { Duration: '' })],
+      ['a % complete changed', () => p.update(s1!, { '% Complete': 0.25 })],
+      ['a row moved to the top', () => s.api.put(`/sheets/${p.id}/rows`, [{ id: c, toTop: true }])],
+      ['a row outdented', () => s.api.put(`/sheets/${p.id}/rows`, [{ id: s2, outdent: 1 }])],
+      ['a row deleted', () => s.api.del(`/sheets/${p.id}/rows?ids=${s2}`)],
+      ['the calendar changed', () => s.api.put(`/sheets/${p.id}`, { projectSettings: { nonWorkingDays: ['2026-01-07'], lengthOfDay: 6 } })],
+    ];
+    for (const [what, write] of writes) {
+      const res = await write();
+      assert.equal(res.status, 200, `${what}: ${res.text}`);
+      await warmIsCold(`after ${what}`);
+    }
   });
 
   test('end dates are not written: 400/1080, in Add Rows and Update Rows; nothing changes', async () => {

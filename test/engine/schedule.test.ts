@@ -5,6 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { durationLength, durationOfWork, projectSettingsOf, WorkCalendar } from '../../src/engine/calendar.ts';
 import { projectColumnsOf, scheduleProject, type ProjectColumns, type ScheduleRow } from '../../src/engine/schedule.ts';
 import { parseDuration, formatDuration } from '../../src/engine/duration.ts';
@@ -252,4 +253,62 @@ test('the schedule columns come from the Gantt tags, or from the project types o
     { id: 4, type: 'DURATION' }, { id: 5, type: 'PREDECESSOR' },
   ]), { start: 2, end: 3, duration: 4, predecessors: 5 });
   assert.equal(projectColumnsOf([{ id: 1, type: 'TEXT_NUMBER' }]), undefined);
+});
+
+test('property: every plan, scheduled and saved, schedules to itself (no change, the same invalid edges and critical path)', () => {
+  const day = fc.constantFrom('2026-01-02', '2026-01-03', '2026-01-05', '2026-01-06', '2026-01-09', '2026-01-12');
+  const time = fc.constantFrom('T00:00:00', 'T08:00:00', 'T11:30:00', 'T15:59:59', 'T16:00:00', 'T23:59:59');
+  const instant = fc.tuple(day, time).map(([d, t]) => `${d}${t}`);
+  const duration = fc.constantFrom('0d', '1d', '2d', '4h', '1d 4h', 'e3d', 'e12h', '1w', '30m');
+  const lag = fc.option(fc.constantFrom('1d', '-1d', 'e2d', '4h', '-4h'), { nil: undefined });
+  const plan = fc.integer({ min: 1, max: 8 }).chain((n) =>
+    fc.tuple(
+      ...Array.from({ length: n }, (_, i) =>
+        fc.record({
+          parent: fc.option(fc.integer({ min: 1, max: Math.max(1, i) }), { nil: undefined }),
+          start: fc.option(instant, { nil: undefined }),
+          end: fc.option(instant, { nil: undefined }),
+          duration: fc.option(duration, { nil: undefined }),
+          preds: fc.array(fc.record({ rowId: fc.integer({ min: 1, max: n }), type: fc.constantFrom<StoredPredecessor['type']>('FS', 'SS', 'FF', 'SF'), lag }), { maxLength: 2 }),
+          percent: fc.option(fc.constantFrom(0, 0.5, 1), { nil: undefined }),
+        }),
+      ),
+    ).map((rs) =>
+      rs.map((r, i): Spec => {
+        const s: Spec = { id: i + 1 };
+        if (r.parent !== undefined && i > 0) s.parent = r.parent;
+        if (r.start !== undefined) s.start = r.start;
+        if (r.end !== undefined) s.end = r.end;
+        if (r.duration !== undefined) s.duration = r.duration;
+        if (r.preds.length > 0) s.preds = r.preds.map((p) => (p.lag === undefined ? { rowId: p.rowId, type: p.type } : { rowId: p.rowId, type: p.type, lag: du(p.lag) }));
+        if (r.percent !== undefined) s.percent = r.percent;
+        return s;
+      }),
+    ),
+  );
+  const calendars = fc.constantFrom(
+    week,
+    new WorkCalendar({ nonWorkingDays: ['2026-01-06'], lengthOfDay: 24 }),
+    new WorkCalendar({ workingDays: ['MONDAY', 'WEDNESDAY', 'FRIDAY', 'SATURDAY'], lengthOfDay: 10 }),
+  );
+  fc.assert(
+    fc.property(plan, calendars, fc.array(fc.integer({ min: 1, max: 8 }), { maxLength: 3 }), (specs, cal, cleared) => {
+      const rows = rowsOf(specs);
+      // rows whose duration the write cleared (their end goes with it)
+      const first = scheduleProject(rows, COLS, cal, { durationCleared: new Set(cleared) });
+      for (const c of first.changes) {
+        const row = rows.find((r) => r.id === c.rowId)!;
+        const cells = { ...row.cells };
+        if (c.v === undefined) delete cells[String(c.columnId)];
+        else cells[String(c.columnId)] = { v: c.v };
+        row.cells = cells;
+      }
+      const again = scheduleProject(rows, COLS, cal);
+      assert.deepEqual(again.changes, []);
+      assert.deepEqual([...again.invalid].sort(), [...first.invalid].sort());
+      assert.deepEqual([...again.critical].sort(), [...first.critical].sort());
+      assert.deepEqual([...again.criticalRows].sort(), [...first.criticalRows].sort());
+    }),
+    { numRuns: 3000 },
+  );
 });

@@ -54,25 +54,30 @@ export async function scheduleProjectSheet(ctx: WriteContext): Promise<void> {
   const cols = projectColumnsOf(m.columns);
   if (cols === undefined) return;
   if (!touchesSchedule(ctx.changes, cols)) {
-    // the schedule read before this write is the one after it (carrySchedule, once committed)
+    // the schedule read before this write is the one after it (keepSchedule, once committed)
     untouched.set(m, m.version);
     return;
   }
   untouched.delete(m);
+  computed.delete(m);
   const durationCleared = new Set<number>();
   if (cols.duration !== undefined) {
     for (const e of ctx.changes.cells) if (e.columnId === cols.duration && e.before?.v !== undefined && e.after?.v === undefined) durationCleared.add(e.rowId);
   }
-  const { changes } = scheduleProject(scheduleInput(m), cols, calendarOf(m.project), { durationCleared });
+  const schedule = scheduleProject(scheduleInput(m), cols, calendarOf(m.project), { durationCleared });
   const writes: CellWrite[] = [];
-  for (const c of changes) {
+  let saved = true;
+  for (const c of schedule.changes) {
     const row = m.rows.get(c.rowId);
     const column = m.columnsById.get(c.columnId);
     if (row === undefined || column === undefined) continue;
     const key = cellKey(c.columnId);
     const before = row.cells[key];
     // a formula's cell keeps its formula's value (formulas are refused in schedule columns, 1155)
-    if (before?.fx !== undefined) continue;
+    if (before?.fx !== undefined) {
+      saved = false;
+      continue;
+    }
     const next: StoredCell = { ...before };
     if (c.v === undefined) delete next.v;
     else next.v = c.v;
@@ -84,6 +89,9 @@ export async function scheduleProjectSheet(ctx: WriteContext): Promise<void> {
     if (column.formula === undefined) writes.push({ row, column, before });
   }
   if (writes.length > 0) afterWrite(ctx, writes);
+  // the dates saved compute to themselves (engine/schedule.ts), so this is the schedule of the
+  // version the write commits: reads take it (keepSchedule, once committed)
+  if (saved) computed.set(m, { from: m.version, schedule: { ...schedule, changes: [] } });
 }
 
 /** What a read shows of a project sheet's schedule: invalid predecessors, the critical path. */
@@ -91,18 +99,26 @@ const analyses = new WeakMap<SheetModel, { version: number; schedule: Schedule }
 
 /** Models whose write (from the version given) left every input of the schedule as it was. */
 const untouched = new WeakMap<SheetModel, number>();
+/** Models whose write (from the version given) computed their schedule and saved all of it. */
+const computed = new WeakMap<SheetModel, { from: number; schedule: Schedule }>();
 
 /**
- * Commit step: a write that left the schedule's inputs alone (a cell of another column, a
- * discussion) keeps the schedule read before it, so that the first read after it does not
- * compute the whole plan again.
+ * Commit step: the schedule of the version a write committed, so that the first read after it
+ * does not compute the whole plan again. A write that left the schedule's inputs alone (a cell
+ * of another column, a discussion) keeps the schedule read before it; one that computed the
+ * schedule gives the one it computed.
  */
-export const carrySchedule: CommitStep = async (_store, _actor, sheets) => {
+export const keepSchedule: CommitStep = async (_store, _actor, sheets) => {
   for (const s of sheets) {
-    const from = untouched.get(s.model);
-    untouched.delete(s.model);
-    const kept = analyses.get(s.model);
-    if (kept !== undefined && from !== undefined && s.changed && kept.version === from && s.model.version === from + 1) kept.version = s.model.version;
+    const m = s.model;
+    const from = untouched.get(m);
+    const fresh = computed.get(m);
+    untouched.delete(m);
+    computed.delete(m);
+    if (!s.changed) continue;
+    const kept = analyses.get(m);
+    if (kept !== undefined && from !== undefined && kept.version === from && m.version === from + 1) kept.version = m.version;
+    else if (fresh !== undefined && m.version === fresh.from + 1) remember(m, fresh.schedule);
   }
 };
 
@@ -111,9 +127,14 @@ export function scheduleOf(m: SheetModel): Schedule | undefined {
   if (cols === undefined) return undefined;
   const kept = analyses.get(m);
   if (kept !== undefined && kept.version === m.version) return kept.schedule;
-  const schedule = scheduleProject(scheduleInput(m), cols, calendarOf(m.project ?? {}));
+  return remember(m, scheduleProject(scheduleInput(m), cols, calendarOf(m.project ?? {})));
+}
+
+/** Keeps the schedule of the model's current version. */
+function remember(m: SheetModel, schedule: Schedule): Schedule {
   // edges that are what they were keep their sets: what shows them (the rows' JSON kept by
   // present/sheetContents.ts) stays valid for the rows the write left alone
+  const kept = analyses.get(m);
   if (kept !== undefined) {
     const before = kept.schedule;
     if (sameMembers(schedule.invalid, before.invalid)) schedule.invalid = before.invalid;

@@ -1,7 +1,7 @@
 import type { CommitStep, WritePipeline } from './sheetWrites.ts';
 import { carrySummaryFields, computeSummaryFields } from '../computed/summaryFields.ts';
 import { valuesCurrent } from '../computed/currentValues.ts';
-import { carrySchedule, scheduleProjectSheet } from '../computed/schedule.ts';
+import { keepSchedule, scheduleProjectSheet } from '../computed/schedule.ts';
 import { syncLinkIndex } from '../computed/cellLinks.ts';
 import { followDependents } from '../computed/propagation.ts';
 import { removeThreadsOfDeletedRows } from '../collaboration/discussions.ts';
@@ -34,7 +34,7 @@ export function sheetWriteSteps(opts: { committed?: readonly CommitStep[] } = {}
     // after the commit
     committed: [
       carrySummaryFields, // the cached summary fields stay valid for the new version
-      carrySchedule, // so does a project sheet's schedule, when the write left its inputs alone
+      keepSchedule, // a project sheet's schedule: the one read before (inputs left alone) or the one the write computed
       followDependents, // sheets reading a changed sheet (cell links, {Name}) follow it: writes of their own
       ...(opts.committed ?? []),
     ],
