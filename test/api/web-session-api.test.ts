@@ -85,3 +85,24 @@ test('the app bundle is served with content-hashed names and a long cache lifeti
   assert.equal(sheetPage.status, 303);
   assert.equal(sheetPage.location, '/login?next=%2Fsheets%2F123');
 });
+
+test('signing in to the web app sets the user\'s lastLogin (include=lastLogin, admins); API calls do not', async () => {
+  const api = async (path: string) => {
+    const r = await fetch(`${t.base}${path}`, { headers: { authorization: `Bearer ${t.adminToken}` } });
+    assert.equal(r.status, 200, path);
+    return (await r.json()) as Record<string, unknown>;
+  };
+  const me = await api('/users/me');
+  const lastLogin = async () => ((await api(`/users?email=admin%40example.com&include=lastLogin&numericDates=true`)).data as Array<{ lastLogin?: number }>)[0]!.lastLogin;
+  const before = await lastLogin();
+  const from = Date.now();
+  const b = browser(t.url);
+  assert.equal((await signIn(b, 'admin@example.com', PASSWORD)).status, 303);
+  const signedIn = await lastLogin();
+  assert.ok(signedIn !== undefined && signedIn >= from - 1000 && signedIn <= Date.now() + 1000, `lastLogin ${signedIn} is this sign-in (before: ${before})`);
+  assert.equal((await api(`/users/${me.id}?include=lastLogin&numericDates=true`)).lastLogin, signedIn);
+  // a refused sign-in does not count
+  assert.notEqual((await signIn(browser(t.url), 'admin@example.com', 'not the password')).status, 303);
+  await api('/users/me');
+  assert.equal(await lastLogin(), signedIn);
+});

@@ -3,7 +3,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Queryable, Store } from '../../store/db.ts';
 import { deleteExpiredSessions, deleteSession, deleteUserSessions, findPasswordHash, findSessionUser, insertSession, upsertPassword } from '../../store/sessions.ts';
-import { findUserByEmail } from '../../store/users.ts';
+import { findUserByEmail, updateUserRow } from '../../store/users.ts';
 import { apiError } from '../../errors.ts';
 import { clock } from '../../clock.ts';
 import { hashToken } from './tokens.ts';
@@ -60,7 +60,11 @@ export async function signIn(store: Store, email: string, password: string, ttlM
   const ok = await verify(stored, password).catch(() => false);
   if (!ok || !user || user.status !== 'ACTIVE') return null;
   const now = clock.now();
-  return store.db.transaction().execute((tx) => startSession(tx, user, ttlMs, now));
+  return store.db.transaction().execute(async (tx) => {
+    // the User object's lastLogin (admins read it): the last sign-in to the web app
+    await updateUserRow(tx, user.id, { last_login: now });
+    return startSession(tx, user, ttlMs, now);
+  });
 }
 
 /** A new session of `user` (and expired ones of anyone cleared away). */
