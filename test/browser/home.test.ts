@@ -195,3 +195,49 @@ test('the search box finds a row and opens the sheet at it', { skip }, async () 
   await selected.first().waitFor();
   assert.equal((await selected.first().textContent())?.trim(), 'zebra crossing');
 });
+
+test('in a workspace shared below Admin, Home offers nothing to make there; an admin of it is offered everything', { skip }, async () => {
+  for (const email of ['ws.editor@example.com', 'ws.admin@example.com']) {
+    assert.equal((await api.post('/users', { email, licensedSheetCreator: true })).status, 200);
+    await givePassword(t, email);
+  }
+  const ws = (await api.post('/workspaces', { name: 'Shared space' })).body.result.id as number;
+  assert.equal((await api.post(`/workspaces/${ws}/folders`, { name: 'Inside' })).status, 200);
+  const shared = await api.post(`/workspaces/${ws}/shares`, [{ email: 'ws.editor@example.com', accessLevel: 'EDITOR' }, { email: 'ws.admin@example.com', accessLevel: 'ADMIN' }]);
+  assert.equal(shared.status, 200, shared.text);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 760 } });
+  try {
+    const other = await context.newPage();
+    const open = async (email: string) => {
+      await context.clearCookies();
+      await signInPage(other, t, email);
+      await other.locator('body[data-home-ready="true"]').waitFor();
+      await other.locator('section.items-section').getByRole('link', { name: 'Shared space', exact: true }).click();
+      await other.getByRole('heading', { name: 'Shared space' }).waitFor();
+    };
+    const actions = () => other.locator('.home-actions').getByRole('button').allTextContents();
+    await open('ws.editor@example.com');
+    assert.deepEqual(await actions(), ['New workspace']);
+    assert.match((await other.locator('.home-actions [role="note"]').textContent()) ?? '', /editor access to this workspace/);
+    await screenshot(other, 'home-workspace-editor');
+    // the same inside its folder
+    await other.locator('section.items-section').getByRole('link', { name: 'Inside', exact: true }).click();
+    await other.getByRole('heading', { name: 'Inside' }).waitFor();
+    assert.deepEqual(await actions(), ['New workspace']);
+    // at the top of Home everything is offered again
+    await other.locator('nav.crumbs').getByRole('link', { name: 'Home' }).click();
+    await other.getByRole('heading', { name: 'Your items' }).waitFor();
+    assert.ok((await actions()).includes('New sheet'));
+    await open('ws.admin@example.com');
+    assert.deepEqual(await actions(), ['New sheet', 'Import…', 'New report', 'New dashboard', 'New folder', 'New workspace']);
+    // what the admin is offered works: a sheet made in the workspace
+    await other.getByRole('button', { name: 'New sheet' }).click();
+    await other.getByLabel('Sheet name').fill('Made by the workspace admin');
+    await other.getByRole('button', { name: 'Create' }).click();
+    await other.waitForURL(/\/sheets\/\d+$/);
+    const listed = (await api.get(`/workspaces/${ws}`)).body.sheets as Array<{ name: string }>;
+    assert.deepEqual(listed.map((x) => x.name), ['Made by the workspace admin']);
+  } finally {
+    await context.close();
+  }
+});

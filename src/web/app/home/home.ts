@@ -41,8 +41,14 @@ interface Place {
   id: number | null;
   name: string;
   contents: Contents;
+  /** The person's access level in a workspace (and the folders in it); absent at Home and in its folders. */
+  level?: string;
 }
 
+/** Things are made in (or imported, copied or moved into) a workspace by its admins (the API's 1004 otherwise). */
+const MAKES = new Set(['ADMIN', 'OWNER']);
+
+const LEVEL_NAMES: Record<string, string> = { VIEWER: 'viewer', COMMENTER: 'commenter', EDITOR: 'editor', EDITOR_SHARE: 'editor (can share)' };
 const ICONS: Record<Kind, string> = { sheet: 'S', report: 'R', sight: 'D', folder: 'F', workspace: 'W' };
 const KIND_NAMES: Record<Kind, string> = { sheet: 'Sheet', report: 'Report', sight: 'Dashboard', folder: 'Folder', workspace: 'Workspace' };
 
@@ -96,14 +102,15 @@ export async function mountHome(root: HTMLElement): Promise<void> {
       for (const p of state.trail.slice(1)) {
         const inside = trail[trail.length - 1]!.contents;
         if (p.kind === 'workspace') {
-          const ws = await api.get<Contents & { name: string }>(`/workspaces/${p.id}`, { loadAll: true, include: 'ownerInfo' }).catch(() => null);
+          const ws = await api.get<Contents & { name: string; accessLevel?: string }>(`/workspaces/${p.id}`, { loadAll: true, include: 'ownerInfo' }).catch(() => null);
           if (!ws) break;
-          trail.push({ kind: 'workspace', id: p.id, name: ws.name, contents: ws });
+          trail.push({ kind: 'workspace', id: p.id, name: ws.name, contents: ws, ...(ws.accessLevel !== undefined ? { level: ws.accessLevel } : {}) });
         } else {
           const f = (inside.folders ?? []).find((x) => x.id === p.id);
           if (!f) break;
           const contents = f.sheets || f.folders ? f : await api.get<Contents>(`/folders/${p.id}`, { include: 'ownerInfo' }).catch(() => ({}));
-          trail.push({ kind: 'folder', id: p.id, name: f.name as string, contents });
+          const level = trail[trail.length - 1]!.level;
+          trail.push({ kind: 'folder', id: p.id, name: f.name as string, contents, ...(level !== undefined ? { level } : {}) });
         }
       }
       state.trail = trail;
@@ -131,21 +138,28 @@ export async function mountHome(root: HTMLElement): Promise<void> {
       }) as EventListener }, p.name);
       return i === 0 ? [el] : [h('span', { class: 'sep', 'aria-hidden': 'true' }, ' › '), el];
     }));
-    actions.replaceChildren(
-      h('button', { type: 'button', onclick: (() => void createSheet()) as EventListener }, 'New sheet'),
-      h('button', { type: 'button', class: 'secondary', 'aria-haspopup': 'dialog', onclick: ((e: Event) => void importSheet(e.currentTarget as HTMLElement)) as EventListener }, 'Import…'),
-      h('button', { type: 'button', class: 'secondary', onclick: ((e: Event) => void createReport(e.currentTarget as HTMLElement)) as EventListener }, 'New report'),
-      h('button', { type: 'button', class: 'secondary', onclick: (() => void createDashboard()) as EventListener }, 'New dashboard'),
-      h('button', { type: 'button', class: 'secondary', onclick: (() => void createFolder()) as EventListener }, 'New folder'),
-      h('button', { type: 'button', class: 'secondary', onclick: (() => void createWorkspace()) as EventListener }, 'New workspace'),
-    );
+    const level = place().level;
+    const newWorkspace = h('button', { type: 'button', class: 'secondary', onclick: (() => void createWorkspace()) as EventListener }, 'New workspace');
+    if (level !== undefined && !MAKES.has(level)) {
+      // a workspace shared below Admin: what is in it opens, nothing new goes in
+      actions.replaceChildren(h('p', { class: 'note', role: 'note' }, `You have ${LEVEL_NAMES[level] ?? level.toLowerCase()} access to this workspace: its admins add sheets, reports, dashboards and folders.`), newWorkspace);
+    } else {
+      actions.replaceChildren(
+        h('button', { type: 'button', onclick: (() => void createSheet()) as EventListener }, 'New sheet'),
+        h('button', { type: 'button', class: 'secondary', 'aria-haspopup': 'dialog', onclick: ((e: Event) => void importSheet(e.currentTarget as HTMLElement)) as EventListener }, 'Import…'),
+        h('button', { type: 'button', class: 'secondary', onclick: ((e: Event) => void createReport(e.currentTarget as HTMLElement)) as EventListener }, 'New report'),
+        h('button', { type: 'button', class: 'secondary', onclick: (() => void createDashboard()) as EventListener }, 'New dashboard'),
+        h('button', { type: 'button', class: 'secondary', onclick: (() => void createFolder()) as EventListener }, 'New folder'),
+        newWorkspace,
+      );
+    }
     favs.replaceChildren();
     if (state.trail.length === 1 && state.favorites.length > 0) {
       favs.append(h('h2', { id: 'fav-title' }, 'Favorites'), table(state.favorites, 'Favorites'));
     }
     const items = itemsOf(place().contents);
     list.replaceChildren(h('h2', { id: 'items-title' }, state.trail.length === 1 ? 'Your items' : place().name));
-    if (items.length === 0) list.append(h('p', { class: 'note' }, 'Nothing here yet. Create a sheet to start.'));
+    if (items.length === 0) list.append(h('p', { class: 'note' }, level !== undefined && !MAKES.has(level) ? 'Nothing here yet.' : 'Nothing here yet. Create a sheet to start.'));
     else list.append(table(items, state.trail.length === 1 ? 'Your items' : place().name));
   }
 
