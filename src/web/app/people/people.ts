@@ -6,7 +6,7 @@ import { everyone, nameOf, type Person } from './model.ts';
 
 /**
  * People (system admins): the organization's users as List Users pages them (50 a page; a
- * search by email address), each with name, address, roles and status. Add a person (with a
+ * search by name or any part of an address, over everyone), each with name, address, roles and status. Add a person (with a
  * one-time sign-in link: POST /2.0/sheetd/users/{id}/passwordlink), change names and roles,
  * make a new sign-in link, deactivate and reactivate, remove (choosing whom their sheets and
  * groups go to). Everything is a call of the public API; the server's refusals are shown in the
@@ -37,11 +37,11 @@ const STATUS: Record<string, string> = { ACTIVE: 'Active', DEACTIVATED: 'Deactiv
 export async function mountPeople(root: HTMLElement): Promise<void> {
   const me = Number(root.dataset.userId);
   const mails = root.dataset.mail === 'smtp';
-  const state = { page: 1, email: '', result: null as Page<Person> | null };
+  const state = { page: 1, query: '', result: null as Page<Person> | null };
 
-  const find = h('input', { type: 'search', id: 'people-find', name: 'email', autocomplete: 'off', placeholder: 'name@example.com' });
+  const find = h('input', { type: 'search', id: 'people-find', name: 'q', autocomplete: 'off', placeholder: 'A name or an address' });
   const findForm = h('form', { class: 'people-find', role: 'search', 'aria-label': 'Find a person' },
-    h('label', { for: 'people-find' }, 'Find by email address'), find, h('button', { type: 'submit' }, 'Find'));
+    h('label', { for: 'people-find' }, 'Find by name or email address'), find, h('button', { type: 'submit' }, 'Find'));
   const addButton = h('button', { type: 'button' }, 'Add person');
   const summary = h('p', { class: 'note', id: 'people-summary', 'aria-live': 'polite' });
   const list = h('div', { class: 'people-list' });
@@ -57,25 +57,41 @@ export async function mountPeople(root: HTMLElement): Promise<void> {
   addButton.addEventListener('click', () => void addPerson(addButton));
   findForm.addEventListener('submit', (e) => {
     e.preventDefault();
-    state.email = find.value.trim().toLowerCase();
+    state.query = find.value.trim().toLowerCase();
     state.page = 1;
     void load();
   });
 
   async function load(): Promise<void> {
     try {
-      state.result = await api.get<Page<Person>>('/users', { page: state.page, pageSize: PAGE_SIZE, email: state.email || undefined });
+      state.result = state.query ? await matching(state.query, state.page) : await api.get<Page<Person>>('/users', { page: state.page, pageSize: PAGE_SIZE });
       draw();
     } catch (e) {
       showError(e);
     }
   }
 
+  /**
+   * The people whose name or address holds the words typed, as a page of 50: List Users finds
+   * by whole addresses only, so the page reads everyone (includeAll) and looks through them.
+   */
+  async function matching(query: string, page: number): Promise<Page<Person>> {
+    const words = query.split(/\s+/).filter(Boolean);
+    const all = (await everyone()).filter((p) => {
+      const text = `${p.firstName ?? ''} ${p.lastName ?? ''} ${p.email}`.toLowerCase();
+      return words.every((w) => text.includes(w));
+    });
+    const totalPages = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
+    const pageNumber = Math.min(page, totalPages);
+    return { pageNumber, pageSize: PAGE_SIZE, totalPages, totalCount: all.length, data: all.slice((pageNumber - 1) * PAGE_SIZE, pageNumber * PAGE_SIZE) };
+  }
+
   function draw(): void {
     const r = state.result!;
     const people = r.data;
-    if (state.email) summary.replaceChildren(people.length === 0 ? `Nobody has the address ${state.email}. ` : `The person with the address ${state.email}. `, h('button', { type: 'button', class: 'link', onclick: (() => {
-      state.email = '';
+    const found = r.totalCount === 0 ? 'Nobody matches' : r.totalCount === 1 ? '1 person matches' : `${r.totalCount} people match`;
+    if (state.query) summary.replaceChildren(`${found} “${state.query}”. `, h('button', { type: 'button', class: 'link', onclick: (() => {
+      state.query = '';
       find.value = '';
       state.page = 1;
       void load();
