@@ -107,16 +107,17 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
   };
   const app = (https ? Fastify({ ...common, https: { ...https, ...edge.node } }) : Fastify(common)) as unknown as FastifyInstance;
-  installEdge(app, config);
-  // a request's stamped reads (store/db.ts) see what other processes committed before it came
-  app.addHook('onRequest', (req, _reply, done) => {
+  installEdge(app, config, (req) => {
+    // a request's stamped reads (store/db.ts) see what other processes committed before it came
     requestArrived(req.raw.socket);
     req.recordedAtArrival = eventsRecorded();
     req.routeSettings = req.routeOptions.config ?? null;
-    done();
   });
+  // one hook after every answer (each hook costs every request): counted for /metrics, and
   // events recorded while this request ran may be its own, now committed: the change streams read the log
-  app.addHook('onResponse', (req, _reply, done) => {
+  const metrics = installMetrics(ctx.store);
+  app.addHook('onResponse', (req, reply, done) => {
+    metrics.onResponse(req, reply);
     if (eventsRecorded() !== req.recordedAtArrival) ctx.live.committed();
     done();
   });
@@ -136,6 +137,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // a request without a body has nothing to decompress: no @fastify/compress preParsing hook
+    // on GET and HEAD routes (a hook costs every request)
+    if (route.decompress === undefined && methods.every((m) => m === 'GET' || m === 'HEAD')) route.decompress = false;
     for (const m of methods) {
       if (m === 'HEAD' || m === 'OPTIONS') continue;
       const body = (route.config as { body?: 'required' } | undefined)?.body;
@@ -164,7 +168,6 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   jsonBodyOnly(app);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req, reply) => notFound(req, reply, known, config.retiredVersions));
-  const metrics = installMetrics(app, ctx.store);
   await app.register(async (ops) => {
     ops.addHook('onRequest', async (req, reply) => {
       if (!acceptable(req.headers.accept, req.routeOptions.config.produces)) throw apiError(1052);
@@ -174,7 +177,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       await checkHealth(ctx.store);
       return { status: 'ok' };
     });
-    ops.get('/metrics', { config: { public: true, produces: ['text/plain', 'application/openmetrics-text'] } }, metrics);
+    ops.get('/metrics', { config: { public: true, produces: ['text/plain', 'application/openmetrics-text'] } }, metrics.scrape);
   });
 
   // the OpenAPI document's collector sees every route registered after it

@@ -1,6 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ConnectionError, FastifyInstance } from 'fastify';
+import type { ConnectionError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { errorBody, protocolError } from './errors.ts';
 
@@ -42,8 +42,11 @@ export function edgeOptions(config: Config) {
   };
 }
 
-/** Connection cap, idle cut-off and the URI limit; call once right after creating the app. */
-export function installEdge(app: FastifyInstance, config: Config): void {
+/**
+ * Connection cap, idle cut-off and the URI limit; call once right after creating the app.
+ * `arrived`: what the app does first with every request within the limit (one hook for both).
+ */
+export function installEdge(app: FastifyInstance, config: Config, arrived: (req: FastifyRequest) => void): void {
   const server = app.server;
   server.maxConnections = config.maxConnections;
   let dropped = 0;
@@ -71,8 +74,12 @@ export function installEdge(app: FastifyInstance, config: Config): void {
   });
   // hooks of every request are callbacks, not async functions: a promise per hook and request
   app.addHook('onRequest', (req, _reply, done) => {
-    if (req.url.length > MAX_URI_LENGTH) done(protocolError(414, `the URI is longer than ${MAX_URI_LENGTH} bytes`));
-    else done();
+    if (req.url.length > MAX_URI_LENGTH) {
+      done(protocolError(414, `the URI is longer than ${MAX_URI_LENGTH} bytes`));
+      return;
+    }
+    arrived(req);
+    done();
   });
 }
 

@@ -1,27 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Store } from '../store/db.ts';
 import { operationalGauges } from '../services/platform/metrics.ts';
 
 /**
  * Prometheus metrics (prom-client): requests and their latency by route, the
  * job queue and the database pool, and the process's own figures. A registry per app, so that
- * several servers in one process (tests) count apart. The counting hook goes on the instance
- * given (the root, so every request counts); the returned handler serves GET /metrics.
+ * several servers in one process (tests) count apart. `onResponse` counts a request (the app's
+ * one hook after every answer calls it); `scrape` serves GET /metrics.
  */
-export function installMetrics(app: FastifyInstance, store: Store): (req: FastifyRequest, reply: FastifyReply) => Promise<string> {
+export function installMetrics(store: Store): { onResponse: (req: FastifyRequest, reply: FastifyReply) => void; scrape: (req: FastifyRequest, reply: FastifyReply) => Promise<string> } {
   const register = new Registry();
   collectDefaultMetrics({ register, prefix: 'sheetd_' });
   // the route pattern, not the URL: ids would make a series per object
-  const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'sheetd_http_requests_total', help: 'HTTP requests answered', labelNames, registers: [register] });
-  const duration = new Histogram({
-    name: 'sheetd_http_request_duration_seconds',
-    help: 'Time from the request arriving to its answer being sent',
-    labelNames,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [register],
-  });
+  const tally = new RequestTally();
+  register.registerMetric(tally.counter() as never);
+  register.registerMetric(tally.histogram() as never);
   const jobs = new Gauge({ name: 'sheetd_jobs', help: 'Background jobs by state (due: waiting for a worker; scheduled: later or running; dead: gave up)', labelNames: ['state'], registers: [register] });
   const pool = new Gauge({ name: 'sheetd_db_pool_connections', help: 'PostgreSQL pool connections by state (absent on SQLite)', labelNames: ['state'], registers: [register] });
   const cachedModels = new Gauge({ name: 'sheetd_sheet_cache_models', help: 'Sheet models this process holds in memory', registers: [register] });
@@ -29,15 +23,12 @@ export function installMetrics(app: FastifyInstance, store: Store): (req: Fastif
   const droppedAsOlder = new Counter({ name: 'sheetd_sheet_cache_invalidated_total', help: 'Cached sheet models dropped because another process announced a newer version (Redis)', registers: [register] });
   let dropped = 0;
 
-  app.addHook('onResponse', (req, reply, done) => {
+  const onResponse = (req: FastifyRequest, reply: FastifyReply): void => {
     const settings = req.routeSettings;
-    const labels = { method: req.method, route: (settings ? settings.url : req.routeOptions.url) ?? 'unmatched', status: String(reply.statusCode) };
-    requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
-    done();
-  });
+    tally.count(req.method, (settings ? settings.url : req.routeOptions.url) ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+  };
 
-  return async (_req, reply) => {
+  const scrape = async (_req: FastifyRequest, reply: FastifyReply): Promise<string> => {
     const g = await operationalGauges(store);
     for (const [state, n] of Object.entries(g.jobs)) jobs.set({ state }, n);
     if (g.pool) for (const [state, n] of Object.entries(g.pool)) pool.set({ state }, n);
@@ -47,4 +38,84 @@ export function installMetrics(app: FastifyInstance, store: Store): (req: Fastif
     reply.type(register.contentType);
     return register.metrics();
   };
+  return { onResponse, scrape };
+}
+
+const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** A metric as prom-client's registry reads it (what its own metrics' get() gives). */
+interface Exported {
+  name: string;
+  help: string;
+  type: 'counter' | 'histogram';
+  aggregator: 'sum';
+  values: Array<{ metricName?: string; labels: Record<string, string | number>; value: number }>;
+}
+
+/** One series of the request metrics: a method, a route pattern and a status. */
+interface Series {
+  labels: { method: string; route: string; status: string };
+  count: number;
+  sum: number;
+  /** Requests per bucket (not cumulative); the last one is +Inf's. */
+  buckets: Float64Array;
+}
+
+/**
+ * The requests answered and their latency by method, route pattern and status:
+ * sheetd_http_requests_total (a counter) and sheetd_http_request_duration_seconds (a histogram),
+ * shown by prom-client's registry as its own Counter and Histogram show them. Counted by hand
+ * because every request pays for it: prom-client's labelled inc and observe (a labels object,
+ * checked and hashed, per call) and their hook cost GET /users/me about 5% of its requests a
+ * second (docs/speed.md); here a request is a string key and a few additions.
+ */
+export class RequestTally {
+  private readonly series = new Map<string, Series>();
+
+  count(method: string, route: string, status: number, seconds: number): void {
+    const key = `${status} ${method} ${route}`;
+    let s = this.series.get(key);
+    if (s === undefined) {
+      s = { labels: { method, route, status: String(status) }, count: 0, sum: 0, buckets: new Float64Array(BUCKETS.length + 1) };
+      this.series.set(key, s);
+    }
+    s.count++;
+    s.sum += seconds;
+    let i = 0;
+    while (i < BUCKETS.length && seconds > BUCKETS[i]!) i++;
+    s.buckets[i]!++;
+  }
+
+  counter() {
+    return {
+      name: 'sheetd_http_requests_total', help: 'HTTP requests answered', type: 'counter', aggregator: 'sum',
+      get: async (): Promise<Exported> => ({
+        name: 'sheetd_http_requests_total', help: 'HTTP requests answered', type: 'counter', aggregator: 'sum',
+        values: [...this.series.values()].map((s) => ({ labels: s.labels, value: s.count })),
+      }),
+      reset: () => this.series.clear(),
+    };
+  }
+
+  histogram() {
+    const name = 'sheetd_http_request_duration_seconds';
+    const help = 'Time from the request arriving to its answer being sent';
+    return {
+      name, help, type: 'histogram', aggregator: 'sum',
+      get: async (): Promise<Exported> => {
+        const values: Exported['values'] = [];
+        for (const s of this.series.values()) {
+          let below = 0;
+          for (let i = 0; i <= BUCKETS.length; i++) {
+            below += s.buckets[i]!;
+            values.push({ metricName: `${name}_bucket`, labels: { le: i < BUCKETS.length ? BUCKETS[i]! : '+Inf', ...s.labels }, value: below });
+          }
+          values.push({ metricName: `${name}_sum`, labels: s.labels, value: s.sum });
+          values.push({ metricName: `${name}_count`, labels: s.labels, value: s.count });
+        }
+        return { name, help, type: 'histogram', aggregator: 'sum', values };
+      },
+      reset: () => this.series.clear(),
+    };
+  }
 }

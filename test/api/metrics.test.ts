@@ -44,6 +44,17 @@ test('GET /metrics needs no token and counts requests by route pattern and statu
   assert.ok(!text.includes('123456789'));
   assert.equal(sample(text, 'sheetd_http_request_duration_seconds_count', { method: 'GET', route: '/2.0/users/me', status: '200' }), ok0 + 3);
   assert.match(text, /^sheetd_process_resident_memory_bytes \d+/m);
+  // the latency histogram: cumulative buckets, +Inf holding every request, and the time spent
+  const series = { method: 'GET', route: '/2.0/users/me', status: '200' };
+  const bounds = ['0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf'];
+  const buckets = bounds.map((le) => sample(text, 'sheetd_http_request_duration_seconds_bucket', { ...series, le }));
+  assert.ok(buckets.every((b) => b !== undefined), text);
+  for (let i = 1; i < buckets.length; i++) assert.ok(buckets[i]! >= buckets[i - 1]!, `bucket ${bounds[i]} holds those below it`);
+  assert.equal(buckets.at(-1), ok0 + 3);
+  assert.match(text, /^# TYPE sheetd_http_request_duration_seconds histogram$/m);
+  assert.match(text, /^# TYPE sheetd_http_requests_total counter$/m);
+  const sum = sample(text, 'sheetd_http_request_duration_seconds_sum', series)!;
+  assert.ok(sum > 0 && sum < 60 * (ok0 + 3), `sum ${sum}`);
 });
 
 test('the job queue by state: due, scheduled for later, dead, each counted as it changes', async () => {
