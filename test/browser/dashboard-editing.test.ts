@@ -239,3 +239,32 @@ test('New dashboard in a folder shown on Home makes it in that folder', { skip: 
   assert.ok(!all.some((s) => s.name === 'Never'));
   await page.close();
 });
+
+test('a report widget: Add widget, Report, its table shown on the page and its report in Get Dashboard', { skip: CHROMIUM ? false : 'no chromium on this machine' }, async () => {
+  const rep = await api.post('/sheetd/reports', { name: 'Sales report', scope: { sheets: [{ id: sheetId }] }, columns: [{ title: 'Region', primary: true }, { title: 'Sales', type: 'TEXT_NUMBER' }] });
+  assert.equal(rep.status, 200, rep.text);
+  const reportId = rep.body.result.id as number;
+  const made = await api.post('/sheetd/sights', { name: 'Report board', widgets: [] });
+  assert.equal(made.status, 200, made.text);
+  const id = made.body.result.id as number;
+  const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+  await signInPage(page, t, 'admin@example.com', `/dashboards/${id}`);
+  await page.getByRole('button', { name: 'Edit dashboard' }).click();
+  await addWidget(page, 'Report (its rows, as a table)');
+  const dlg = page.getByRole('dialog', { name: 'Add a report' });
+  await dlg.getByLabel('Report', { exact: true }).selectOption({ label: 'Sales report' });
+  await dlg.getByLabel(/^Widget title/).press('Enter');
+  await dlg.waitFor({ state: 'detached' });
+  assert.deepEqual(await page.getByRole('list', { name: 'Widgets, in order' }).locator('.widget-edit-name').allInnerTexts(), ['Report: Sales report']);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Edit dashboard' }).waitFor();
+  const ws = await widgetsOf(id);
+  assert.deepEqual(ws.map((w) => [w.type, w.title, w.contents.reportId, w.width]), [['GRIDGANTT', 'Sales report', reportId, 12]]);
+  // the page shows the report's rows (the server's table of it)
+  const table = page.locator('.widget-body table');
+  await table.waitFor();
+  const text = await table.innerText();
+  for (const region of ['North', 'South', 'East']) assert.ok(text.includes(region), `${region} in ${text}`);
+  await screenshot(page, 'dashboard-report-widget');
+  await page.close();
+});

@@ -5,7 +5,7 @@ import type { ApiClient } from '../panels/access.ts';
 /**
  * The dashboard page's edit mode (for ADMIN and OWNER): the widgets in reading order (top to
  * bottom, left to right), each with Edit…, Move up, Move down and Remove; Add widget (a title or
- * text, a chart of a sheet, a metric of a sheet's cell, web content, a shortcut); Save puts the
+ * text, a chart of a sheet, a metric of a sheet's cell, a report, web content, a shortcut); Save puts the
  * whole list with the extension's `PUT /sheetd/sights/{id}` (a widget keeps its id) and the page
  * is drawn again.
  *
@@ -234,6 +234,28 @@ async function webWidget(): Promise<NewWidget | null> {
     const title = h('input', { type: 'text', name: 'title' });
     field(form, 'web-title', 'Widget title', title);
   });
+}
+
+/** A report widget (GRIDGANTT): one of the reports the person can see, shown as its table. */
+async function reportWidget(api: ApiClient): Promise<NewWidget | null> {
+  let reports: Array<{ id: number; name: string }>;
+  try {
+    reports = (await api.get<{ data: Array<{ id: number; name: string }> }>('/reports', { includeAll: true })).data;
+  } catch (e) {
+    showError(e);
+    return null;
+  }
+  if (reports.length === 0) {
+    showMessage('There is no report to show: create a report first (New report on Home).');
+    return null;
+  }
+  const v = await formDialog('Add a report', [
+    { name: 'report', label: 'Report', options: reports.map((r) => [String(r.id), r.name] as [string, string]) },
+    { name: 'title', label: 'Widget title (blank: the report\'s name)' },
+  ], 'Add');
+  if (!v?.report) return null;
+  const name = reports.find((r) => String(r.id) === v.report)?.name ?? '';
+  return { type: 'GRIDGANTT', height: 6, title: v.title?.trim() || name, contents: { reportId: Number(v.report) } };
 }
 
 const ITEM_KINDS: Array<{ key: 'sheetId' | 'reportId' | 'sightId'; path: string; group: string }> = [
@@ -585,11 +607,11 @@ export function mountEditor(host: HTMLElement, sight: { id: number; columnCount?
     draw({ index: at, action: 'edit' });
   }
 
-  const KINDS: Array<[string, string]> = [['text', 'Title or text'], ['chart', 'Chart of a sheet'], ['metric', 'Metric (a cell of a sheet)'], ['web', 'Web content (a web address)'], ['shortcut', 'Shortcut (a link to a sheet, report, dashboard or web address)']];
+  const KINDS: Array<[string, string]> = [['text', 'Title or text'], ['chart', 'Chart of a sheet'], ['metric', 'Metric (a cell of a sheet)'], ['report', 'Report (its rows, as a table)'], ['web', 'Web content (a web address)'], ['shortcut', 'Shortcut (a link to a sheet, report, dashboard or web address)']];
   addBtn.addEventListener('click', () => void (async () => {
     const v = await formDialog('Add widget', [{ name: 'kind', label: 'Widget', options: KINDS }], 'Next');
     if (!v) return addBtn.focus();
-    const made = v.kind === 'chart' ? await chartWidget(api) : v.kind === 'metric' ? await metricWidget(api) : v.kind === 'web' ? await webWidget() : v.kind === 'shortcut' ? await shortcutWidget(api) : await textWidget();
+    const made = v.kind === 'chart' ? await chartWidget(api) : v.kind === 'metric' ? await metricWidget(api) : v.kind === 'web' ? await webWidget() : v.kind === 'report' ? await reportWidget(api) : v.kind === 'shortcut' ? await shortcutWidget(api) : await textWidget();
     if (made) {
       const bottom = widgets.reduce((m, w) => Math.max(m, w.yPosition + w.height), 0);
       widgets.push({ ...made, xPosition: 0, yPosition: bottom, width: made.type === 'METRIC' || made.type === 'SHORTCUT' ? Math.min(4, cols) : cols });
