@@ -86,18 +86,21 @@ function field(form: HTMLElement, id: string, label: string, control: HTMLElemen
   for (const el of [h('label', { for: id }, label), control]) form.insertBefore(el, before);
 }
 
-async function pickSheet(api: ApiClient, title: string): Promise<Sheet | null> {
-  let sheets: Array<{ id: number; name: string }>;
+/** The sheets or reports the person sees (a list's every page), or null, said in words, when there are none or the call failed. */
+async function itemsToPick(api: ApiClient, path: '/sheets' | '/reports', none: string): Promise<Array<{ id: number; name: string }> | null> {
   try {
-    sheets = (await api.get<{ data: Array<{ id: number; name: string }> }>('/sheets', { includeAll: true })).data;
+    const items = (await api.get<{ data: Array<{ id: number; name: string }> }>(path, { includeAll: true })).data;
+    if (items.length > 0) return items;
+    showMessage(none);
   } catch (e) {
     showError(e);
-    return null;
   }
-  if (sheets.length === 0) {
-    showMessage('There is no sheet to read from: create a sheet first.');
-    return null;
-  }
+  return null;
+}
+
+async function pickSheet(api: ApiClient, title: string): Promise<Sheet | null> {
+  const sheets = await itemsToPick(api, '/sheets', 'There is no sheet to read from: create a sheet first.');
+  if (sheets === null) return null;
   const v = await formDialog(title, [{ name: 'sheet', label: 'Sheet', options: sheets.map((s) => [String(s.id), s.name] as [string, string]) }], 'Next');
   if (!v?.sheet) return null;
   try {
@@ -238,17 +241,8 @@ async function webWidget(): Promise<NewWidget | null> {
 
 /** A report widget (GRIDGANTT): one of the reports the person can see, shown as its table. */
 async function reportWidget(api: ApiClient): Promise<NewWidget | null> {
-  let reports: Array<{ id: number; name: string }>;
-  try {
-    reports = (await api.get<{ data: Array<{ id: number; name: string }> }>('/reports', { includeAll: true })).data;
-  } catch (e) {
-    showError(e);
-    return null;
-  }
-  if (reports.length === 0) {
-    showMessage('There is no report to show: create a report first (New report on Home).');
-    return null;
-  }
+  const reports = await itemsToPick(api, '/reports', 'There is no report to show: create a report first (New report on Home).');
+  if (reports === null) return null;
   const v = await formDialog('Add a report', [
     { name: 'report', label: 'Report', options: reports.map((r) => [String(r.id), r.name] as [string, string]) },
     { name: 'title', label: 'Widget title (blank: the report\'s name)' },
