@@ -297,3 +297,55 @@ test('Add widget adds web content and shortcuts to a sheet, a dashboard or a web
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('Edit… of a shortcut adds a link (a single shortcut becomes a list) and removes links; removing every link is refused in words', { skip: CHROMIUM ? false : 'no chromium on this machine' }, async () => {
+  const id = await makeBoard('Shortcut board', [
+    { type: 'SHORTCUT', xPosition: 0, yPosition: 0, width: 4, height: 1, contents: { shortcutData: [{ label: 'Wiki', hyperlink: { url: 'https://example.com/wiki' } }] } },
+  ]);
+  const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openEditor(page, id);
+  const edit = async (name: string) => {
+    await page.getByRole('button', { name: `Edit ${name}` }).click();
+    return page.getByRole('dialog', { name: `Edit ${name}` });
+  };
+  // a second link, to the sheet: the widget becomes a list of two
+  let dlg = await edit('Shortcut: Wiki');
+  const added = dlg.getByRole('group', { name: 'A new link' });
+  assert.equal(await added.getByLabel('Link to').inputValue(), '', 'no new link unless one is chosen');
+  assert.equal(await added.getByText('Web address', { exact: true }).isHidden(), true, 'no address asked for (nor its label shown) until a web address is chosen');
+  await added.getByLabel('Link to').selectOption({ label: 'Sales' });
+  await added.getByLabel(/^Label/).fill('Numbers');
+  await added.getByLabel(/^Label/).press('Enter');
+  await dlg.waitFor({ state: 'detached' });
+  await save(page);
+  let ws = await widgetsOf(id);
+  assert.deepEqual(ws.map((w) => w.type), ['SHORTCUTLIST']);
+  assert.deepEqual((ws[0]!.contents.shortcutData as Array<{ label: string; hyperlink: Obj }>).map((x) => [x.label, x.hyperlink.sheetId ?? x.hyperlink.url]), [['Wiki', 'https://example.com/wiki'], ['Numbers', sheetId]]);
+  assert.equal(await page.getByRole('link', { name: 'Numbers' }).getAttribute('href'), `/sheets/${sheetId}`);
+
+  // a new web address is checked like any other
+  await page.getByRole('button', { name: 'Edit dashboard' }).click();
+  dlg = await edit('Shortcuts: Wiki, Numbers');
+  await dlg.getByRole('group', { name: 'A new link' }).getByLabel('Link to').selectOption({ label: 'A web address' });
+  await dlg.getByRole('group', { name: 'A new link' }).getByLabel('Web address').fill('not an address');
+  await dlg.getByRole('button', { name: 'OK' }).click();
+  assert.match(await dlg.getByRole('alert').innerText(), /^The new link: .*whole address/);
+  await dlg.getByRole('group', { name: 'A new link' }).getByLabel('Link to').selectOption({ label: 'No new link' });
+  // every link removed: refused, the dialog stays
+  await dlg.getByRole('checkbox', { name: 'Remove link 1' }).check();
+  await dlg.getByRole('checkbox', { name: 'Remove link 2' }).check();
+  await dlg.getByRole('button', { name: 'OK' }).click();
+  assert.match(await dlg.getByRole('alert').innerText(), /at least one link/);
+  // the first removed only
+  await dlg.getByRole('checkbox', { name: 'Remove link 2' }).uncheck();
+  await dlg.getByRole('button', { name: 'OK' }).click();
+  await dlg.waitFor({ state: 'detached' });
+  await save(page);
+  ws = await widgetsOf(id);
+  assert.deepEqual((ws[0]!.contents.shortcutData as Array<{ label: string }>).map((x) => x.label), ['Numbers']);
+  assert.equal(await page.getByRole('link', { name: 'Wiki' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -252,51 +252,75 @@ async function reportWidget(api: ApiClient): Promise<NewWidget | null> {
   return { type: 'GRIDGANTT', height: 6, title: v.title?.trim() || name, contents: { reportId: Number(v.report) } };
 }
 
+const SHORTCUT_TYPES = ['SHORTCUT', 'SHORTCUTICON', 'SHORTCUTLIST'];
+
 const ITEM_KINDS: Array<{ key: 'sheetId' | 'reportId' | 'sightId'; path: string; group: string }> = [
   { key: 'sheetId', path: '/sheets', group: 'Sheets' },
   { key: 'reportId', path: '/reports', group: 'Reports' },
   { key: 'sightId', path: '/sights', group: 'Dashboards' },
 ];
 
-async function shortcutWidget(api: ApiClient): Promise<NewWidget | null> {
-  let lists: Array<Array<{ id: number; name: string }>>;
+/** The sheets, reports and dashboards a shortcut may open (ITEM_KINDS' lists), or null (said in words) when they cannot be read. */
+async function linkTargets(api: ApiClient): Promise<Array<Array<{ id: number; name: string }>> | null> {
   try {
-    lists = await Promise.all(ITEM_KINDS.map((k) => api.get<{ data: Array<{ id: number; name: string }> }>(k.path, { includeAll: true }).then((r) => r.data)));
+    return await Promise.all(ITEM_KINDS.map((k) => api.get<{ data: Array<{ id: number; name: string }> }>(k.path, { includeAll: true }).then((r) => r.data)));
   } catch (e) {
     showError(e);
     return null;
   }
+}
+
+/**
+ * A link's fields in `into` (what it opens: a web address or one of `lists`' items; the address;
+ * its label), with `prefix` for their ids. `optional`: a first choice "No new link". Answers a
+ * reader: the shortcut item, null for none, or what is wrong in words.
+ */
+function linkFields(into: HTMLElement, lists: Array<Array<{ id: number; name: string }>>, prefix: string, optional: boolean): () => Obj | null | string {
+  const add = (el: HTMLElement) => (into instanceof HTMLFormElement ? into.insertBefore(el, into.querySelector(':scope > .error')) : into.append(el));
+  const target = h('select', { name: `${prefix}-target`, id: `${prefix}-target` });
+  if (optional) target.append(h('option', { value: '' }, 'No new link'));
+  target.append(h('option', { value: 'url' }, 'A web address'));
+  ITEM_KINDS.forEach((k, i) => {
+    if (lists[i]!.length === 0) return;
+    const group = h('optgroup', { label: k.group });
+    for (const item of lists[i]!) group.append(h('option', { value: `${k.key}:${item.id}` }, item.name));
+    target.append(group);
+  });
+  const url = h('input', { type: 'text', name: `${prefix}-url`, id: `${prefix}-url`, inputmode: 'url', placeholder: 'https://' });
+  const urlLabel = h('label', { for: url.id }, 'Web address');
+  const label = h('input', { type: 'text', name: `${prefix}-label`, id: `${prefix}-label` });
+  for (const el of [h('label', { for: target.id }, 'Link to'), target, urlLabel, url, h('label', { for: label.id }, 'Label (the item\'s name or the address when empty)'), label]) add(el);
+  const shown = () => {
+    url.hidden = urlLabel.hidden = target.value !== 'url';
+  };
+  target.addEventListener('change', shown);
+  shown();
+  return () => {
+    if (target.value === '') return null;
+    let hyperlink: Obj;
+    if (target.value === 'url') {
+      const address = url.value.trim();
+      if (!isWebAddress(address)) return ADDRESS_HELP;
+      hyperlink = { url: address };
+    } else {
+      const [key, id] = target.value.split(':');
+      hyperlink = { [key!]: Number(id) };
+    }
+    const text = label.value.trim();
+    return { ...(text ? { label: text } : {}), hyperlink };
+  };
+}
+
+async function shortcutWidget(api: ApiClient): Promise<NewWidget | null> {
+  const lists = await linkTargets(api);
+  if (lists === null) return null;
   return dialog<NewWidget>('Add a shortcut', (body, done) => {
     const form = formShell(body, 'Add', (fail) => {
-      const text = label.value.trim();
-      let hyperlink: Obj;
-      if (target.value === 'url') {
-        const address = url.value.trim();
-        if (!isWebAddress(address)) return fail(ADDRESS_HELP);
-        hyperlink = { url: address };
-      } else {
-        const [key, id] = target.value.split(':');
-        hyperlink = { [key!]: Number(id) };
-      }
-      done({ type: 'SHORTCUT', height: 1, contents: { shortcutData: [{ ...(text ? { label: text } : {}), hyperlink }] } });
+      const item = read();
+      if (typeof item === 'string') return fail(item);
+      if (item) done({ type: 'SHORTCUT', height: 1, contents: { shortcutData: [item] } });
     });
-    const target = h('select', { name: 'target' });
-    target.append(h('option', { value: 'url' }, 'A web address'));
-    ITEM_KINDS.forEach((k, i) => {
-      if (lists[i]!.length === 0) return;
-      const group = h('optgroup', { label: k.group });
-      for (const item of lists[i]!) group.append(h('option', { value: `${k.key}:${item.id}` }, item.name));
-      target.append(group);
-    });
-    field(form, 'shortcut-target', 'Link to', target);
-    const url = h('input', { type: 'text', name: 'url', inputmode: 'url', placeholder: 'https://' });
-    field(form, 'shortcut-url', 'Web address', url);
-    const urlLabel = form.querySelector<HTMLElement>('label[for="shortcut-url"]')!;
-    target.addEventListener('change', () => {
-      url.hidden = urlLabel.hidden = target.value !== 'url';
-    });
-    const label = h('input', { type: 'text', name: 'label' });
-    field(form, 'shortcut-label', 'Label (the item\'s name or the address when empty)', label);
+    const read = linkFields(form, lists, 'shortcut', false);
   });
 }
 
@@ -343,6 +367,9 @@ async function editWidget(api: ApiClient, w: EditWidget, cols: number): Promise<
   const name = describeWidget(w);
   const c = w.contents;
   const chart = w.type === 'CHART' ? simpleChart(c) : undefined;
+  const shortcuts = SHORTCUT_TYPES.includes(w.type) && Array.isArray(c.shortcutData) ? (c.shortcutData as Obj[]) : undefined;
+  // what a new link of a shortcut widget may open (none offered when the lists cannot be read)
+  const targets = shortcuts ? await linkTargets(api) : null;
   let sheet: Sheet | undefined;
   if (chart) {
     try {
@@ -432,8 +459,8 @@ async function editWidget(api: ApiClient, w: EditWidget, cols: number): Promise<
         return undefined;
       });
     }
-    if (['SHORTCUT', 'SHORTCUTICON', 'SHORTCUTLIST'].includes(w.type) && Array.isArray(c.shortcutData)) {
-      const items = c.shortcutData as Obj[];
+    if (shortcuts) {
+      const items = shortcuts;
       const kinds: Record<string, string> = { sheetId: 'a sheet', reportId: 'a report', sightId: 'a dashboard' };
       const fields = items.map((s, i) => {
         const link = (s.hyperlink ?? {}) as Obj;
@@ -447,12 +474,16 @@ async function editWidget(api: ApiClient, w: EditWidget, cols: number): Promise<
           url = h('input', { type: 'text', name: `url${i}`, id: `edit-link-url-${i}`, inputmode: 'url', value: typeof link.url === 'string' ? link.url : '' });
           set.append(h('label', { for: url.id }, 'Web address'), url);
         }
-        return { label, url };
+        const remove = h('input', { type: 'checkbox', name: `remove${i}`, id: `edit-link-remove-${i}` });
+        set.append(h('div', { class: 'check' }, remove, h('label', { for: remove.id }, `Remove link ${i + 1}`)));
+        return { label, url, remove };
       });
+      const added = targets ? linkFields(group(form, 'A new link'), targets, 'edit-new-link', true) : () => null;
       reads.push((out) => {
         const next: Obj[] = [];
         for (const [i, s] of items.entries()) {
-          const { label, url } = fields[i]!;
+          const { label, url, remove } = fields[i]!;
+          if (remove.checked) continue;
           const item: Obj = { ...s };
           const v = label.value.trim();
           if (v !== (typeof s.label === 'string' ? s.label : '')) {
@@ -467,6 +498,12 @@ async function editWidget(api: ApiClient, w: EditWidget, cols: number): Promise<
           }
           next.push(item);
         }
+        const more = added();
+        if (typeof more === 'string') return `The new link: ${more}`;
+        if (more) next.push(more);
+        if (next.length === 0) return 'A shortcut widget keeps at least one link: remove the widget instead.';
+        // a single shortcut given a second link becomes a list of them
+        if (next.length > 1 && w.type === 'SHORTCUT') out.type = 'SHORTCUTLIST';
         out.contents.shortcutData = next;
         return undefined;
       });
