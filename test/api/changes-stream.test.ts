@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSuiteServer, type TestServer } from '../helpers/server.ts';
+import { notInCluster, startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { allEvents, client, type Client } from '../helpers/http.ts';
 import { assertError, makeSheet, makeUser } from '../helpers/sheets.ts';
 import { openStream, type SseEvent, type SseStream } from '../helpers/sse.ts';
@@ -9,6 +9,8 @@ import { browser, signIn } from '../helpers/browser.ts';
 import { setPassword } from '../../src/services/identity/sessions.ts';
 import type { EventAuthor } from '../../src/services/log/events.ts';
 import { findUserByEmail } from '../../src/store/users.ts';
+import { authenticate } from '../../src/services/identity/auth.ts';
+import { addRows } from '../../src/services/sheets/rows.ts';
 
 /**
  * The change stream (GET /2.0/sheetd/sheets/{id}/changes) and presence, through HTTP as a client
@@ -173,6 +175,30 @@ test('a viewer sees the rows as a viewer; a user without access gets the catalog
   assert.equal(cell(ev.data.rows[0], s.col.Double!.id), 10);
   assert.equal(ev.data.rows[0].accessLevel, 'VIEWER');
   es.close();
+});
+
+test('a resumed stream that read further than the process had sends the rest of a run, not the run again', { skip: notInCluster('writes through the service of this process, without the request that wakes its streams') }, async () => {
+  const s = await sheetWithFormula('stream resume overlap');
+  const watching = await stream(s.id);
+  const hello = await watching.next((e) => e.event === 'hello');
+  // a row written without a request of this process: its streams have not read the log since
+  const actor = await authenticate(t.server.store.db, `Bearer ${t.adminToken}`, undefined);
+  await addRows(t.server.store, actor, s.id, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'quiet' }] }], { allowPartialSuccess: false, overrideValidation: false, numericDates: false, level: 2 });
+  // a stream resumed from before it reads the sheet's log to its end: it sends that row
+  const resumed = await stream(s.id, t.adminToken, { 'last-event-id': hello.id! });
+  const rowsOf = (e: SseEvent) => (e.data.rows as Array<{ cells: Array<{ value?: unknown }> }>).map((r) => r.cells[0]!.value);
+  const names = (ev: SseEvent[]) => ev.filter((e) => e.event === 'rows-added').flatMap(rowsOf);
+  await resumed.until((ev) => names(ev).length >= 1, 10_000, 'the quiet row');
+  // a request's add wakes the process, which reads the log from before the quiet row: both adds
+  // are one run, and the resumed stream has sent its first part already
+  assert.equal((await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: 'loud' }] }])).status, 200);
+  await resumed.until((ev) => names(ev).includes('loud'), 10_000, 'the loud row');
+  await watching.until((ev) => names(ev).includes('loud'), 10_000, 'the loud row, first stream');
+  await new Promise((r) => setTimeout(r, 200));
+  assert.deepEqual(names(resumed.events), ['quiet', 'loud'], 'each row once on the resumed stream');
+  assert.deepEqual(names(watching.events), ['quiet', 'loud'], 'each row once on the stream that watched');
+  watching.close();
+  resumed.close();
 });
 
 test('resuming with Last-Event-ID (or ?after=) sends exactly what came after that event', async () => {

@@ -291,9 +291,17 @@ export class LiveHub {
     if (s.seen < upTo) s.seen = upTo;
   }
 
-  private async deliver(s: LiveStream, batch: Batch): Promise<void> {
-    const changes = batch.changes.filter((c) => c.pos > s.seen);
+  private async deliver(s: LiveStream, given: Batch): Promise<void> {
+    let batch = given;
+    let changes = batch.changes.filter((c) => c.pos > s.seen);
     if (changes.length === 0) return;
+    // a stream that caught up past where the hub's batch began (a resumed one reads its sheet to
+    // the end of the log) has sent the start of the batch's first run: the rest goes, as a batch
+    // of its own (its runs, recomputed rows and texts are its own)
+    if (changes[0]!.events[0]!.pos! <= s.seen) {
+      batch = new Batch(this.store.db, s.sheetId, changesOf(changes.flatMap((c) => c.events).filter((e) => e.pos! > s.seen)));
+      changes = batch.changes;
+    }
     if (changes.some((c) => c.kind === 'shares' || c.events.some(touchesAccess)) && !(await this.check(s))) return;
     const cut = changes.findIndex((c) => c.kind === 'sheet-deleted');
     const sent = cut < 0 ? changes : changes.slice(0, cut);
