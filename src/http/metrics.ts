@@ -87,10 +87,12 @@ export class RequestTally {
   }
 
   counter() {
+    const name = 'sheetd_http_requests_total';
+    const help = 'HTTP requests answered';
     return {
-      name: 'sheetd_http_requests_total', help: 'HTTP requests answered', type: 'counter', aggregator: 'sum',
+      name, help, type: 'counter', aggregator: 'sum',
       get: async (): Promise<Exported> => ({
-        name: 'sheetd_http_requests_total', help: 'HTTP requests answered', type: 'counter', aggregator: 'sum',
+        name, help, type: 'counter', aggregator: 'sum',
         values: [...this.series.values()].map((s) => ({ labels: s.labels, value: s.count })),
       }),
       reset: () => this.series.clear(),

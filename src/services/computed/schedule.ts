@@ -55,11 +55,10 @@ export async function scheduleProjectSheet(ctx: WriteContext): Promise<void> {
   if (cols === undefined) return;
   if (!touchesSchedule(ctx.changes, cols)) {
     // the schedule read before this write is the one after it (keepSchedule, once committed)
-    untouched.set(m, m.version);
+    pending.set(m, { from: m.version });
     return;
   }
-  untouched.delete(m);
-  computed.delete(m);
+  pending.delete(m);
   const durationCleared = new Set<number>();
   if (cols.duration !== undefined) {
     for (const e of ctx.changes.cells) if (e.columnId === cols.duration && e.before?.v !== undefined && e.after?.v === undefined) durationCleared.add(e.rowId);
@@ -91,16 +90,17 @@ export async function scheduleProjectSheet(ctx: WriteContext): Promise<void> {
   if (writes.length > 0) afterWrite(ctx, writes);
   // the dates saved compute to themselves (engine/schedule.ts), so this is the schedule of the
   // version the write commits: reads take it (keepSchedule, once committed)
-  if (saved) computed.set(m, { from: m.version, schedule: { ...schedule, changes: [] } });
+  if (saved) pending.set(m, { from: m.version, schedule: { ...schedule, changes: [] } });
 }
 
 /** What a read shows of a project sheet's schedule: invalid predecessors, the critical path. */
 const analyses = new WeakMap<SheetModel, { version: number; schedule: Schedule }>();
 
-/** Models whose write (from the version given) left every input of the schedule as it was. */
-const untouched = new WeakMap<SheetModel, number>();
-/** Models whose write (from the version given) computed their schedule and saved all of it. */
-const computed = new WeakMap<SheetModel, { from: number; schedule: Schedule }>();
+/**
+ * Models being written (from the version given): with the schedule the write computed and saved
+ * all of, or without one when the write left every input of the schedule as it was.
+ */
+const pending = new WeakMap<SheetModel, { from: number; schedule?: Schedule }>();
 
 /**
  * Commit step: the schedule of the version a write committed, so that the first read after it
@@ -111,14 +111,15 @@ const computed = new WeakMap<SheetModel, { from: number; schedule: Schedule }>()
 export const keepSchedule: CommitStep = async (_store, _actor, sheets) => {
   for (const s of sheets) {
     const m = s.model;
-    const from = untouched.get(m);
-    const fresh = computed.get(m);
-    untouched.delete(m);
-    computed.delete(m);
-    if (!s.changed) continue;
+    const p = pending.get(m);
+    pending.delete(m);
+    if (!s.changed || p === undefined || m.version !== p.from + 1) continue;
+    if (p.schedule !== undefined) {
+      remember(m, p.schedule);
+      continue;
+    }
     const kept = analyses.get(m);
-    if (kept !== undefined && from !== undefined && kept.version === from && m.version === from + 1) kept.version = m.version;
-    else if (fresh !== undefined && m.version === fresh.from + 1) remember(m, fresh.schedule);
+    if (kept !== undefined && kept.version === p.from) kept.version = m.version;
   }
 };
 
