@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HyperFormula, type RawCellContent } from 'hyperformula';
 import { FormulaEngine, type LoadCell } from '../src/engine/formula/index.ts';
 import { recordGoal } from './goals.ts';
+import { median } from './stats.ts';
 
 const ROWS = 25_000;
 const A = 1;
@@ -66,10 +67,6 @@ interface Round {
   check: unknown;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[s.length >> 1] as number;
-}
 
 /** One engine under measurement: load() computes everything; edit() writes column A and returns the number of cells it reports changed. */
 interface Subject {

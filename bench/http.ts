@@ -7,8 +7,11 @@ import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { onEachStore } from './stores.ts';
 import { recordGoal } from './goals.ts';
+import { median } from './stats.ts';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+/** Seconds of each round of each route (BENCH_SECONDS), and the rounds, alternating the two routes. */
+const DURATION = Number(process.env.BENCH_SECONDS ?? 2);
+const ROUNDS = 5;
 const CONNECTIONS = 10;
 /** Issue 32: /users/me at least 0.7 of the bare route's requests per second. */
 const GOAL = 0.7;
@@ -21,7 +24,8 @@ async function measure(url: string, headers: Record<string, string>): Promise<nu
 
 /**
  * GET /2.0/users/me through the whole stack (auth against the database, rate limiting on with
- * the limit raised) beside a bare Fastify route that returns a similar body, in the same run.
+ * the limit raised) beside a bare Fastify route that returns the same body, in the same run:
+ * five rounds of each, alternating.
  * On SQLite, and on PostgreSQL too when BENCH_DATABASE_URL (default SHEETD_TEST_DATABASE_URL)
  * is set (a fresh database, dropped after).
  */
@@ -37,14 +41,28 @@ async function measureStore(store: string, databaseUrl: string | undefined): Pro
   const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/bare`;
 
   try {
-    // warm both up (the JIT needs a few seconds of each), then measure one after the other
+    // warm both up (the JIT needs a few seconds of each), then rounds of one after the other,
+    // the first of each pair alternating: this machine's speed drifts by a fifth or more within
+    // seconds, so one measurement of each, taken apart, gave ratios 0.1 apart from run to run.
+    // The ratio is the median of the rounds' ratios; the req/s printed are medians too.
     const meUrl = server.url + '/2.0/users/me';
     const auth = { authorization: `Bearer ${token}` };
     await measure(bareUrl, {});
     await measure(meUrl, auth);
-    const bareRps = await measure(bareUrl, {});
-    const meRps = await measure(meUrl, auth);
-    const ratio = meRps / bareRps;
+    const bare: number[] = [];
+    const mine: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      if (r % 2 === 0) {
+        bare.push(await measure(bareUrl, {}));
+        mine.push(await measure(meUrl, auth));
+      } else {
+        mine.push(await measure(meUrl, auth));
+        bare.push(await measure(bareUrl, {}));
+      }
+    }
+    const bareRps = median(bare);
+    const meRps = median(mine);
+    const ratio = median(mine.map((m, i) => m / bare[i]!));
     console.log(`GET /2.0/users/me (auth + rate limit, ${store}): ${meRps.toFixed(0).padStart(6)} req/s`);
     console.log(`bare Fastify route, same body:${' '.repeat(Math.max(0, store.length - 4))}             ${bareRps.toFixed(0).padStart(6)} req/s`);
     console.log(`ratio: ${ratio.toFixed(2)} (goal: at least ${GOAL})`);

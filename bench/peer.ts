@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from '../test/helpers/process.ts';
 import { recordGoal } from './goals.ts';
 import { cpuMs, TICK_MS } from './proc.ts';
+import { median } from './stats.ts';
 
 /**
  * sheetd beside NocoDB (issue 32's last row): the same REST workload against each server, as a
@@ -43,7 +44,6 @@ const NOCODB_PAGE = 1000;
 const PAGE_ROWS = NOCODB_PAGE;
 
 const root = path.resolve(import.meta.dirname, '..');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Waits until the process has used no CPU for 300 ms (at most 10 s): the work a step left behind is done. */
 async function settle(pid: number | undefined): Promise<void> {

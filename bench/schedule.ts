@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
+import { median } from './stats.ts';
 
 /**
  * Project scheduling on a large plan (issue 32: "speed where people feel it"). A sheet made from
@@ -21,7 +22,6 @@ const BATCH = 500;
 const EDITS = 5;
 const PROJECT_PLAN = 5816286846604928;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchSchedule(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-bench-'));

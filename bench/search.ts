@@ -9,6 +9,7 @@ import { insertMany } from '../src/store/db.ts';
 import { newIds } from '../src/ids.ts';
 import { catchUpSearchIndex, requestSearchRebuild } from '../src/services/log/searchIndex.ts';
 import { createPgDatabase } from '../test/helpers/server.ts';
+import { median } from './stats.ts';
 
 /**
  * Search over 1,000,000 cells: two sheets of 20 columns × 25,000 rows (the 500,000-cell limit
@@ -30,7 +31,6 @@ function ms(t0: bigint): number {
   return Number(process.hrtime.bigint() - t0) / 1e6;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchSearch(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-bench-search-'));

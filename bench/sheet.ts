@@ -13,6 +13,7 @@ import { COMPRESSION_LEVEL } from '../src/http/negotiate.ts';
 import { catchUpSearchIndex } from '../src/services/log/searchIndex.ts';
 import { createPgDatabase } from '../test/helpers/server.ts';
 import { recordGoal } from './goals.ts';
+import { median } from './stats.ts';
 
 /**
  * A 20-column sheet growing to 25,000 rows (500,000 cells) through the API: time to add 500
@@ -250,7 +251,6 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
       await floor.close();
       await raw.close();
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const updates: number[] = [];
     for (let i = 0; i < 5; i++) {
       const body = JSON.stringify(lastIds.map((id) => ({ id, cells: colIds.slice(1, 6).map((cid) => ({ columnId: cid, value: `u${i}` })) })));

@@ -5,6 +5,7 @@ import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { setPassword } from '../src/services/identity/sessions.ts';
 import { CHROMIUM, launchChromium } from '../test/helpers/chromium.ts';
+import { median } from './stats.ts';
 
 /**
  * The web app over a sheet of 25,000 rows x 20 columns (made through the API), in Debian's
@@ -21,7 +22,6 @@ const ROWS = Number(process.env.BENCH_WEB_ROWS ?? 25_000);
 const COLS = 20;
 const PASSWORD = 'a bench password';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchWeb(): Promise<void> {
   if (!CHROMIUM) {

@@ -55,6 +55,7 @@ interface Exported {
 /** One series of the request metrics: a method, a route pattern and a status. */
 interface Series {
   labels: { method: string; route: string; status: string };
+  status: number;
   count: number;
   sum: number;
   /** Requests per bucket (not cumulative); the last one is +Inf's. */
@@ -67,23 +68,42 @@ interface Series {
  * shown by prom-client's registry as its own Counter and Histogram show them. Counted by hand
  * because every request pays for it: prom-client's labelled inc and observe (a labels object,
  * checked and hashed, per call) and their hook cost GET /users/me about 5% of its requests a
- * second (docs/speed.md); here a request is a string key and a few additions.
+ * second (docs/speed.md); here a request is a lookup by its route and a few additions.
  */
 export class RequestTally {
-  private readonly series = new Map<string, Series>();
+  /** Every series, in the order they began. */
+  private readonly series: Series[] = [];
+  /**
+   * The series by route pattern: the pattern is the route's own string, whose hash is kept in it
+   * (a key made per request, method, status and route joined, had to be hashed each time).
+   */
+  private readonly byRoute = new Map<string, Series[]>();
 
   count(method: string, route: string, status: number, seconds: number): void {
-    const key = `${status} ${method} ${route}`;
-    let s = this.series.get(key);
+    let ofRoute = this.byRoute.get(route);
+    if (ofRoute === undefined) this.byRoute.set(route, (ofRoute = []));
+    let s: Series | undefined;
+    for (const x of ofRoute) {
+      if (x.status === status && x.labels.method === method) {
+        s = x;
+        break;
+      }
+    }
     if (s === undefined) {
-      s = { labels: { method, route, status: String(status) }, count: 0, sum: 0, buckets: new Float64Array(BUCKETS.length + 1) };
-      this.series.set(key, s);
+      s = { labels: { method, route, status: String(status) }, status, count: 0, sum: 0, buckets: new Float64Array(BUCKETS.length + 1) };
+      ofRoute.push(s);
+      this.series.push(s);
     }
     s.count++;
     s.sum += seconds;
     let i = 0;
     while (i < BUCKETS.length && seconds > BUCKETS[i]!) i++;
     s.buckets[i]!++;
+  }
+
+  private reset(): void {
+    this.series.length = 0;
+    this.byRoute.clear();
   }
 
   counter() {
@@ -93,9 +113,9 @@ export class RequestTally {
       name, help, type: 'counter', aggregator: 'sum',
       get: async (): Promise<Exported> => ({
         name, help, type: 'counter', aggregator: 'sum',
-        values: [...this.series.values()].map((s) => ({ labels: s.labels, value: s.count })),
+        values: this.series.map((s) => ({ labels: s.labels, value: s.count })),
       }),
-      reset: () => this.series.clear(),
+      reset: () => this.reset(),
     };
   }
 
@@ -106,7 +126,7 @@ export class RequestTally {
       name, help, type: 'histogram', aggregator: 'sum',
       get: async (): Promise<Exported> => {
         const values: Exported['values'] = [];
-        for (const s of this.series.values()) {
+        for (const s of this.series) {
           let below = 0;
           for (let i = 0; i <= BUCKETS.length; i++) {
             below += s.buckets[i]!;
@@ -117,7 +137,7 @@ export class RequestTally {
         }
         return { name, help, type: 'histogram', aggregator: 'sum', values };
       },
-      reset: () => this.series.clear(),
+      reset: () => this.reset(),
     };
   }
 }

@@ -20,13 +20,17 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  consume(key: string, cost: number, limit: number, now?: number): Promise<RateDecision>;
+  /** The decision, at once where the limiter decides in this process (memory), else as a promise (Redis). */
+  consume(key: string, cost: number, limit: number, now?: number): RateDecision | Promise<RateDecision>;
   /** Whether `consume` with these arguments would pass now, recording nothing (sign-in asks before it counts a failure). */
   check(key: string, cost: number, limit: number, now?: number): Promise<RateDecision>;
   close(): Promise<void>;
 }
 
 export const PERIOD_MS = 60_000;
+
+/** A request that passed (one object for all: decisions are only read). */
+const ALLOWED: RateDecision = Object.freeze({ allowed: true, retryAfter: 0 });
 
 /**
  * The step both limiters take: the new TAT, or the milliseconds to wait. A cost above the whole
@@ -51,7 +55,7 @@ export class MemoryRateLimiter implements RateLimiter {
   private tats = new Map<string, number>();
   private lastSweep = 0;
 
-  async consume(key: string, cost: number, limit: number, now = clock.now()): Promise<RateDecision> {
+  consume(key: string, cost: number, limit: number, now = clock.now()): RateDecision {
     if (now - this.lastSweep >= PERIOD_MS || now < this.lastSweep) {
       // a TAT in the past is a full bucket, the same as no entry: keep the map as small as the
       // set of tokens active in the last minute
@@ -61,7 +65,7 @@ export class MemoryRateLimiter implements RateLimiter {
     const step = gcra(this.tats.get(key) ?? 0, now, cost, limit);
     if (step.waitMs > 0) return { allowed: false, retryAfter: retryAfterSeconds(step.waitMs) };
     this.tats.set(key, step.tat);
-    return { allowed: true, retryAfter: 0 };
+    return ALLOWED;
   }
 
   async check(key: string, cost: number, limit: number, now = clock.now()): Promise<RateDecision> {
@@ -110,7 +114,7 @@ export class RedisRateLimiter implements RateLimiter {
     this.prefix = prefix;
   }
 
-  async consume(key: string, cost: number, limit: number, now = clock.now()): Promise<RateDecision> {
+  consume(key: string, cost: number, limit: number, now = clock.now()): Promise<RateDecision> {
     return this.step(key, cost, limit, now, 1);
   }
 

@@ -334,6 +334,22 @@ export async function stampedRead<T>(db: Queryable, space: string, key: string |
   return value;
 }
 const stampedSpaces = new WeakMap<object, Map<string, { stamp: number; values: Map<string | number, unknown> }>>();
+
+/** keptRead's answer when nothing is kept. */
+export const NOT_KEPT: unique symbol = Symbol('not kept');
+
+/**
+ * What stampedRead would answer without reading, at once: the result kept under the database's
+ * current stamp, or NOT_KEPT (nothing kept, PostgreSQL, a transaction). Lets the hot path of a
+ * request (its token) go on without waiting a turn for a promise.
+ */
+export function keptRead<T>(db: Queryable, space: string, key: string | number): T | typeof NOT_KEPT {
+  const stampOf = changeStamps.get(db);
+  if (stampOf === undefined) return NOT_KEPT;
+  const cache = stampedSpaces.get(db)?.get(space);
+  if (cache === undefined || cache.stamp !== stampOf() || !cache.values.has(key)) return NOT_KEPT;
+  return cache.values.get(key) as T;
+}
 const STAMPED_MAX = 10_000;
 
 /**

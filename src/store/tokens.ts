@@ -1,5 +1,5 @@
 import { sql, type Insertable } from 'kysely';
-import { onPostgres, selectShaped, stampedRead, type Queryable } from './db.ts';
+import { keptRead, NOT_KEPT, onPostgres, selectShaped, stampedRead, type Queryable } from './db.ts';
 import { batchedRead } from './batchedReads.ts';
 import type { ApiTokenTable } from './schema.ts';
 import type { AlternateEmailRow } from './alternateEmails.ts';
@@ -15,6 +15,12 @@ export async function findTokenWithUser(db: Queryable, tokenHash: string): Promi
   if (onPostgres(db)) return batchedRead(db, 'token with user', tokenHash, (hashes) => readTokensWithUsers(db, hashes));
   return stampedRead(db, 'token with user', tokenHash, () => readTokenWithUser(db, tokenHash));
 }
+
+/** findTokenWithUser's answer when it is at hand without reading (SQLite: kept since the last change), else NOT_KEPT. */
+export function keptTokenWithUser(db: Queryable, tokenHash: string): TokenWithUser | undefined | typeof NOT_KEPT {
+  return keptRead<TokenWithUser | undefined>(db, 'token with user', tokenHash);
+}
+export { NOT_KEPT };
 
 /** What Get Current User shows beyond the user row: read with the token on PostgreSQL. */
 export interface OwnExtras {

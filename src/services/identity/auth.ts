@@ -1,5 +1,5 @@
 import { newReadEpoch, type Queryable } from '../../store/db.ts';
-import { findTokenWithUser, type OwnExtras } from '../../store/tokens.ts';
+import { findTokenWithUser, keptTokenWithUser, NOT_KEPT, type OwnExtras, type TokenWithUser } from '../../store/tokens.ts';
 import { findOrgById, findUserByEmail } from '../../store/users.ts';
 import { apiError } from '../../errors.ts';
 import { isBadText } from '../../engine/input.ts';
@@ -32,23 +32,43 @@ export async function authenticate(
   assumeUser: string | undefined,
   now = clock.now(),
 ): Promise<Actor> {
+  return authenticateHash(db, bearerTokenHash(authorization), assumeUser, now);
+}
+
+/** The stored hash of the token an `Authorization: Bearer <token>` header sends; 1001 when it sends none. */
+export function bearerTokenHash(authorization: string | undefined): string {
   if (!authorization || authorization.trim() === '') throw apiError(1001);
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
   if (!m) throw apiError(1001);
-  const row = await findTokenWithUser(db, hashToken(m[1]!));
-  if (!row || row.revoked_at !== null) throw apiError(1002);
-  if (row.expires_at !== null && row.expires_at <= now) throw apiError(1003);
-  if (row.status === 'DEACTIVATED' || row.status === 'REMOVED') throw apiError(1002);
-  const org: OrgRow = { id: row.org_id, name: row.org_name, plan: row.org_plan, created_at: row.org_created_at };
-  if (!API_PLANS.has(org.plan)) throw apiError(1013);
-  const requestUser: UserRow = {
-    id: row.id, org_id: row.org_id, email: row.email, first_name: row.first_name, last_name: row.last_name,
-    admin: row.admin, licensed_sheet_creator: row.licensed_sheet_creator, group_admin: row.group_admin,
-    resource_viewer: row.resource_viewer, status: row.status, locale: row.locale, time_zone: row.time_zone,
-    company: row.company, department: row.department, role: row.role, title: row.title,
-    mobile_phone: row.mobile_phone, work_phone: row.work_phone, last_login: row.last_login,
-    created_at: row.created_at, modified_at: row.modified_at,
-  };
+  return hashToken(m[1]!);
+}
+
+/**
+ * authenticate() of a token given by its hash (bearerTokenHash). When the token's row is at hand
+ * (SQLite: kept since the database last changed) and no Assume-User is sent, the actor comes at
+ * once, not as a promise (errors are then thrown at once too): the hook of every API request goes
+ * on in the same turn.
+ */
+export function authenticateHash(
+  db: Queryable,
+  tokenHash: string,
+  assumeUser: string | undefined,
+  now = clock.now(),
+): Actor | Promise<Actor> {
+  if (assumeUser === undefined || assumeUser === '') {
+    const kept = keptTokenWithUser(db, tokenHash);
+    if (kept !== NOT_KEPT) {
+      const row = admitted(kept, now);
+      const user = userOf(row);
+      return actorOf(row, user, user);
+    }
+  }
+  return readActor(db, tokenHash, assumeUser, now);
+}
+
+async function readActor(db: Queryable, tokenHash: string, assumeUser: string | undefined, now: number): Promise<Actor> {
+  const row = admitted(await findTokenWithUser(db, tokenHash), now);
+  const requestUser = userOf(row);
   let user = requestUser;
   if (assumeUser !== undefined && assumeUser !== '') {
     let email: string;
@@ -62,9 +82,34 @@ export async function authenticate(
     if (!requestUser.admin || row.kind !== 'RAW') throw apiError(1030);
     const target = await findUserByEmail(db, email);
     // an admin cannot act as another admin, nor as someone outside the organization
-    if (!target || target.org_id !== org.id || target.admin || target.status !== 'ACTIVE') throw apiError(1030);
+    if (!target || target.org_id !== row.org_id || target.admin || target.status !== 'ACTIVE') throw apiError(1030);
     user = target;
   }
+  return actorOf(row, requestUser, user);
+}
+
+/** The token's row when it may be used now: 1002 unknown, revoked or its user gone; 1003 expired; 1013 a plan without the API. */
+function admitted(row: TokenWithUser | undefined, now: number): TokenWithUser {
+  if (!row || row.revoked_at !== null) throw apiError(1002);
+  if (row.expires_at !== null && row.expires_at <= now) throw apiError(1003);
+  if (row.status === 'DEACTIVATED' || row.status === 'REMOVED') throw apiError(1002);
+  if (!API_PLANS.has(row.org_plan)) throw apiError(1013);
+  return row;
+}
+
+function userOf(row: TokenWithUser): UserRow {
+  return {
+    id: row.id, org_id: row.org_id, email: row.email, first_name: row.first_name, last_name: row.last_name,
+    admin: row.admin, licensed_sheet_creator: row.licensed_sheet_creator, group_admin: row.group_admin,
+    resource_viewer: row.resource_viewer, status: row.status, locale: row.locale, time_zone: row.time_zone,
+    company: row.company, department: row.department, role: row.role, title: row.title,
+    mobile_phone: row.mobile_phone, work_phone: row.work_phone, last_login: row.last_login,
+    created_at: row.created_at, modified_at: row.modified_at,
+  };
+}
+
+function actorOf(row: TokenWithUser, requestUser: UserRow, user: UserRow): Actor {
+  const org: OrgRow = { id: row.org_id, name: row.org_name, plan: row.org_plan, created_at: row.org_created_at };
   const actor: Actor = {
     user,
     requestUser,
