@@ -17,6 +17,8 @@ export function qualityList(header: string | string[] | undefined): Array<{ name
 /** Whether the Accept header allows JSON (or one of the route's other media types). */
 export function acceptable(accept: string | undefined, extra: string[] | undefined): boolean {
   if (!accept || accept.trim() === '') return true;
+  // what the SDKs send on every request, answered without taking the header apart
+  if (accept === 'application/json' || accept === '*/*') return true;
   const offered = ['application/json', ...(extra ?? [])];
   for (const { name: range, q } of qualityList(accept)) {
     if (!range || q === 0) continue;
