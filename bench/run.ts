@@ -10,6 +10,7 @@ import { printGoals } from './goals.ts';
 const here = import.meta.dirname;
 const suites: Array<[string, string, string]> = [
   ['http', 'http.ts', 'benchHttp'],
+  ['instructions', 'instructions.ts', 'benchInstructions'],
   ['formula', 'formula.ts', 'benchFormula'],
   ['sheet', 'sheet.ts', 'benchSheet'],
   ['memory', 'memory.ts', 'benchMemory'],
