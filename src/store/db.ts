@@ -334,6 +334,7 @@ export async function stampedRead<T>(db: Queryable, space: string, key: string |
   return value;
 }
 const stampedSpaces = new WeakMap<object, Map<string, { stamp: number; values: Map<string | number, unknown> }>>();
+const STAMPED_MAX = 10_000;
 
 /** keptRead's answer when nothing is kept. */
 export const NOT_KEPT: unique symbol = Symbol('not kept');
@@ -350,7 +351,6 @@ export function keptRead<T>(db: Queryable, space: string, key: string | number):
   if (cache === undefined || cache.stamp !== stampOf() || !cache.values.has(key)) return NOT_KEPT;
   return cache.values.get(key) as T;
 }
-const STAMPED_MAX = 10_000;
 
 /**
  * Runs a statement whose SQL text depends only on its shape (the table, the columns, the number
