@@ -1,5 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { assertError, client, type Client } from '../helpers/http.ts';
 import { tokenFor } from '../helpers/tokens.ts';
@@ -84,4 +85,60 @@ test('one token read again and again, one request at a time: a new alternate add
   }
   assert.equal((await api.del('/token', { token })).status, 200);
   assertError(await api.get('/users/me', { token }), 401, 1002);
+});
+
+test('one kept-alive connection sending different tokens: each request acts as the token it sends, and a revoked one is refused', async () => {
+  // the server keeps a connection's last Authorization header with its token's hash: a
+  // connection (or a proxy's connection to sheetd) that changes tokens must not keep the last one
+  const tag = randomString(6).toLowerCase();
+  const people: Array<{ id: number; token: string }> = [];
+  for (const name of ['a', 'b']) {
+    const res = await api.post('/users', { email: `together.conn.${name}.${tag}@corp.example` });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    people.push({ id: res.body.result.id as number, token: await tokenFor(t, res.body.result.email as string) });
+  }
+  const [a, b] = people as [{ id: number; token: string }, { id: number; token: string }];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const sockets = new Set<unknown>();
+  const ask = (method: string, path: string, authorization: string) =>
+    new Promise<{ status: number; body: { id?: number; errorCode?: number } }>((resolve, reject) => {
+      const req = http.request(`${t.base}${path}`, { method, agent, headers: { authorization } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      });
+      req.on('socket', (s) => sockets.add(s));
+      req.on('error', reject);
+      req.end();
+    });
+  try {
+    const steps: Array<[string, number]> = [
+      [`Bearer ${a.token}`, a.id],
+      [`Bearer ${b.token}`, b.id],
+      [`Bearer ${a.token}`, a.id],
+      [`bearer  ${b.token} `, b.id],
+    ];
+    for (const [authorization, id] of steps) {
+      const me = await ask('GET', '/users/me', authorization);
+      assert.equal(me.status, 200, JSON.stringify(me.body));
+      assert.equal(me.body.id, id);
+    }
+    const unknown = await ask('GET', '/users/me', `Bearer ${a.token}x`);
+    assert.equal(unknown.status, 401);
+    assert.equal(unknown.body.errorCode, 1002);
+    const malformed = await ask('GET', '/users/me', `Basic ${a.token}`);
+    assert.equal(malformed.status, 401);
+    assert.equal(malformed.body.errorCode, 1001);
+    assert.equal((await ask('GET', '/users/me', `Bearer ${a.token}`)).body.id, a.id);
+    assert.equal((await ask('DELETE', '/token', `Bearer ${a.token}`)).status, 200);
+    const revoked = await ask('GET', '/users/me', `Bearer ${a.token}`);
+    assert.equal(revoked.status, 401);
+    assert.equal(revoked.body.errorCode, 1002);
+    assert.equal((await ask('GET', '/users/me', `Bearer ${b.token}`)).body.id, b.id);
+    // every request went over the one connection
+    assert.equal(sockets.size, 1);
+  } finally {
+    agent.destroy();
+  }
 });
