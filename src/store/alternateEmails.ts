@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { selectShaped, stampedRead, type Queryable } from './db.ts';
+import { keptRead, selectShaped, stampedRead, type NOT_KEPT, type Queryable } from './db.ts';
 import type { AlternateEmailTable } from './orgSchema.ts';
 
 export type AlternateEmailRow = Selectable<AlternateEmailTable>;
@@ -8,6 +8,11 @@ export async function listAlternateEmails(db: Queryable, userId: number): Promis
   // read by every Get Current User: compiled once, kept until the database may have changed
   return stampedRead(db, 'alternate emails of user', userId, () =>
     selectShaped(db, 'alternate emails of user', () => db.selectFrom('alternate_emails').selectAll().where('user_id', '=', userId).orderBy('created_at').orderBy('id'), [userId]));
+}
+
+/** listAlternateEmails' answer when it is kept (SQLite, nothing changed since), else NOT_KEPT. */
+export function keptAlternateEmails(db: Queryable, userId: number): AlternateEmailRow[] | typeof NOT_KEPT {
+  return keptRead<AlternateEmailRow[]>(db, 'alternate emails of user', userId);
 }
 
 export async function findAlternateEmail(db: Queryable, userId: number, id: number): Promise<AlternateEmailRow | undefined> {

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
-import { selectShaped, stampedRead, type Queryable } from './db.ts';
+import { keptRead, selectShaped, stampedRead, type NOT_KEPT, type Queryable } from './db.ts';
 import type { UserTable } from './schema.ts';
 
 export async function findUserByEmail(db: Queryable, email: string) {
@@ -139,6 +139,11 @@ export async function findProfileImage(db: Queryable, userId: number) {
     const rows = await selectShaped(db, 'profile image of user', () => db.selectFrom('profile_images').select(['image_id', 'width', 'height', 'blob_key']).where('user_id', '=', userId), [userId]);
     return rows[0];
   });
+}
+
+/** findProfileImage's answer when it is kept (SQLite, nothing changed since), else NOT_KEPT. */
+export function keptProfileImage(db: Queryable, userId: number): Awaited<ReturnType<typeof findProfileImage>> | typeof NOT_KEPT {
+  return keptRead<Awaited<ReturnType<typeof findProfileImage>>>(db, 'profile image of user', userId);
 }
 
 export async function deleteProfileImage(db: Queryable, userId: number): Promise<void> {

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { alternateEmail, user, userProfile } from '../present/users.ts';
 import { bool, int, list, one, paging, pathId, tokenPaging, type Query } from '../query.ts';
 import { indexResult, paginate, streamResult, tokenSlice } from '../paging.ts';
 import { success, successData } from '../present/envelope.ts';
 import { parseTimestamp } from '../present/dates.ts';
 import {
-  addUser, deactivateUser, getUser, listUsers, orgSheets, profileImageOf, reactivateUser, readCurrentUser, removeUser, setProfileImage, updateUser,
+  addUser, deactivateUser, getUser, listUsers, orgSheets, profileImageOf, reactivateUser, readCurrentUser, removeUser, setProfileImage, updateUser, type CurrentUserExtras,
 } from '../../services/identity/users.ts';
 import { makePasswordLink } from '../../services/identity/passwordLinks.ts';
 import { ts } from '../present/dates.ts';
@@ -35,10 +35,15 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
   const store = () => app.ctx.store;
 
   // Any valid token may call Get Current User, whatever its scopes (spec section 5).
-  app.get('/users/me', { config: { scope: null } }, async (req) => {
+  // not async: what it shows is usually at hand (readCurrentUser), and then answered in the same turn
+  app.get('/users/me', { config: { scope: null } }, (req) => {
+    const extras = readCurrentUser(db(), req.actor, req.ro.include.has('groups'));
+    return extras instanceof Promise ? extras.then((e) => currentUser(req, e)) : currentUser(req, extras);
+  });
+  /** Get Current User's answer. */
+  const currentUser = (req: FastifyRequest, extras: CurrentUserExtras) => {
     const { user: me, org } = req.actor;
     // sheetCount is a static 0 here, as the reference documents for this operation
-    const extras = await readCurrentUser(db(), req.actor, req.ro.include.has('groups'));
     const profile = userProfile(me, org, req.ro, {
       showRoles: true, viewerIsAdmin: !!me.admin, sheetCount: 0, alternateEmails: extras.alternateEmails,
       profileImage: extras.profileImage,
@@ -47,7 +52,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       profile.groups = extras.groups.map((g) => ({ id: g.id, name: g.name, description: g.description ?? undefined }));
     }
     return profile;
-  });
+  };
 
   app.get('/users', { config: { scope: 'READ_USERS' } }, async (req) => {
     const q = req.query as Query;

@@ -4,11 +4,12 @@ import type { BlobStore } from '../../blobs/index.ts';
 import { newImageId, storeImage } from '../sheets/images.ts';
 import { queueBlobDeletion } from '../collaboration/attachments.ts';
 import {
-  deleteProfileImage, findProfileImage, findUserByEmail, findUserById, findUsersByIds, insertProfileImage, transferOwnedItems, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
+  deleteProfileImage, findProfileImage, keptProfileImage, findUserByEmail, findUserById, findUsersByIds, insertProfileImage, transferOwnedItems, insertUser, REMOVED, revokeUserTokens, sheetCounts, updateUserRow,
   countOrgMembers, listOrgMembers, listOrgSheets,
 } from '../../store/users.ts';
 import { groupsOfUser, groupsOwnedBy, removeUserFromAllGroups, updateGroup } from '../../store/groups.ts';
-import { listAlternateEmails, type AlternateEmailRow } from '../../store/alternateEmails.ts';
+import { keptAlternateEmails, listAlternateEmails, type AlternateEmailRow } from '../../store/alternateEmails.ts';
+import { NOT_KEPT } from '../../store/db.ts';
 import { newId } from '../../ids.ts';
 import { apiError } from '../../errors.ts';
 import { asObject, optionalBodyBool } from '../../engine/input.ts';
@@ -315,8 +316,7 @@ export interface ProfileImage {
 }
 
 export async function profileImageOf(db: Queryable, userId: number): Promise<ProfileImage | undefined> {
-  const r = await findProfileImage(db, userId);
-  return r && { imageId: r.image_id, width: r.width, height: r.height };
+  return imageOf(await findProfileImage(db, userId));
 }
 
 /**
@@ -380,18 +380,42 @@ export async function ownerEmails(db: Queryable, ro: ReadOptions, ownerIds: Iter
 }
 
 /** What Get Current User shows besides the caller's own row. */
-export async function readCurrentUser(db: Queryable, actor: Actor, withGroups: boolean) {
+export interface CurrentUserExtras {
+  alternateEmails: AlternateEmailRow[];
+  profileImage: ProfileImage | undefined;
+  groups: Awaited<ReturnType<typeof groupsOfUser>> | undefined;
+}
+
+/**
+ * What Get Current User shows besides the caller's own row: at once when it is at hand (read with
+ * the token on PostgreSQL, kept on SQLite) and no groups are asked for, else as a promise.
+ */
+export function readCurrentUser(db: Queryable, actor: Actor, withGroups: boolean): CurrentUserExtras | Promise<CurrentUserExtras> {
   const me = actor.user;
-  // on PostgreSQL the request's token read brought the alternate addresses and the profile image
+  if (!withGroups) {
+    // on PostgreSQL the request's token read brought the alternate addresses and the profile image
+    const pre = ownExtrasReadWithToken(actor);
+    if (pre !== undefined) return { alternateEmails: pre.alternate_emails, profileImage: imageOf(pre.profile_image ?? undefined), groups: undefined };
+    const alternateEmails = keptAlternateEmails(db, me.id);
+    const image = keptProfileImage(db, me.id);
+    if (alternateEmails !== NOT_KEPT && image !== NOT_KEPT) return { alternateEmails, profileImage: imageOf(image), groups: undefined };
+  }
+  return readCurrentUserNow(db, actor, withGroups);
+}
+
+async function readCurrentUserNow(db: Queryable, actor: Actor, withGroups: boolean): Promise<CurrentUserExtras> {
+  const me = actor.user;
   const pre = ownExtrasReadWithToken(actor);
   if (pre !== undefined) {
-    const p = pre.profile_image;
-    const profileImage = p === null ? undefined : { imageId: p.image_id, width: p.width, height: p.height };
-    return { alternateEmails: pre.alternate_emails, profileImage, groups: withGroups ? await groupsOfUser(db, me.id) : undefined };
+    return { alternateEmails: pre.alternate_emails, profileImage: imageOf(pre.profile_image ?? undefined), groups: withGroups ? await groupsOfUser(db, me.id) : undefined };
   }
   const alternateEmails = await listAlternateEmails(db, me.id);
   const profileImage = await profileImageOf(db, me.id);
   const groups = withGroups ? await groupsOfUser(db, me.id) : undefined;
   return { alternateEmails, profileImage, groups };
+}
+
+function imageOf(r: { image_id: string; width: number; height: number } | undefined): ProfileImage | undefined {
+  return r && { imageId: r.image_id, width: r.width, height: r.height };
 }
 
