@@ -406,11 +406,8 @@ export function readCurrentUser(db: Queryable, actor: Actor, withGroups: boolean
 async function readCurrentUserNow(db: Queryable, actor: Actor, withGroups: boolean): Promise<CurrentUserExtras> {
   const me = actor.user;
   const pre = ownExtrasReadWithToken(actor);
-  if (pre !== undefined) {
-    return { alternateEmails: pre.alternate_emails, profileImage: imageOf(pre.profile_image ?? undefined), groups: withGroups ? await groupsOfUser(db, me.id) : undefined };
-  }
-  const alternateEmails = await listAlternateEmails(db, me.id);
-  const profileImage = await profileImageOf(db, me.id);
+  const alternateEmails = pre !== undefined ? pre.alternate_emails : await listAlternateEmails(db, me.id);
+  const profileImage = pre !== undefined ? imageOf(pre.profile_image ?? undefined) : await profileImageOf(db, me.id);
   const groups = withGroups ? await groupsOfUser(db, me.id) : undefined;
   return { alternateEmails, profileImage, groups };
 }
