@@ -21,7 +21,7 @@ if (process.env.BENCH_BARE) {
   process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
   // the job worker's poll is a write, which drops the kept reads: once a second in real time is
   // many times a request's time under valgrind, so it would count work a real server seldom does
-  const server = await startServer(loadConfig({ PORT: '0', SHEETD_DATA_DIR: dataDir, SHEETD_RATE_LIMIT: String(1e12), SHEETD_LOG_LEVEL: 'silent', SHEETD_JOB_POLL_MS: '600000' }), { logger: false });
+  const server = await startServer(loadConfig({ PORT: '0', SHEETD_DATA_DIR: dataDir, SHEETD_RATE_LIMIT: String(1e12), SHEETD_LOG_LEVEL: 'silent', SHEETD_JOB_POLL_MS: '600000', ...(process.env.BENCH_INSTRUCTIONS_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_INSTRUCTIONS_DATABASE_URL } : {}) }), { logger: false });
   const token = fs.readFileSync(path.join(dataDir, 'admin-token'), 'utf8').trim();
   console.log(JSON.stringify({ url: server.url + '/2.0/users/me', token }));
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
+import { createPgDatabase } from '../test/helpers/server.ts';
 
 const WARM = 16_000;
 const MEASURED = 3_000;
@@ -17,15 +18,20 @@ const here = import.meta.dirname;
  * runs in a process of its own under valgrind's callgrind, instrumentation off while it starts
  * and warms up (WARM requests), on for MEASURED requests from this process (autocannon, 10
  * connections). Counted: everything but V8's optimizing compiler and its garbage collector,
- * whose share depends on timing; both runs repeat within about 1%. Needs valgrind (Debian's
- * package); without it the suite says so and measures nothing.
+ * whose share depends on timing; both runs repeat within about 1%. With BENCH_DATABASE_URL (or
+ * SHEETD_TEST_DATABASE_URL) set, sheetd on a fresh PostgreSQL database too (its own process's
+ * instructions; the database's are not counted). Needs valgrind (Debian's package); without it
+ * the suite says so and measures nothing.
  */
 export async function benchInstructions(): Promise<void> {
   if (spawnSync('valgrind', ['--version']).status !== 0) {
     console.log('instructions: not measured (needs valgrind: apt-get install valgrind)');
     return;
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-bench-cg-'));
+  // BENCH_CALLGRIND_DIR keeps the two profiles (me.callgrind, bare.callgrind) for callgrind_annotate
+  const kept = process.env.BENCH_CALLGRIND_DIR;
+  if (kept) fs.mkdirSync(kept, { recursive: true });
+  const dir = kept || fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-bench-cg-'));
   try {
     // the bare route answers what /users/me answers; both run at once (one core each)
     const [me, bare] = await Promise.all([
@@ -35,11 +41,23 @@ export async function benchInstructions(): Promise<void> {
         return measure(dir, 'bare', body);
       })(),
     ]);
-    console.log(`GET /2.0/users/me: ${fmt(me.counted)} instructions a request (compiler ${fmt(me.compiler)}, GC ${fmt(me.gc)} beside)`);
+    console.log(`GET /2.0/users/me (SQLite): ${fmt(me.counted)} instructions a request (compiler ${fmt(me.compiler)}, GC ${fmt(me.gc)} beside)`);
     console.log(`bare Fastify route, same body: ${fmt(bare.counted)} (compiler ${fmt(bare.compiler)}, GC ${fmt(bare.gc)} beside)`);
-    console.log(`bare / users/me: ${(bare.counted / me.counted).toFixed(2)}`);
+    console.log(`bare / users/me (SQLite): ${(bare.counted / me.counted).toFixed(2)}`);
+    // PostgreSQL: sheetd's own instructions (the database's process is not counted)
+    const adminUrl = process.env.BENCH_DATABASE_URL || process.env.SHEETD_TEST_DATABASE_URL;
+    if (adminUrl) {
+      const pg = await createPgDatabase(adminUrl);
+      try {
+        const mePg = await measure(dir, 'me-pg', undefined, pg.url);
+        console.log(`GET /2.0/users/me (PostgreSQL, sheetd's process): ${fmt(mePg.counted)} (compiler ${fmt(mePg.compiler)}, GC ${fmt(mePg.gc)} beside)`);
+        console.log(`bare / users/me (PostgreSQL): ${(bare.counted / mePg.counted).toFixed(2)}`);
+      } finally {
+        await pg.drop();
+      }
+    }
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!kept) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -65,10 +83,10 @@ async function firstLine(stream: NodeJS.ReadableStream): Promise<{ url: string; 
   throw new Error('the server ended before it printed its address');
 }
 
-async function measure(dir: string, name: string, bareBody: string | undefined): Promise<{ counted: number; compiler: number; gc: number }> {
+async function measure(dir: string, name: string, bareBody: string | undefined, databaseUrl?: string): Promise<{ counted: number; compiler: number; gc: number }> {
   const out = path.join(dir, `${name}.callgrind`);
   const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${out}`, process.execPath, '--import', 'tsx', path.join(here, 'instructions-server.ts')], {
-    env: { ...process.env, ...(bareBody === undefined ? {} : { BENCH_BARE: bareBody }) },
+    env: { ...process.env, ...(bareBody === undefined ? {} : { BENCH_BARE: bareBody }), ...(databaseUrl === undefined ? {} : { BENCH_INSTRUCTIONS_DATABASE_URL: databaseUrl }) },
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
