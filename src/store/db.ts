@@ -98,6 +98,7 @@ export async function openStore(opts: {
     // connection and opens a new one when next needed.
     pool.on('error', (err) => opts.onConnectionError?.(err));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: copyingPool(pool) }) });
+    directPools.set(db, pool);
     store = {
       db,
       dialect: 'postgres',
@@ -371,9 +372,18 @@ export async function runShaped(db: Queryable, shape: string, build: () => { com
 export async function selectShaped<R>(db: Queryable, shape: string, build: () => { compile(): CompiledQuery<R> }, parameters: unknown[]): Promise<R[]> {
   const text = shapedText(db, shape, build, parameters);
   if (!preparedNames.has(text) && onPostgres(db)) preparedNames.set(text, `sheetd_read_${preparedNames.size + 1}`);
+  const pool = db.isTransaction ? undefined : directPools.get(db);
+  if (pool !== undefined) return (await pool.query<R & pg.QueryResultRow>({ name: preparedNames.get(text)!, text, values: parameters })).rows;
   const res = await db.executeQuery<R>(CompiledQuery.raw(text, parameters));
   return res.rows;
 }
+/**
+ * PostgreSQL: each database's node-postgres pool, for the shaped reads outside a transaction (the
+ * token read of every request): pool.query takes a connection, runs the statement and gives the
+ * connection back in callbacks, without the query builder's executor and its connection
+ * provider (about a third of the process's CPU for the read, docs/speed.md).
+ */
+const directPools = new WeakMap<object, pg.Pool>();
 /** PostgreSQL: the name of each shaped read's prepared statement, by its text (the same in every database of the process: a text has one name). */
 const preparedNames = new Map<string, string>();
 
