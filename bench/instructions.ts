@@ -20,7 +20,8 @@ const here = import.meta.dirname;
  * connections). Counted: everything but V8's optimizing compiler and its garbage collector,
  * whose share depends on timing; both runs repeat within about 1%. With BENCH_DATABASE_URL (or
  * SHEETD_TEST_DATABASE_URL) set, sheetd on a fresh PostgreSQL database too (its own process's
- * instructions; the database's are not counted). Needs valgrind (Debian's package); without it
+ * instructions; the database's are not counted; requests arriving together share one token
+ * query, and how many do depends on timing, so that figure moves by a sixth between runs). Needs valgrind (Debian's package); without it
  * the suite says so and measures nothing.
  */
 export async function benchInstructions(): Promise<void> {
