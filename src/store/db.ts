@@ -381,7 +381,7 @@ export async function selectShaped<R>(db: Queryable, shape: string, build: () =>
  * PostgreSQL: each database's node-postgres pool, for the shaped reads outside a transaction (the
  * token read of every request): pool.query takes a connection, runs the statement and gives the
  * connection back in callbacks, without the query builder's executor and its connection
- * provider (about a third of the process's CPU for the read, docs/speed.md).
+ * provider (a ninth of the instructions of the read, docs/speed.md).
  */
 const directPools = new WeakMap<object, pg.Pool>();
 /** PostgreSQL: the name of each shaped read's prepared statement, by its text (the same in every database of the process: a text has one name). */
