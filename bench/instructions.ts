@@ -21,15 +21,15 @@ const here = import.meta.dirname;
  * whose share depends on timing; both runs repeat within about 1%. With BENCH_DATABASE_URL (or
  * SHEETD_TEST_DATABASE_URL) set, sheetd on a fresh PostgreSQL database too (its own process's
  * instructions; the database's are not counted; requests arriving together share one token
- * query, and how many do depends on timing, so that figure moves by a sixth between runs). Needs valgrind (Debian's package); without it
- * the suite says so and measures nothing.
+ * query, and how many do depends on timing, so that figure moves by a sixth between runs).
+ * Needs valgrind (Debian's package); without it the suite says so and measures nothing.
  */
 export async function benchInstructions(): Promise<void> {
   if (spawnSync('valgrind', ['--version']).status !== 0) {
     console.log('instructions: not measured (needs valgrind: apt-get install valgrind)');
     return;
   }
-  // BENCH_CALLGRIND_DIR keeps the two profiles (me.callgrind, bare.callgrind) for callgrind_annotate
+  // BENCH_CALLGRIND_DIR keeps the profiles (me, bare and me-pg.callgrind) for callgrind_annotate
   const kept = process.env.BENCH_CALLGRIND_DIR;
   if (kept) fs.mkdirSync(kept, { recursive: true });
   const dir = kept || fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-bench-cg-'));
