@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { benchPgAdminUrl } from './stores.ts';
 
 /**
  * `npm run bench -- cluster`: reads and writes per second through HAProxy with 1, 2 and 3 sheetd
@@ -47,7 +48,7 @@ async function api(base: string, token: string, method: string, p: string, body?
 }
 
 export async function benchCluster(): Promise<void> {
-  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.SHEETD_TEST_DATABASE_URL;
+  const adminUrl = benchPgAdminUrl();
   const redisUrl = process.env.BENCH_REDIS_URL || process.env.SHEETD_TEST_REDIS_URL;
   if (!adminUrl || !redisUrl) {
     console.log('skipped: set BENCH_DATABASE_URL (PostgreSQL) and BENCH_REDIS_URL');

@@ -6,6 +6,7 @@ import readline from 'node:readline';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { createPgDatabase } from '../test/helpers/server.ts';
+import { benchPgAdminUrl } from './stores.ts';
 
 const WARM = 16_000;
 const MEASURED = 3_000;
@@ -46,7 +47,7 @@ export async function benchInstructions(): Promise<void> {
     console.log(`bare Fastify route, same body: ${fmt(bare.counted)} (compiler ${fmt(bare.compiler)}, GC ${fmt(bare.gc)} beside)`);
     console.log(`bare / users/me (SQLite): ${(bare.counted / me.counted).toFixed(2)}`);
     // PostgreSQL: sheetd's own instructions (the database's process is not counted)
-    const adminUrl = process.env.BENCH_DATABASE_URL || process.env.SHEETD_TEST_DATABASE_URL;
+    const adminUrl = benchPgAdminUrl();
     if (adminUrl) {
       const pg = await createPgDatabase(adminUrl);
       try {

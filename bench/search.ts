@@ -10,6 +10,7 @@ import { newIds } from '../src/ids.ts';
 import { catchUpSearchIndex, requestSearchRebuild } from '../src/services/log/searchIndex.ts';
 import { createPgDatabase } from '../test/helpers/server.ts';
 import { median } from './stats.ts';
+import { benchPgAdminUrl } from './stores.ts';
 
 /**
  * Search over 1,000,000 cells: two sheets of 20 columns × 25,000 rows (the 500,000-cell limit
@@ -34,7 +35,7 @@ function ms(t0: bigint): number {
 
 export async function benchSearch(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sheetd-bench-search-'));
-  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.SHEETD_TEST_DATABASE_URL;
+  const adminUrl = benchPgAdminUrl();
   const pg = adminUrl ? await createPgDatabase(adminUrl) : undefined;
   const pgUrl = pg?.url;
   const server = await startServer(loadConfig({

@@ -14,6 +14,7 @@ import { catchUpSearchIndex } from '../src/services/log/searchIndex.ts';
 import { createPgDatabase } from '../test/helpers/server.ts';
 import { recordGoal } from './goals.ts';
 import { median } from './stats.ts';
+import { benchPgAdminUrl } from './stores.ts';
 
 /**
  * A 20-column sheet growing to 25,000 rows (500,000 cells) through the API: time to add 500
@@ -340,7 +341,7 @@ async function measure(databaseUrl: string | undefined): Promise<Figures> {
 
 export async function benchSheet(): Promise<void> {
   const sqlite = await measure(undefined);
-  const adminUrl = process.env.BENCH_DATABASE_URL || process.env.SHEETD_TEST_DATABASE_URL;
+  const adminUrl = benchPgAdminUrl();
   let postgres: Figures | undefined;
   if (adminUrl) {
     const db = await createPgDatabase(adminUrl);
