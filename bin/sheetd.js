@@ -4,14 +4,18 @@
 // that file is run from then on. Running through tsx instead keeps a module-loader thread and the
 // transformed sources with their source maps in the process: about 55 MB more resident memory
 // for a server (docs/operations.md). SHEETD_RUN_SOURCES=1 runs the sources through tsx.
+// A server starts this file again in a worker thread for its search index (workerData names the
+// role: src/services/log/indexThread.ts); that thread runs a bundle of its own entry, a small one.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isMainThread, workerData } from 'node:worker_threads';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(root, 'src');
-const entry = path.join(src, 'cli', 'main.ts');
+const indexThread = !isMainThread && workerData?.role === 'sheetd-search-index';
+const entry = indexThread ? path.join(src, 'services', 'log', 'indexThreadMain.ts') : path.join(src, 'cli', 'main.ts');
 
 /** Every file under src, in a stable order. */
 function sourceFiles(dir) {
@@ -38,7 +42,8 @@ async function bundle() {
     hash.update(path.relative(src, f)).update('\0').update(text).update('\0');
   }
   const dir = path.join(root, '.build');
-  const file = path.join(dir, `sheetd-${hash.digest('hex').slice(0, 16)}.mjs`);
+  const sources = hash.digest('hex').slice(0, 16);
+  const file = path.join(dir, `sheetd-${sources}${indexThread ? '-index' : ''}.mjs`);
   if (fs.existsSync(file)) return file;
   try {
     fs.mkdirSync(dir, { recursive: true });
@@ -58,10 +63,10 @@ async function bundle() {
     });
     // processes started at once (a cluster) each build; the rename makes whichever lands whole
     fs.renameSync(tmp, file);
-    // earlier bundles go (a process still running one has it loaded), and files of builds cut short
+    // bundles of earlier sources go (a process still running one has it loaded), and files of builds cut short
     for (const old of fs.readdirSync(dir)) {
       const p = path.join(dir, old);
-      if (!old.startsWith('sheetd-') || p === file) continue;
+      if (!old.startsWith('sheetd-') || p === file || (old.startsWith(`sheetd-${sources}`) && old.endsWith('.mjs'))) continue;
       if (!old.endsWith('.tmp') || Date.now() - fs.statSync(p).mtimeMs > 600_000) fs.rmSync(p, { force: true });
     }
     return file;

@@ -33,6 +33,8 @@ export interface Config {
   publicUrl: string;
   /** How often the job worker looks for due jobs when nothing wakes it, in ms. */
   jobPollMs: number;
+  /** Whether the search index is caught up on a thread of its own (SHEETD_INDEX_THREAD; services/log/indexThread.ts). */
+  indexThread: boolean;
   /** Where uploaded files are kept (see "Files and mail" below). */
   blobs: BlobsConfig;
   mail: MailConfig;
@@ -145,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retiredVersions: (env.SHEETD_RETIRED_VERSIONS ?? '1.1').split(',').map((s) => s.trim()).filter(Boolean),
     publicUrl: (env.SHEETD_PUBLIC_URL || '').replace(/\/+$/, ''),
     jobPollMs: int(env.SHEETD_JOB_POLL_MS, 1000, 'SHEETD_JOB_POLL_MS'),
+    indexThread: onOff(env.SHEETD_INDEX_THREAD, true, 'SHEETD_INDEX_THREAD'),
     blobs: blobsConfig(env),
     mail: mailConfig(env),
     idleTimeoutMs: positive(env.SHEETD_IDLE_TIMEOUT_MS, 30_000, 'SHEETD_IDLE_TIMEOUT_MS'),

@@ -30,6 +30,8 @@ import { UPDATE_REQUEST_JOB, runScheduledSend, type UpdateRequestDeps } from './
 import { rowsMailBody } from './render/mailBodies.ts';
 import { userLookup } from './services/sheets/sheetReads.ts';
 import { catchUpSearchIndex } from './services/log/searchIndex.ts';
+import { startIndexThread, type IndexThread } from './services/log/indexThread.ts';
+import { SHEETD_BIN } from './web/paths.ts';
 import { eventsRecorded } from './services/log/events.ts';
 import { LiveHub } from './services/live/hub.ts';
 import { startLiveBus } from './pubsub/liveBus.ts';
@@ -67,9 +69,11 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   // other processes drop their older copy of a sheet this one wrote (Redis, when configured)
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, forgetOlder, logger);
   // what the services get: the database and how every sheet write runs, step by step
+  // the search index's thread (started below), told of each sheet write
+  const index: { thread?: IndexThread } = {};
   const store: SheetStore = {
     ...database,
-    writes: sheetWriteSteps({ committed: [async (_store, _actor, sheets) => invalidation.committed(sheets)] }),
+    writes: sheetWriteSteps({ committed: [async (_store, _actor, sheets) => invalidation.committed(sheets), async () => index.thread?.nudge()] }),
   };
   const bootstrap = await ensureBootstrap(store, { adminEmail: config.adminEmail, dataDir: config.dataDir });
   if (bootstrap.created && logger) {
@@ -80,7 +84,11 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const blobs = await createBlobStore(config.blobs, config.dataDir);
   const moved = await moveImageBytesToBlobs(store.db, blobs);
   if (moved > 0 && logger) logger.info({ images: moved }, 'moved cell images from the database onto the blob store');
-  // the search index follows the change log; after migration 0022 this builds it from the data
+  // the search index follows the change log, on a thread of its own unless configured off (from
+  // when the thread is ready; the catch-up here, before the server listens, needs none)
+  const indexThread = config.indexThread ? startIndexThread(store, { entry: SHEETD_BIN, databaseUrl: config.databaseUrl, dataDir: config.dataDir, lockTimeoutMs: config.lockTimeoutMs, logger: logger || undefined }) : undefined;
+  if (indexThread) index.thread = indexThread;
+  // after migration 0022 this builds it from the data
   const indexed = await catchUpSearchIndex(store);
   if (indexed === -1 && logger) logger.info('built the search index from the data');
   const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
@@ -136,6 +144,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     } catch (e) {
       await app.close();
       await worker.stop();
+      await indexThread?.stop();
       await store.close();
       throw new Error(`the seed ${config.testSeedFile} failed: ${e instanceof SeedError ? JSON.stringify(e.body) : (e as Error).message}`, { cause: e });
     }
@@ -157,6 +166,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
       closing ??= (async () => {
         await app.close();
         await worker.stop();
+        await indexThread?.stop();
         callbacks.close();
         await invalidation.close();
         live.close();

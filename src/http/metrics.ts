@@ -19,6 +19,7 @@ export function installMetrics(store: Store): { onResponse: (req: FastifyRequest
   const jobs = new Gauge({ name: 'sheetd_jobs', help: 'Background jobs by state (due: waiting for a worker; scheduled: later or running; dead: gave up)', labelNames: ['state'], registers: [register] });
   const pool = new Gauge({ name: 'sheetd_db_pool_connections', help: 'PostgreSQL pool connections by state (absent on SQLite)', labelNames: ['state'], registers: [register] });
   const cachedModels = new Gauge({ name: 'sheetd_sheet_cache_models', help: 'Sheet models this process holds in memory', registers: [register] });
+  const indexThread = new Gauge({ name: 'sheetd_search_index_thread', help: 'Whether the search index is caught up on its own thread (1), or on the server thread (0: SHEETD_INDEX_THREAD off, the thread not yet ready, or it could not start or ended; see the log)', registers: [register] });
   // counted by the sheet cache; the counter catches up at each scrape
   const droppedAsOlder = new Counter({ name: 'sheetd_sheet_cache_invalidated_total', help: 'Cached sheet models dropped because another process announced a newer version (Redis)', registers: [register] });
   let dropped = 0;
@@ -33,6 +34,7 @@ export function installMetrics(store: Store): { onResponse: (req: FastifyRequest
     for (const [state, n] of Object.entries(g.jobs)) jobs.set({ state }, n);
     if (g.pool) for (const [state, n] of Object.entries(g.pool)) pool.set({ state }, n);
     cachedModels.set(g.sheetCache.models);
+    indexThread.set(g.indexThread ? 1 : 0);
     droppedAsOlder.inc(g.sheetCache.droppedAsOlder - dropped);
     dropped = g.sheetCache.droppedAsOlder;
     reply.type(register.contentType);

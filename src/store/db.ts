@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type Insertable, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type Transaction } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver, type Insertable, type QueryCompiler, type TransactionSettings, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type Transaction } from 'kysely';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type pino from 'pino';
@@ -86,13 +86,18 @@ export async function openStore(opts: {
   onConnectionError?: (err: Error) => void;
   /** The server's log, kept as `store.logger`. */
   logger?: pino.Logger | undefined;
+  /**
+   * A second store of a process whose first one applied the migrations (the search index's
+   * thread): no migrations, no planner statistics, a pool of 2 on PostgreSQL.
+   */
+  secondary?: boolean;
 }): Promise<Store> {
   let store: Store;
   // SQLite: planner statistics once the schema is current
   let afterMigrations = (): void => {};
   if (opts.databaseUrl !== undefined && opts.databaseUrl !== '') {
     if (!isPostgresUrl(opts.databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL');
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.secondary ? 2 : 10 });
     // An idle connection that the server ends (restart, failover, pg_terminate_backend) is an
     // 'error' of the pool: without a listener that would crash the process. The pool drops the
     // connection and opens a new one when next needed.
@@ -119,9 +124,9 @@ export async function openStore(opts: {
     // -wal and -shm left by an older sheetd with the old modes
     for (const extra of [`${file}-wal`, `${file}-shm`]) if (fs.existsSync(extra)) fs.chmodSync(extra, 0o600);
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_MS}`);
     const writes = { count: 0 };
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite, writes) }) });
+    const db = new Kysely<DB>({ dialect: new WaitingSqliteDialect({ database: cachingStatements(sqlite, writes) }) });
     const dataVersion = sqlite.prepare('pragma data_version').pluck();
     // another process's commits are asked of SQLite once per read epoch (see newReadEpoch)
     let seenEpoch = -1;
@@ -145,6 +150,7 @@ export async function openStore(opts: {
     // read a whole sheet's rows through (sheet_id, sort_key) to find 500 of them by id.
     // (Kysely's transactions span awaits on the one connection: an hour with one open skips.)
     const optimizer = setInterval(() => {
+      if (opts.secondary) return;
       if (sqlite.inTransaction) return;
       try {
         sqlite.pragma('optimize');
@@ -162,6 +168,7 @@ export async function openStore(opts: {
       },
     };
     afterMigrations = () => {
+      if (opts.secondary) return;
       try {
         sqlite.pragma('optimize=0x10002');
       } catch {
@@ -169,10 +176,106 @@ export async function openStore(opts: {
       }
     };
   }
-  await migrate(store);
+  if (!opts.secondary) await migrate(store);
   afterMigrations();
   return store;
 }
+
+/** How long a statement waits for SQLite's write lock held by another connection before it fails with SQLITE_BUSY. */
+const SQLITE_BUSY_MS = 5000;
+
+/**
+ * A transaction of this connection that finds SQLite's write lock held by another connection
+ * (the search index's thread, services/log/indexThread.ts; a sheetd CLI on the same file) waits
+ * for it in turns of the event loop, trying again after 1, 2, 4, 8 then every 16 ms, up to
+ * SQLITE_BUSY_MS; in SQLite's busy handler it waited asleep, and every request of the process
+ * with it. While it waits, the connection serves other statements (reads need no lock in WAL
+ * mode). cachingStatements begins a transaction without the busy handler (see BEGIN).
+ */
+class WaitingSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    return new WaitingSqliteDriver(super.createDriver());
+  }
+}
+
+/**
+ * Kysely's SQLite driver with the waits above. Its one connection is taken from the inner driver
+ * once and handed out under this driver's own lock, which a transaction waiting to begin lets go.
+ */
+class WaitingSqliteDriver implements Driver {
+  private connection: DatabaseConnection | undefined;
+  private held: Promise<void> | undefined;
+  private release: (() => void) | undefined;
+  constructor(private readonly inner: Driver) {}
+
+  async init(): Promise<void> {
+    await this.inner.init();
+    this.connection = await this.inner.acquireConnection();
+  }
+
+  private async lock(): Promise<void> {
+    while (this.held !== undefined) await this.held;
+    this.held = new Promise((r) => (this.release = r));
+  }
+
+  private unlock(): void {
+    const release = this.release;
+    this.held = undefined;
+    this.release = undefined;
+    release?.();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    await this.lock();
+    return this.connection!;
+  }
+
+  async releaseConnection(): Promise<void> {
+    this.unlock();
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const until = performance.now() + SQLITE_BUSY_MS;
+    for (let wait = 1; ; wait = Math.min(wait * 2, 16)) {
+      try {
+        return await this.inner.beginTransaction(connection, settings);
+      } catch (e) {
+        if ((e as { code?: unknown }).code !== 'SQLITE_BUSY' || performance.now() >= until) throw e;
+      }
+      // no transaction is open: the connection is free for others meanwhile
+      this.unlock();
+      await new Promise((r) => setTimeout(r, wait));
+      await this.lock();
+    }
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.commitTransaction(connection);
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.rollbackTransaction(connection);
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    await this.inner.savepoint!(connection, name, compile);
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    await this.inner.rollbackToSavepoint!(connection, name, compile);
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']): Promise<void> {
+    await this.inner.releaseSavepoint!(connection, name, compile);
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+}
+
+/** What Kysely's SQLite driver sends to begin a transaction (cachingStatements). */
+const BEGIN = 'begin';
 
 /**
  * better-sqlite3 compiles a statement on every prepare(); Kysely prepares on every query.
@@ -192,10 +295,10 @@ function cachingStatements(sqlite: Database.Database, writes: { count: number })
       // busy_timeout. Begun deferred, a transaction that read before it wrote failed at once
       // with SQLITE_BUSY_SNAPSHOT when the other process committed in between: `sheetd webhook
       // disable` failed so while the server's job worker caught the search index up.
-      const sqlText = text === 'begin' ? 'begin immediate' : text;
+      const sqlText = text === BEGIN ? 'begin immediate' : text;
       let stmt = cache.get(sqlText);
       if (stmt === undefined) {
-        stmt = cachedStatement(sqlite.prepare(sqlText), writes);
+        stmt = text === BEGIN ? beginWithoutWaiting(sqlite) : cachedStatement(sqlite.prepare(sqlText), writes);
         if (cache.size >= MAX) cache.delete(cache.keys().next().value!);
         cache.set(sqlText, stmt);
       }
@@ -211,6 +314,29 @@ function cachingStatements(sqlite: Database.Database, writes: { count: number })
  */
 class RunEach {
   constructor(readonly parameters: ReadonlyArray<readonly unknown[]>) {}
+}
+
+/**
+ * `begin immediate` with the busy handler off: when another connection holds the write lock it
+ * fails at once with SQLITE_BUSY, and WaitingSqliteDialect waits and tries again.
+ */
+function beginWithoutWaiting(sqlite: Database.Database): CachedStatement {
+  const begin = sqlite.prepare('begin immediate');
+  const noWait = sqlite.prepare('pragma busy_timeout = 0');
+  const wait = sqlite.prepare(`pragma busy_timeout = ${SQLITE_BUSY_MS}`);
+  return {
+    reader: false,
+    all: () => [],
+    run: () => {
+      noWait.get();
+      try {
+        return begin.run();
+      } finally {
+        wait.get();
+      }
+    },
+    iterate: () => [][Symbol.iterator](),
+  };
 }
 
 /** What Kysely's SQLite driver uses of a statement. */

@@ -60,8 +60,61 @@ const sheetCond = (sheetId: number | null) => (sheetId === null ? sql`sheet_id i
 
 // --- writing docs ---------------------------------------------------------------------------
 
+/** What the indexer does to the docs (DocWriter does it; DeferredDocs keeps it for one). */
+export interface DocSink {
+  insert(docs: readonly NewDoc[]): Promise<void>;
+  removeObjects(objectType: string, sheetId: number | null, ids: readonly number[]): Promise<void>;
+  removeOfSheet(sheetId: number, objectTypes?: readonly string[]): Promise<void>;
+  removeAll(): Promise<void>;
+  built(): Promise<void>;
+  removeOrphans(): Promise<void>;
+}
+
+/**
+ * The indexer's writes kept in order, to be done later by a DocWriter in the transaction that
+ * moves the index's position (`writeTo`): the reads and the building of the docs happen before
+ * it, so the write lock (SQLite's is the database's) is held only for the writes.
+ */
+export class DeferredDocs implements DocSink {
+  private readonly steps: Array<(w: DocWriter) => Promise<void>> = [];
+
+  insert(docs: readonly NewDoc[]): Promise<void> {
+    if (docs.length > 0) this.steps.push((w) => w.insert(docs));
+    return Promise.resolve();
+  }
+
+  removeObjects(objectType: string, sheetId: number | null, ids: readonly number[]): Promise<void> {
+    if (ids.length > 0) this.steps.push((w) => w.removeObjects(objectType, sheetId, ids));
+    return Promise.resolve();
+  }
+
+  removeOfSheet(sheetId: number, objectTypes?: readonly string[]): Promise<void> {
+    this.steps.push((w) => w.removeOfSheet(sheetId, objectTypes));
+    return Promise.resolve();
+  }
+
+  removeAll(): Promise<void> {
+    this.steps.push((w) => w.removeAll());
+    return Promise.resolve();
+  }
+
+  built(): Promise<void> {
+    this.steps.push((w) => w.built());
+    return Promise.resolve();
+  }
+
+  removeOrphans(): Promise<void> {
+    this.steps.push((w) => w.removeOrphans());
+    return Promise.resolve();
+  }
+
+  async writeTo(w: DocWriter): Promise<void> {
+    for (const step of this.steps) await step(w);
+  }
+}
+
 /** Writes docs in one transaction: ids follow the largest one (the index is held: lockIndex). */
-export class DocWriter {
+export class DocWriter implements DocSink {
   private next: number | undefined;
   constructor(private readonly tx: Queryable, private readonly dialect: Dialect) {}
 

@@ -4,7 +4,7 @@ import { findFolder } from '../../store/containers.ts';
 import { listColumns, rowIdsOf } from '../../store/sheets.ts';
 import { listSummaryFields } from '../../store/summary.ts';
 import {
-  allSheetIds, containerNames, DocWriter, indexedObjectIds, indexPosition, lockIndex, logAfter, rowsByIds, setIndexPosition, sheetNames, threadTexts, type NewDoc,
+  allSheetIds, containerNames, DeferredDocs, DocWriter, indexedObjectIds, indexPosition, lockIndex, logAfter, rowsByIds, setIndexPosition, sheetNames, threadTexts, type DocSink, type NewDoc,
 } from '../../store/searchIndex.ts';
 import { cellKey, type StoredCell, type StoredRowCells } from '../../engine/cells.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
@@ -209,7 +209,7 @@ function rowDocsOrSkip(sheetId: number, columns: readonly ColumnDef[], unreadabl
   };
 }
 
-async function indexRows(w: DocWriter, db: Queryable, sheetId: number, rowIds: readonly number[] | 'all', unreadable: Unreadable): Promise<void> {
+async function indexRows(w: DocSink, db: Queryable, sheetId: number, rowIds: readonly number[] | 'all', unreadable: Unreadable): Promise<void> {
   const columns = await listColumns(db, sheetId);
   const docsOf = rowDocsOrSkip(sheetId, columns, unreadable);
   if (rowIds === 'all') {
@@ -246,7 +246,7 @@ async function indexRows(w: DocWriter, db: Queryable, sheetId: number, rowIds: r
   await w.insert(docs);
 }
 
-async function indexSheetName(w: DocWriter, db: Queryable, sheetId: number): Promise<void> {
+async function indexSheetName(w: DocSink, db: Queryable, sheetId: number): Promise<void> {
   await w.removeObjects('sheet', sheetId, [sheetId]);
   const [s] = await sheetNames(db, [sheetId]);
   const d = s && doc('sheet', sheetId, 0, sheetId, s.name, s.modified_at);
@@ -254,7 +254,7 @@ async function indexSheetName(w: DocWriter, db: Queryable, sheetId: number): Pro
 }
 
 /** Discussions (title and comments) and attachments of a sheet. */
-async function indexThreads(w: DocWriter, db: Queryable, sheetId: number): Promise<void> {
+async function indexThreads(w: DocSink, db: Queryable, sheetId: number): Promise<void> {
   await w.removeOfSheet(sheetId, ['discussion', 'attachment']);
   const t = await threadTexts(db, sheetId);
   const docs = [
@@ -266,7 +266,7 @@ async function indexThreads(w: DocWriter, db: Queryable, sheetId: number): Promi
 }
 
 /** Summary fields: the title and what the field shows. */
-async function indexSummary(w: DocWriter, db: Queryable, sheetId: number): Promise<void> {
+async function indexSummary(w: DocSink, db: Queryable, sheetId: number): Promise<void> {
   await w.removeOfSheet(sheetId, ['summaryField']);
   const docs: NewDoc[] = [];
   for (const f of await listSummaryFields(db, sheetId)) {
@@ -279,7 +279,7 @@ async function indexSummary(w: DocWriter, db: Queryable, sheetId: number): Promi
   await w.insert(docs);
 }
 
-async function indexNames(w: DocWriter, db: Queryable, s: NamedSource, ids?: readonly number[]): Promise<void> {
+async function indexNames(w: DocSink, db: Queryable, s: NamedSource, ids?: readonly number[]): Promise<void> {
   if (ids !== undefined) await w.removeObjects(s.objectType, null, ids);
   const docs = (await s.names(db, ids)).map((o) => doc(s.objectType, Number(o.id), 0, null, o.name, o.modified_at));
   await w.insert(docs.filter((d): d is NewDoc => d !== undefined));
@@ -338,19 +338,19 @@ function plan(events: ReadonlyArray<{ object_type: string; action: string; objec
   return p;
 }
 
-async function indexSheetMeta(w: DocWriter, db: Queryable, sheetId: number): Promise<void> {
+async function indexSheetMeta(w: DocSink, db: Queryable, sheetId: number): Promise<void> {
   await indexSheetName(w, db, sheetId);
   await indexThreads(w, db, sheetId);
   await indexSummary(w, db, sheetId);
 }
 
-async function indexWholeSheet(w: DocWriter, db: Queryable, sheetId: number, unreadable: Unreadable): Promise<void> {
+async function indexWholeSheet(w: DocSink, db: Queryable, sheetId: number, unreadable: Unreadable): Promise<void> {
   await indexSheetMeta(w, db, sheetId);
   await indexRows(w, db, sheetId, 'all', unreadable);
 }
 
 /** `rowsDone`: sheets of p.whole whose rows were indexed already, in steps (indexRowsInSteps). */
-async function apply(w: DocWriter, db: Queryable, p: Plan, rowsDone: ReadonlySet<number>, unreadable: Unreadable): Promise<void> {
+async function apply(w: DocSink, db: Queryable, p: Plan, rowsDone: ReadonlySet<number>, unreadable: Unreadable): Promise<void> {
   for (const id of p.gone) await w.removeOfSheet(id);
   for (const id of p.whole) {
     if (rowsDone.has(id)) {
@@ -375,7 +375,7 @@ async function apply(w: DocWriter, db: Queryable, p: Plan, rowsDone: ReadonlySet
 }
 
 /** Builds the index from the data (the first catch-up after migration 0022, or after requestSearchRebuild). */
-async function rebuild(w: DocWriter, db: Queryable, unreadable: Unreadable): Promise<void> {
+async function rebuild(w: DocSink, db: Queryable, unreadable: Unreadable): Promise<void> {
   await w.removeAll();
   for (const id of await allSheetIds(db)) await indexWholeSheet(w, db, id, unreadable);
   for (const s of NAMED_SOURCES) await indexNames(w, db, s);
@@ -435,12 +435,44 @@ async function indexRowsInSteps(store: Store, sheetId: number, pos: number, unre
 /** The catch-up under way in this process, per store: a second caller waits for it. */
 const running = new WeakMap<Store, Promise<number>>();
 
+/** Who catches a store's index up instead of the caller's thread (indexThread.ts). */
+export interface IndexCatchUp {
+  catchUp(): Promise<number>;
+}
+const delegates = new WeakMap<Store, IndexCatchUp>();
+
+/** From now on `catchUpSearchIndex(store)` asks `to` (undefined: runs here again). */
+export function delegateCatchUp(store: Store, to: IndexCatchUp | undefined): void {
+  if (to === undefined) delegates.delete(store);
+  else delegates.set(store, to);
+}
+
+/** Whether `store`'s catch-up runs on another thread now (the index thread, ready and running). */
+export function catchUpElsewhere(store: Store): boolean {
+  return delegates.has(store);
+}
+
 /**
  * Brings the index up to the change log's last committed event. Returns the number of events
  * it applied (-1 when it built the index from the data). Callers in one process share one
  * catch-up at a time (a search waits for the worker's, instead of indexing the same rows again).
+ * A server's catch-up runs on its index thread (indexThread.ts) when it has one.
  */
 export async function catchUpSearchIndex(store: Store): Promise<number> {
+  const delegate = delegates.get(store);
+  if (delegate !== undefined) {
+    try {
+      return await delegate.catchUp();
+    } catch (e) {
+      // a thread that ended (and stopped being the delegate) leaves the catch-up to this one
+      if (delegates.get(store) === delegate) throw e;
+    }
+  }
+  return catchUpHere(store);
+}
+
+/** catchUpSearchIndex on this thread (what the index thread runs). */
+export async function catchUpHere(store: Store): Promise<number> {
   for (;;) {
     const other = running.get(store);
     if (other === undefined) break;
@@ -459,43 +491,38 @@ async function catchUp(store: Store): Promise<number> {
   const unreadable = unreadableRows(store);
   let applied = 0;
   while (!(await searchIndexCurrent(store))) {
-    // the rows of large sheets indexed whole first, in steps; then the batch in one transaction
-    // a read, no lock: each step and the batch's transaction check the position again
-    const ahead = await (async () => {
-      const pos = await indexPosition(store.db);
-      if (pos === null) return null;
-      const events = await logAfter(store.db, pos, EVENT_BATCH);
-      return events.length === 0 ? null : { pos, events, upto: Number(events[events.length - 1]!.pos), whole: plan(events).whole };
-    })();
-    const rowsDone = new Set<number>();
-    for (const sheetId of ahead?.whole ?? []) if (await indexRowsInSteps(store, sheetId, ahead!.pos, unreadable)) rowsDone.add(sheetId);
-    const n = await store.db.transaction().execute(async (tx) => {
-      const pos = await lockIndex(tx, clock.now());
-      const w = new DocWriter(tx, store.dialect);
-      if (pos === null) {
+    const pos = await indexPosition(store.db);
+    if (pos === null) {
+      await store.db.transaction().execute(async (tx) => {
+        if ((await lockIndex(tx, clock.now())) !== null) return;
         // every event up to here is in the data read below; later ones may be applied again
         const upto = await maxEventPos(tx);
-        await rebuild(w, tx, unreadable);
+        await rebuild(new DocWriter(tx, store.dialect), tx, unreadable);
         await setIndexPosition(tx, upto);
-        return -1;
-      }
-      // The events read ahead, when no indexer moved the position since: a position is given
-      // once, above every earlier one, so the events up to the last one read are still these
-      // (later ones come in the next batch). An add of 500 rows read its 500 events twice.
-      let events = ahead !== null && pos === ahead.pos ? ahead.events : await logAfter(tx, pos, EVENT_BATCH);
-      if (events.length === 0) return 0;
-      // Rows indexed in steps count only if no other indexer moved the position since, and for
-      // the events read before the steps began: a row changed by a later event may have been
-      // read before that change (the next batch indexes it).
-      const stepped = ahead !== null && pos === ahead.pos && rowsDone.size > 0;
-      if (stepped) events = events.filter((e) => Number(e.pos) <= ahead.upto);
-      await apply(w, tx, plan(events), stepped ? rowsDone : new Set(), unreadable);
+        applied = -1;
+      });
+      continue;
+    }
+    const events = await logAfter(store.db, pos, EVENT_BATCH);
+    if (events.length === 0) break;
+    const p = plan(events);
+    // the rows of large sheets indexed whole first, in steps of their own transaction
+    const rowsDone = new Set<number>();
+    for (const sheetId of p.whole) if (await indexRowsInSteps(store, sheetId, pos, unreadable)) rowsDone.add(sheetId);
+    // The docs are read and built before the transaction that writes them, so the write lock is
+    // held for the writes alone. What they read is at least as new as the events (read first);
+    // a change since has an event after these, which the next batch applies (a doc is always
+    // written afresh from the data: writing one again changes nothing).
+    const docs = new DeferredDocs();
+    await apply(docs, store.db, p, rowsDone, unreadable);
+    const n = await store.db.transaction().execute(async (tx) => {
+      // another indexer (a search in another process) moved the position since: read again
+      if ((await lockIndex(tx, clock.now())) !== pos) return 0;
+      await docs.writeTo(new DocWriter(tx, store.dialect));
       await setIndexPosition(tx, Number(events[events.length - 1]!.pos));
       return events.length;
     });
-    if (n === -1) applied = -1;
-    else if (applied >= 0) applied += n;
-    if (n === 0) break;
+    if (applied >= 0) applied += n;
   }
   return applied;
 }

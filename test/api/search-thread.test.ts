@@ -1,0 +1,104 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { client, type Client } from '../helpers/http.ts';
+import { notInCluster, startSuiteServer, TEST_PG_URL, type TestServer } from '../helpers/server.ts';
+import { makeSheet } from '../helpers/sheets.ts';
+
+// The search index's own thread (services/log/indexThread.ts): it catches the index up from the
+// change log with a connection of its own, searches wait for it, and on SQLite the server's
+// writes wait for its write lock (or any other connection's) without holding other requests up.
+
+/** sheetd_search_index_thread from /metrics. */
+async function threadGauge(ts: TestServer): Promise<number> {
+  const text = await (await fetch(`${ts.url}/metrics`)).text();
+  const m = /^sheetd_search_index_thread (\d+)$/m.exec(text);
+  assert.ok(m, 'the gauge is exported');
+  return Number(m[1]);
+}
+
+/** Adds `n` rows in requests of 100, each with a word of its own: `${tag}w${i}`. */
+async function addRows(api: Client, sheet: { id: number; col: Record<string, { id: number } | undefined> }, tag: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i += 100) {
+    const rows = Array.from({ length: Math.min(100, n - i) }, (_, j) => ({ toBottom: true, cells: [{ columnId: sheet.col.Name!.id, value: `${tag}w${i + j} common${tag}` }, { columnId: sheet.col.Qty!.id, value: i + j }] }));
+    const r = await api.post(`/sheets/${sheet.id}/rows`, rows);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }
+}
+
+async function searchCount(api: Client, sheetId: number, q: string): Promise<number> {
+  const r = await api.get(`/search/sheets/${sheetId}?query=${encodeURIComponent(q)}`);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return (r.body as { totalCount: number }).totalCount;
+}
+
+const cols = [{ title: 'Name', type: 'TEXT_NUMBER', primary: true }, { title: 'Qty', type: 'TEXT_NUMBER' }];
+
+for (const mode of ['on', 'off'] as const) {
+  test(`SHEETD_INDEX_THREAD=${mode}: a search finds every row written before it, and changes and deletions`, { skip: notInCluster('settings of its own') }, async () => {
+    const ts = await startSuiteServer({ SHEETD_INDEX_THREAD: mode });
+    try {
+      const api = client(ts.base, ts.adminToken);
+      if (mode === 'on') {
+        // the thread opens its connection after the server starts; it is ready shortly after
+        for (let i = 0; i < 200 && (await threadGauge(ts)) !== 1; i++) await new Promise((r) => setTimeout(r, 25));
+      }
+      assert.equal(await threadGauge(ts), mode === 'on' ? 1 : 0);
+      const sheet = await makeSheet(api, `thread ${mode}`, cols);
+      await addRows(api, sheet, `t${mode}`, 600);
+      // each search right after the writes: read your writes
+      assert.equal(await searchCount(api, sheet.id, `t${mode}w599`), 1);
+      assert.equal(await searchCount(api, sheet.id, `common${`t${mode}`}`), 600);
+      const all = await api.get(`/sheets/${sheet.id}?pageSize=5`);
+      const first = (all.body as { rows: Array<{ id: number }> }).rows.slice(0, 3).map((r) => r.id);
+      const upd = await api.put(`/sheets/${sheet.id}/rows`, [{ id: first[0], cells: [{ columnId: sheet.col.Name!.id, value: `renamed${mode}` }] }]);
+      assert.equal(upd.status, 200, JSON.stringify(upd.body));
+      const del = await api.del(`/sheets/${sheet.id}/rows?ids=${first.slice(1).join(',')}`);
+      assert.equal(del.status, 200, JSON.stringify(del.body));
+      assert.equal(await searchCount(api, sheet.id, `renamed${mode}`), 1);
+      assert.equal(await searchCount(api, sheet.id, `common${`t${mode}`}`), 597);
+      // words match as prefixes: tonw1 finds tonw10 to tonw199 too, but not the deleted row
+      const found = await api.get(`/search/sheets/${sheet.id}?query=t${mode}w1`);
+      const ids = (found.body as { results: Array<{ objectId: number }> }).results.map((x) => x.objectId);
+      assert.ok(ids.length > 0);
+      assert.ok(!ids.includes(first[1]!), 'the deleted row is no longer found');
+      // Search Everything too
+      const everything = await api.get(`/search?query=${encodeURIComponent(`renamed${mode}`)}`);
+      assert.equal(everything.status, 200);
+      assert.equal((everything.body as { totalCount: number }).totalCount, 1);
+      if (mode === 'on') assert.equal(await threadGauge(ts), 1, 'the thread still catches up');
+    } finally {
+      await ts.close();
+    }
+  });
+}
+
+test('SQLite: a write waits for another connection\'s write lock while the server answers other requests', { skip: TEST_PG_URL ? 'SQLite only' : notInCluster('the database file of its own server') }, async () => {
+  const ts = await startSuiteServer({ SHEETD_INDEX_THREAD: 'off', SHEETD_RATE_LIMIT: '100000' });
+  const other = new Database(path.join(ts.dataDir, 'sheetd.db'));
+  try {
+    const api = client(ts.base, ts.adminToken);
+    const sheet = await makeSheet(api, 'locked', cols);
+    other.prepare('begin immediate').run();
+    let settled = false;
+    const write = api.post(`/sheets/${sheet.id}/rows`, [{ toBottom: true, cells: [{ columnId: sheet.col.Name!.id, value: 'after the lock' }] }]).finally(() => (settled = true));
+    // the write reaches its transaction and finds the lock held
+    await new Promise((r) => setTimeout(r, 300));
+    // reads of the database, on the same connection, and other requests are answered meanwhile
+    assert.equal((await fetch(`${ts.url}/health`)).status, 200);
+    const read = await api.get(`/sheets/${sheet.id}`);
+    assert.equal(read.status, 200);
+    assert.equal((read.body as { totalRowCount: number }).totalRowCount, 0);
+    assert.equal(settled, false, 'the write waits for the lock');
+    other.prepare('rollback').run();
+    const r = await write;
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const after = await api.get(`/sheets/${sheet.id}`);
+    assert.equal((after.body as { totalRowCount: number }).totalRowCount, 1);
+  } finally {
+    if (other.inTransaction) other.prepare('rollback').run();
+    other.close();
+    await ts.close();
+  }
+});
