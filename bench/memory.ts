@@ -105,7 +105,7 @@ export async function benchMemory(): Promise<void> {
     const servedSoon = rssMb(pid);
     // what the server settles at once quiet after serving it: the least reading over the next
     // seconds (the idle collection comes a second or two after the read, its young-generation
-    // collection 5.5 s after that; http/idleMemory.ts)
+    // collection 5.5 s after that; idleMemory.ts)
     let served = servedSoon;
     for (let t = 0; t < QUIET_MS; t += 250) {
       await sleep(250);

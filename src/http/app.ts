@@ -17,7 +17,7 @@ import { edgeOptions, installEdge } from './edge.ts';
 import { acceptable, COMPRESSION_LEVEL } from './negotiate.ts';
 import { LARGE_BODY } from './present/sheetBodies.ts';
 import { installMetrics } from './metrics.ts';
-import { watchIdle } from './idleMemory.ts';
+import { watchIdle } from '../idleMemory.ts';
 import { checkHealth } from '../services/platform/metrics.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import { API_PREFIX, apiPlugin, jsonBodyOnly, knownRoutes, notFound } from './api.ts';

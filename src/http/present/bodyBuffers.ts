@@ -6,7 +6,7 @@
  * after 30 s without use in a server that never does.
  * Memory only (no sheet data is read from it).
  */
-import { holdUntilIdle } from '../idleMemory.ts';
+import { holdUntilIdle } from '../../idleMemory.ts';
 
 const MIN_SIZE = 1024 * 1024;
 /** A Buffer asked for at least this size comes from the spares (when one is there) and goes back to them. */

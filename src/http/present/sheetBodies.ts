@@ -30,7 +30,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { RowState, SheetModel } from '../../engine/model.ts';
 import { JsonWriter } from './sheetContents.ts';
-import { holdUntilIdle } from '../idleMemory.ts';
+import { holdUntilIdle } from '../../idleMemory.ts';
 import { COMPRESSION_LEVEL } from '../negotiate.ts';
 
 const gzip = promisify(zlib.gzip);

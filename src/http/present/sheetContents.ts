@@ -12,7 +12,7 @@ import { permalink } from '../../render/permalinks.ts';
 import { cellOptions, rowCells, type RowPresentOptions } from '../../render/rowCells.ts';
 import { giveBackBodyBuffer, takeBodyBuffer } from './bodyBuffers.ts';
 import { columnFormulaText } from '../../services/computed/formulas.ts';
-import { holdUntilIdle } from '../idleMemory.ts';
+import { holdUntilIdle } from '../../idleMemory.ts';
 
 /** Users referenced by rows (created/modified by), for system columns and writerInfo. */
 export type { UserLookup } from '../../services/sheets/sheetReads.ts';

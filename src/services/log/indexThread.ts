@@ -60,8 +60,10 @@ export function startIndexThread(store: Store, opts: {
 }): IndexThread {
   const log = opts.logger;
   const data: IndexThreadData = { role: INDEX_THREAD_ROLE, databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, lockTimeoutMs: opts.lockTimeoutMs, logLevel: log?.level ?? 'silent' };
-  // the thread loads only what it runs (bin/sheetd.js), not the process's --import hooks
-  const worker = new Worker(opts.entry, { workerData: data, execArgv: [] });
+  // The thread loads only what it runs (bin/sheetd.js), not the process's --import hooks. Its
+  // young generation is kept small (V8 grows it to 32 MB in a busy spell): its garbage is
+  // short-lived docs, and what a busy spell holds is the process's memory too.
+  const worker = new Worker(opts.entry, { workerData: data, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: 8 } });
   // a thread left running does not keep the process alive (stop() ends it)
   worker.unref();
   const pending = new Map<number, { resolve: (n: number) => void; reject: (e: Error) => void }>();

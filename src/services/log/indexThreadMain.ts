@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { openStore, type Store } from '../../store/db.ts';
 import { catchUpHere } from './searchIndex.ts';
+import { watchIdle } from '../../idleMemory.ts';
 import { INDEX_THREAD_ROLE, type IndexThreadData, type ToIndexThread } from './indexThread.ts';
 
 /**
@@ -59,6 +60,9 @@ async function serve(data: IndexThreadData): Promise<void> {
     asked = true;
     if (!running) void run();
   });
+  // the garbage of a busy spell (a whole sheet indexed) is given back once the thread is quiet
+  const unwatch = watchIdle();
+  port.once('close', unwatch);
   port.postMessage({ ready: true });
 }
 

@@ -13,6 +13,10 @@ import vm from 'node:vm';
  * generation); if the process then stays quiet for YOUNG_AFTER_MS, a young-generation collection
  * lets V8 shrink its young generation. A process under steady load is never collected from here
  * (V8 does that itself), and one that stays quiet is collected once.
+ *
+ * A thread has a heap of its own and runs a watcher of its own (the search index's thread:
+ * services/log/indexThreadMain.ts; the resident size it reads is the process's). The V8 flags
+ * set here are the process's: two threads collecting in the same moment may compact less.
  */
 export interface IdleHolder {
   /** Work is under way that a collection would pause (e.g. large bodies being written or sent). */
