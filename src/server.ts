@@ -73,7 +73,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   const index: { thread?: IndexThread } = {};
   const store: SheetStore = {
     ...database,
-    writes: sheetWriteSteps({ committed: [async (_store, _actor, sheets) => invalidation.committed(sheets), async () => index.thread?.nudge()] }),
+    writes: sheetWriteSteps({ committed: [async (_store, _actor, sheets) => invalidation.committed(sheets), async () => index.thread?.written()] }),
   };
   const bootstrap = await ensureBootstrap(store, { adminEmail: config.adminEmail, dataDir: config.dataDir });
   if (bootstrap.created && logger) {
