@@ -5,6 +5,9 @@ import Database from 'better-sqlite3';
 import { client, type Client } from '../helpers/http.ts';
 import { notInCluster, startSuiteServer, TEST_PG_URL, type TestServer } from '../helpers/server.ts';
 import { makeSheet } from '../helpers/sheets.ts';
+import { startIndexThread } from '../../src/services/log/indexThread.ts';
+import { catchUpElsewhere } from '../../src/services/log/searchIndex.ts';
+import { SHEETD_BIN } from '../../src/web/paths.ts';
 
 // The search index's own thread (services/log/indexThread.ts): it catches the index up from the
 // change log with a connection of its own, searches wait for it, and on SQLite the server's
@@ -99,6 +102,37 @@ test('SQLite: a write waits for another connection\'s write lock while the serve
   } finally {
     if (other.inTransaction) other.prepare('rollback').run();
     other.close();
+    await ts.close();
+  }
+});
+
+test('the catch-up comes back to the server\'s thread when an index thread cannot start, and when it stops', { skip: notInCluster('the store of its own server') }, async () => {
+  const ts = await startSuiteServer({ SHEETD_INDEX_THREAD: 'off' });
+  try {
+    const api = client(ts.base, ts.adminToken);
+    const store = ts.server.store;
+    const opts = { databaseUrl: ts.config.databaseUrl, dataDir: ts.dataDir, lockTimeoutMs: ts.config.lockTimeoutMs };
+    const sheet = await makeSheet(api, 'handed back', cols);
+    // a thread whose script cannot be loaded
+    const broken = startIndexThread(store, { ...opts, entry: path.join(ts.dataDir, 'no-such-script.js') });
+    assert.equal(await broken.ready, false);
+    assert.equal(catchUpElsewhere(store), false);
+    assert.equal(await threadGauge(ts), 0);
+    await addRows(api, sheet, 'hbA', 100);
+    assert.equal(await searchCount(api, sheet.id, 'commonhbA'), 100);
+    await broken.stop();
+    // one that starts catches up from then on, and hands the catch-up back when it stops
+    const thread = startIndexThread(store, { ...opts, entry: SHEETD_BIN });
+    assert.equal(await thread.ready, true);
+    assert.equal(catchUpElsewhere(store), true);
+    assert.equal(await threadGauge(ts), 1);
+    await addRows(api, sheet, 'hbB', 100);
+    assert.equal(await searchCount(api, sheet.id, 'commonhbB'), 100);
+    await thread.stop();
+    assert.equal(catchUpElsewhere(store), false);
+    await addRows(api, sheet, 'hbC', 100);
+    assert.equal(await searchCount(api, sheet.id, 'commonhbC'), 100);
+  } finally {
     await ts.close();
   }
 });
