@@ -68,9 +68,9 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   });
   // other processes drop their older copy of a sheet this one wrote (Redis, when configured)
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, forgetOlder, logger);
-  // what the services get: the database and how every sheet write runs, step by step
   // the search index's thread (started below), told of each sheet write
   const index: { thread?: IndexThread } = {};
+  // what the services get: the database and how every sheet write runs, step by step
   const store: SheetStore = {
     ...database,
     writes: sheetWriteSteps({ committed: [async (_store, _actor, sheets) => invalidation.committed(sheets), async () => index.thread?.written()] }),

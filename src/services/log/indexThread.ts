@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type pino from 'pino';
 import type { Store } from '../../store/db.ts';
-import { delegateCatchUp, type IndexCatchUp } from './searchIndex.ts';
+import { delegateCatchUp, stopDelegating, type IndexCatchUp } from './searchIndex.ts';
 
 /**
  * The search index's own thread. The index follows the change log (searchIndex.ts): after a
@@ -84,7 +84,7 @@ export function startIndexThread(store: Store, opts: {
   const end = (err: Error) => {
     if (gone !== undefined) return;
     gone = err;
-    delegateCatchUp(store, undefined);
+    stopDelegating(store, thread);
     for (const p of pending.values()) p.reject(err);
     pending.clear();
     ready(false);
@@ -129,7 +129,7 @@ export function startIndexThread(store: Store, opts: {
     async stop() {
       stopped = true;
       clearTimeout(nudging);
-      delegateCatchUp(store, undefined);
+      stopDelegating(store, thread);
       if (await started) {
         worker.postMessage({ stop: true } satisfies ToIndexThread);
         // it answers what it was asked, closes its connection and ends; if it does not, it is ended

@@ -441,10 +441,14 @@ export interface IndexCatchUp {
 }
 const delegates = new WeakMap<Store, IndexCatchUp>();
 
-/** From now on `catchUpSearchIndex(store)` asks `to` (undefined: runs here again). */
-export function delegateCatchUp(store: Store, to: IndexCatchUp | undefined): void {
-  if (to === undefined) delegates.delete(store);
-  else delegates.set(store, to);
+/** From now on `catchUpSearchIndex(store)` asks `to`. */
+export function delegateCatchUp(store: Store, to: IndexCatchUp): void {
+  delegates.set(store, to);
+}
+
+/** `catchUpSearchIndex(store)` runs here again, unless another than `from` took over since. */
+export function stopDelegating(store: Store, from: IndexCatchUp): void {
+  if (delegates.get(store) === from) delegates.delete(store);
 }
 
 /** Whether `store`'s catch-up runs on another thread now (the index thread, ready and running). */
