@@ -138,12 +138,22 @@ test('the share dialog: share with a user, change and remove a share; the user f
   const list = dialog.getByRole('list', { name: 'People and groups with access' });
   await list.getByText('admin@example.com').waitFor();
 
-  // bob as an editor; an address without an account as a viewer
+  // bob as an editor; an address without an account as a viewer, typed while the list of
+  // shares still reloads after bob's (held back here): what is typed meanwhile stays
   await dialog.getByRole('combobox', { name: 'Share with (email address or group)' }).fill('bob@example.com');
   await dialog.getByLabel('Access level', { exact: true }).selectOption('EDITOR');
+  let releaseList = () => {};
+  const listHeld = new Promise<void>((r) => (releaseList = r));
+  await page.route(/\/shares\?/, async (route) => {
+    if (route.request().method() === 'GET') await listHeld;
+    await route.continue();
+  });
   await dialog.getByRole('button', { name: 'Share', exact: true }).click();
   await dialog.getByRole('status').filter({ hasText: 'Shared with bob@example.com.' }).waitFor();
   await dialog.getByRole('combobox', { name: 'Share with (email address or group)' }).fill('carol@example.org');
+  releaseList();
+  await dialog.getByText('bob@example.com').waitFor();
+  await page.unroute(/\/shares\?/);
   await dialog.getByLabel('Access level', { exact: true }).selectOption('VIEWER');
   await dialog.getByRole('button', { name: 'Share', exact: true }).click();
   await dialog.getByRole('status').filter({ hasText: 'Shared with carol@example.org.' }).waitFor();

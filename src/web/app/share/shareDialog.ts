@@ -108,7 +108,8 @@ export function openShareDialog(host: HTMLElement, o: ShareDialogOptions): Share
     const groupId = groups.get(text.toLowerCase());
     const body = groupId !== undefined ? { groupId, accessLevel: level.value } : { email: text, accessLevel: level.value };
     void run(() => api.post(base, body, q), `Shared with ${text}.`).then((ok) => {
-      if (ok) who.value = '';
+      // not an address typed meanwhile (the list reloads after the status shows)
+      if (ok && who.value.trim() === text) who.value = '';
     });
   });
   if (mayShare) dlg.append(form);
