@@ -69,7 +69,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   // other processes drop their older copy of a sheet this one wrote (Redis, when configured)
   const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, forgetOlder, logger);
   // the search index's thread (started below), told of each sheet write
-  const index: { thread?: IndexThread } = {};
+  const index: { thread: IndexThread | undefined } = { thread: undefined };
   // what the services get: the database and how every sheet write runs, step by step
   const store: SheetStore = {
     ...database,
@@ -86,8 +86,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   if (moved > 0 && logger) logger.info({ images: moved }, 'moved cell images from the database onto the blob store');
   // the search index follows the change log, on a thread of its own unless configured off (from
   // when the thread is ready; the catch-up here, before the server listens, needs none)
-  const indexThread = config.indexThread ? startIndexThread(store, { entry: SHEETD_BIN, databaseUrl: config.databaseUrl, dataDir: config.dataDir, lockTimeoutMs: config.lockTimeoutMs, logger: logger || undefined }) : undefined;
-  if (indexThread) index.thread = indexThread;
+  index.thread = config.indexThread ? startIndexThread(store, { entry: SHEETD_BIN, databaseUrl: config.databaseUrl, dataDir: config.dataDir, lockTimeoutMs: config.lockTimeoutMs, logger: logger || undefined }) : undefined;
   // after migration 0022 this builds it from the data
   const indexed = await catchUpSearchIndex(store);
   if (indexed === -1 && logger) logger.info('built the search index from the data');
@@ -144,7 +143,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     } catch (e) {
       await app.close();
       await worker.stop();
-      await indexThread?.stop();
+      await index.thread?.stop();
       await store.close();
       throw new Error(`the seed ${config.testSeedFile} failed: ${e instanceof SeedError ? JSON.stringify(e.body) : (e as Error).message}`, { cause: e });
     }
@@ -166,7 +165,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
       closing ??= (async () => {
         await app.close();
         await worker.stop();
-        await indexThread?.stop();
+        await index.thread?.stop();
         callbacks.close();
         await invalidation.close();
         live.close();

@@ -60,13 +60,14 @@ const sheetCond = (sheetId: number | null) => (sheetId === null ? sql`sheet_id i
 
 // --- writing docs ---------------------------------------------------------------------------
 
-/** What the indexer does to the docs (DocWriter does it; DeferredDocs keeps it for one). */
+/**
+ * What a catch-up does to the docs (DocWriter does it; DeferredDocs keeps it for one). A build
+ * from the data (removeAll, built) writes through a DocWriter directly.
+ */
 export interface DocSink {
   insert(docs: readonly NewDoc[]): Promise<void>;
   removeObjects(objectType: string, sheetId: number | null, ids: readonly number[]): Promise<void>;
   removeOfSheet(sheetId: number, objectTypes?: readonly string[]): Promise<void>;
-  removeAll(): Promise<void>;
-  built(): Promise<void>;
   removeOrphans(): Promise<void>;
 }
 
@@ -90,16 +91,6 @@ export class DeferredDocs implements DocSink {
 
   removeOfSheet(sheetId: number, objectTypes?: readonly string[]): Promise<void> {
     this.steps.push((w) => w.removeOfSheet(sheetId, objectTypes));
-    return Promise.resolve();
-  }
-
-  removeAll(): Promise<void> {
-    this.steps.push((w) => w.removeAll());
-    return Promise.resolve();
-  }
-
-  built(): Promise<void> {
-    this.steps.push((w) => w.built());
     return Promise.resolve();
   }
 

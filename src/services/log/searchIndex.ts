@@ -375,7 +375,7 @@ async function apply(w: DocSink, db: Queryable, p: Plan, rowsDone: ReadonlySet<n
 }
 
 /** Builds the index from the data (the first catch-up after migration 0022, or after requestSearchRebuild). */
-async function rebuild(w: DocSink, db: Queryable, unreadable: Unreadable): Promise<void> {
+async function rebuild(w: DocWriter, db: Queryable, unreadable: Unreadable): Promise<void> {
   await w.removeAll();
   for (const id of await allSheetIds(db)) await indexWholeSheet(w, db, id, unreadable);
   for (const s of NAMED_SOURCES) await indexNames(w, db, s);
