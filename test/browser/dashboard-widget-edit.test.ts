@@ -6,14 +6,16 @@ import { CHROMIUM, launchChromium } from '../helpers/chromium.ts';
 import { client, type Client } from '../helpers/http.ts';
 import { makeSheet } from '../helpers/sheets.ts';
 import { dashboardWidgets } from '../helpers/sights.ts';
+import { pngBytes } from '../helpers/images.ts';
 import { givePassword, screenshot, signInPage } from '../helpers/webapp.ts';
 
 /**
  * The dashboard editor's Edit… dialog and its newer Add widget kinds, in Chromium by keyboard:
  * a widget's title, text, metric labels, web address, shortcut links and chart type are changed,
  * a widget is resized (a size leaving the grid is refused in words, covered widgets move down),
- * and web content and shortcuts are added. What was saved is read back with Get Dashboard, and
- * widgets left alone are as they were. Skipped when no chromium is found.
+ * and web content, shortcuts and an image (its file chosen; the rest by keyboard) are added.
+ * What was saved is read back with Get Dashboard, and widgets left alone are as they were.
+ * Skipped when no chromium is found.
  */
 let t: TestServer;
 let api: Client;
@@ -68,6 +70,15 @@ const unversioned = (w: WidgetOut) => ({ ...w, version: 0 });
 async function openEditor(page: Page, id: number): Promise<void> {
   await signInPage(page, t, 'admin@example.com', `/dashboards/${id}`);
   await page.getByRole('button', { name: 'Edit dashboard' }).click();
+}
+
+/** Add widget, and the kind whose option `kind` names, chosen by keyboard. */
+async function chooseWidget(page: Page, kind: RegExp): Promise<void> {
+  await page.getByRole('button', { name: 'Add widget' }).click();
+  const d = page.getByRole('dialog', { name: 'Add widget' });
+  await d.getByLabel('Widget').selectOption({ label: (await d.getByRole('option', { name: kind }).innerText()).trim() });
+  await d.getByLabel('Widget').press('Enter');
+  await d.waitFor({ state: 'detached' });
 }
 
 async function save(page: Page): Promise<void> {
@@ -231,13 +242,7 @@ test('Add widget adds web content and shortcuts to a sheet, a dashboard or a web
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await openEditor(page, id);
-  const addWidget = async (kind: RegExp) => {
-    await page.getByRole('button', { name: 'Add widget' }).click();
-    const d = page.getByRole('dialog', { name: 'Add widget' });
-    await d.getByLabel('Widget').selectOption({ label: (await d.getByRole('option', { name: kind }).innerText()).trim() });
-    await d.getByLabel('Widget').press('Enter');
-    await d.waitFor({ state: 'detached' });
-  };
+  const addWidget = (kind: RegExp) => chooseWidget(page, kind);
 
   await addWidget(/^Web content/);
   let dlg = page.getByRole('dialog', { name: 'Add web content' });
@@ -294,6 +299,67 @@ test('Add widget adds web content and shortcuts to a sheet, a dashboard or a web
   assert.equal(await page.getByRole('link', { name: 'Sales' }).getAttribute('href'), `/sheets/${sheetId}`);
   assert.equal(await page.getByRole('link', { name: 'See also' }).getAttribute('href'), `/dashboards/${otherId}`);
   assert.equal(await page.getByRole('link', { name: 'https://example.com/status' }).getAttribute('href'), 'https://example.com/status');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Add widget adds an image from a file: a missing or refused file is said in the dialog; the picture shows on the page as chosen', { skip: CHROMIUM ? false : 'no chromium on this machine' }, async () => {
+  const id = await makeBoard('Picture board', [{ type: 'TITLE', xPosition: 0, yPosition: 0, width: 12, height: 1, contents: { htmlContent: '<p>Pictures</p>' } }]);
+  const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openEditor(page, id);
+  await chooseWidget(page, /^Image/);
+  const dlg = page.getByRole('dialog', { name: 'Add an image' });
+  await dlg.getByLabel(/^Widget title/).fill('Logo');
+  await dlg.getByLabel(/^Widget title/).press('Enter');
+  assert.match(await dlg.getByRole('alert').innerText(), /Choose an image file/);
+  // a file that only says it is a picture: the server's refusal, in the dialog, which stays open
+  await dlg.getByLabel('Image file').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+  await dlg.getByLabel(/^Widget title/).press('Enter');
+  await dlg.getByRole('alert').filter({ hasText: /was not added/ }).waitFor();
+  assert.match(await dlg.getByRole('alert').innerText(), /^notes\.png was not added: .+/);
+  const png = pngBytes(40, 20, 7);
+  await dlg.getByLabel('Image file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+  assert.equal(await dlg.getByRole('alert').innerText(), '', 'another file chosen: the refusal of the last one goes');
+  await dlg.getByLabel('Fit in the widget').selectOption('FILL');
+  await screenshot(page, 'dashboard-add-image');
+  await dlg.getByLabel('Fit in the widget').press('Enter');
+  await dlg.waitFor({ state: 'detached' });
+  assert.deepEqual(await page.getByRole('list', { name: 'Widgets, in order' }).locator('.widget-edit-name').allInnerTexts(), ['Title: Pictures', 'Image: Logo']);
+  await save(page);
+
+  const ws = await widgetsOf(id);
+  assert.deepEqual(ws.map((w) => w.type), ['TITLE', 'IMAGE']);
+  const img = ws[1]!;
+  assert.equal(img.title, 'Logo');
+  assert.ok(img.yPosition >= 1 && img.xPosition + img.width <= 12, 'below the title, inside the grid');
+  assert.deepEqual([img.contents.fileName, img.contents.fit, img.contents.width, img.contents.height], ['logo.png', 'FILL', 40, 20]);
+  // the widget names the picture the dialog sent, and only that one was kept
+  const served = await fetch(`${t.base}/sheetd/sights/${id}/images/${String(img.contents.privateId)}`, { headers: { authorization: `Bearer ${t.adminToken}` } });
+  assert.equal(served.status, 200);
+  assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
+  // the page shows it, filling its widget
+  const shown = page.getByRole('img', { name: 'logo.png' });
+  await shown.waitFor();
+  assert.equal(await shown.evaluate((el) => (el as unknown as { naturalWidth: number }).naturalWidth), 40);
+  type Styled = { getComputedStyle(el: unknown): { objectFit: string } };
+  assert.equal(await shown.evaluate((el) => (globalThis as unknown as Styled).getComputedStyle(el).objectFit), 'cover');
+  await screenshot(page, 'dashboard-image-widget');
+
+  // Edit… changes its fit, and nothing else of it
+  await page.getByRole('button', { name: 'Edit dashboard' }).click();
+  await page.getByRole('button', { name: 'Edit Image: Logo' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Image: Logo' });
+  assert.equal(await edit.getByLabel('Fit in the widget').inputValue(), 'FILL');
+  await edit.getByLabel('Fit in the widget').selectOption('FIT');
+  await edit.getByLabel('Fit in the widget').press('Enter');
+  await edit.waitFor({ state: 'detached' });
+  await save(page);
+  const after = (await widgetsOf(id))[1]!;
+  assert.deepEqual(unversioned(after), unversioned({ ...img, contents: { ...img.contents, fit: 'FIT' } }));
+  await page.getByRole('img', { name: 'logo.png' }).waitFor();
+  assert.equal(await page.getByRole('img', { name: 'logo.png' }).evaluate((el) => (globalThis as unknown as Styled).getComputedStyle(el).objectFit), 'contain');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -5,16 +5,16 @@ import type { ApiClient } from '../panels/access.ts';
 /**
  * The dashboard page's edit mode (for ADMIN and OWNER): the widgets in reading order (top to
  * bottom, left to right), each with Edit…, Move up, Move down and Remove; Add widget (a title or
- * text, a chart of a sheet, a metric of a sheet's cell, a report, web content, a shortcut); Save puts the
- * whole list with the extension's `PUT /sheetd/sights/{id}` (a widget keeps its id) and the page
- * is drawn again.
+ * text, a chart of a sheet, a metric of a sheet's cell, a report, web content, an image file, a
+ * shortcut); Save puts the whole list with the extension's `PUT /sheetd/sights/{id}` (a widget
+ * keeps its id) and the page is drawn again.
  *
  * Moving a widget swaps its place on the grid (xPosition, yPosition, width, height) with its
  * neighbour's, so the layout stays inside the grid and without overlaps; a new widget goes
  * below the others, across the whole grid (a metric or a shortcut: a third of it). Edit… changes
- * a widget's title, what it shows (text, labels, address, links, chart settings) and its size;
- * a size that would leave the grid is refused in words, and widgets a larger one would cover
- * move down to make room. Whatever the dialog does not show stays as Get Dashboard gave it.
+ * a widget's title, what it shows (text, labels, address, links, chart settings, an image's fit)
+ * and its size; a size that would leave the grid is refused in words, and widgets a larger one
+ * would cover move down to make room. Whatever the dialog does not show stays as Get Dashboard gave it.
  */
 
 type Obj = Record<string, unknown>;
@@ -239,6 +239,54 @@ async function webWidget(): Promise<NewWidget | null> {
   });
 }
 
+/** The image types Add Dashboard Image takes (docs/dashboards.md). */
+const IMAGE_TYPES = 'image/png,image/gif,image/jpeg,image/bmp,image/webp';
+const FITS: Array<[string, string]> = [['FIT', 'Fit (the whole image, in proportion)'], ['FILL', 'Fill (the whole widget, cropped)'], ['ACTUAL_SIZE', 'Actual size']];
+
+/**
+ * An image widget: a picture file from the person's computer, sent to the dashboard's images
+ * (`POST /sheetd/sights/{id}/images`) when the dialog is confirmed; the widget names it by the
+ * `privateId` the server answers. A refusal (not an image, too large) is said in the dialog,
+ * which stays open to choose another file.
+ */
+async function imageWidget(api: ApiClient, sightId: number): Promise<NewWidget | null> {
+  return dialog<NewWidget>('Add an image', (body, done) => {
+    let sending = false;
+    const form = formShell(body, 'Add', (fail) => {
+      if (sending) return;
+      const file = input.files?.[0];
+      if (!file) return fail('Choose an image file (PNG, GIF, JPEG, BMP or WebP).');
+      sending = true;
+      status.textContent = `Sending ${file.name}…`;
+      void api.upload<{ result: { privateId: string; fileName: string; width?: number; height?: number } }>(`/sheetd/sights/${sightId}/images`, file, file.name).then((r) => {
+        const img = r.result;
+        const t = title.value.trim();
+        done({
+          type: 'IMAGE', height: 6, ...(t ? { title: t, showTitle: true } : {}),
+          contents: { privateId: img.privateId, fileName: img.fileName, fit: fit.value, ...(img.width ? { width: img.width } : {}), ...(img.height ? { height: img.height } : {}) },
+        });
+      }, (e: unknown) => {
+        sending = false;
+        status.textContent = '';
+        fail(`${file.name} was not added: ${messageOf(e)}`);
+      });
+    });
+    const input = h('input', { type: 'file', name: 'image', accept: IMAGE_TYPES });
+    field(form, 'image-file', 'Image file', input);
+    // another file chosen: what was said of the last one goes
+    input.addEventListener('change', () => {
+      const error = form.querySelector(':scope > .error');
+      if (error) error.textContent = '';
+    });
+    const title = h('input', { type: 'text', name: 'title' });
+    field(form, 'image-title', 'Widget title (optional)', title);
+    const fit = h('select', { name: 'fit' }, ...FITS.map(([v, label]) => h('option', { value: v }, label)));
+    field(form, 'image-fit', 'Fit in the widget', fit);
+    const status = h('p', { class: 'note', role: 'status' });
+    form.insertBefore(status, form.querySelector(':scope > .error'));
+  });
+}
+
 /** A report widget (GRIDGANTT): one of the reports the person can see, shown as its table. */
 async function reportWidget(api: ApiClient): Promise<NewWidget | null> {
   const reports = await itemsToPick(api, '/reports', 'There is no report to show: create a report first (New report on Home).');
@@ -459,6 +507,15 @@ async function editWidget(api: ApiClient, w: EditWidget, cols: number): Promise<
         return undefined;
       });
     }
+    if (w.type === 'IMAGE') {
+      const was = typeof c.fit === 'string' ? c.fit : 'FIT';
+      const fit = h('select', { name: 'fit' }, ...FITS.map(([v, label]) => h('option', { value: v, selected: v === was }, label)));
+      field(form, 'edit-fit', 'Fit in the widget', fit);
+      reads.push((out) => {
+        if (fit.value !== was) out.contents.fit = fit.value;
+        return undefined;
+      });
+    }
     if (shortcuts) {
       const items = shortcuts;
       const kinds: Record<string, string> = { sheetId: 'a sheet', reportId: 'a report', sightId: 'a dashboard' };
@@ -638,11 +695,11 @@ export function mountEditor(host: HTMLElement, sight: { id: number; columnCount?
     draw({ index: at, action: 'edit' });
   }
 
-  const KINDS: Array<[string, string]> = [['text', 'Title or text'], ['chart', 'Chart of a sheet'], ['metric', 'Metric (a cell of a sheet)'], ['report', 'Report (its rows, as a table)'], ['web', 'Web content (a web address)'], ['shortcut', 'Shortcut (a link to a sheet, report, dashboard or web address)']];
+  const KINDS: Array<[string, string]> = [['text', 'Title or text'], ['chart', 'Chart of a sheet'], ['metric', 'Metric (a cell of a sheet)'], ['report', 'Report (its rows, as a table)'], ['web', 'Web content (a web address)'], ['image', 'Image (a picture file)'], ['shortcut', 'Shortcut (a link to a sheet, report, dashboard or web address)']];
   addBtn.addEventListener('click', () => void (async () => {
     const v = await formDialog('Add widget', [{ name: 'kind', label: 'Widget', options: KINDS }], 'Next');
     if (!v) return addBtn.focus();
-    const made = v.kind === 'chart' ? await chartWidget(api) : v.kind === 'metric' ? await metricWidget(api) : v.kind === 'web' ? await webWidget() : v.kind === 'report' ? await reportWidget(api) : v.kind === 'shortcut' ? await shortcutWidget(api) : await textWidget();
+    const made = v.kind === 'chart' ? await chartWidget(api) : v.kind === 'metric' ? await metricWidget(api) : v.kind === 'web' ? await webWidget() : v.kind === 'image' ? await imageWidget(api, sight.id) : v.kind === 'report' ? await reportWidget(api) : v.kind === 'shortcut' ? await shortcutWidget(api) : await textWidget();
     if (made) {
       const bottom = widgets.reduce((m, w) => Math.max(m, w.yPosition + w.height), 0);
       widgets.push({ ...made, xPosition: 0, yPosition: bottom, width: made.type === 'METRIC' || made.type === 'SHORTCUT' ? Math.min(4, cols) : cols });

@@ -134,7 +134,7 @@ export async function mountDashboard(root: HTMLElement, id: number, api: ApiClie
       }
       case 'IMAGE':
         body.append(h('p', { class: 'note' }, `Image${typeof c.fileName === 'string' ? `: ${c.fileName}` : ''}`));
-        if (typeof c.privateId === 'string') void showImage(body, sight.id, c.privateId, String(c.fileName ?? title ?? 'Image'));
+        if (typeof c.privateId === 'string') void showImage(body, sight.id, c.privateId, String(c.fileName ?? title ?? 'Image'), String(c.fit ?? 'FIT'));
         break;
       case 'CHART':
         body.append(h('p', { class: 'note chart-loading' }, 'Drawing the chart…'));
@@ -150,10 +150,12 @@ export async function mountDashboard(root: HTMLElement, id: number, api: ApiClie
 }
 
 /** An IMAGE widget's picture: read with the page's session (an <img> cannot send the CSRF header). */
-async function showImage(body: HTMLElement, sightId: number, privateId: string, alt: string): Promise<void> {
+async function showImage(body: HTMLElement, sightId: number, privateId: string, alt: string, fit: string): Promise<void> {
   const token = document.querySelector<HTMLMetaElement>('meta[name="sheetd-csrf"]')?.content ?? '';
   const res = await fetch(`/2.0/sheetd/sights/${sightId}/images/${encodeURIComponent(privateId)}`, { headers: { 'x-csrf-token': token }, credentials: 'same-origin' });
   if (!res.ok) return;
   const url = URL.createObjectURL(await res.blob());
-  body.replaceChildren(h('img', { class: 'widget-image', src: url, alt }));
+  // FIT: the whole image in proportion; FILL: the whole box, cropped; ACTUAL_SIZE: as it is (the box scrolls)
+  body.classList.add('widget-image-box');
+  body.replaceChildren(h('img', { class: `widget-image fit-${fit.toLowerCase().replace(/_/g, '-')}`, src: url, alt }));
 }
