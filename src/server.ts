@@ -29,7 +29,7 @@ import { AUTOMATION_TIMER_JOB } from './services/outbound/automation.ts';
 import { UPDATE_REQUEST_JOB, runScheduledSend, type UpdateRequestDeps } from './services/collaboration/updateRequests.ts';
 import { rowsMailBody } from './render/mailBodies.ts';
 import { userLookup } from './services/sheets/sheetReads.ts';
-import { catchUpSearchIndex } from './services/log/searchIndex.ts';
+import { catchUpElsewhere, catchUpSearchIndex } from './services/log/searchIndex.ts';
 import { startIndexThread, type IndexThread } from './services/log/indexThread.ts';
 import { SHEETD_BIN } from './web/paths.ts';
 import { eventsRecorded } from './services/log/events.ts';
@@ -126,7 +126,13 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     .register(AUTOMATION_TIMER_JOB, (p) => runTimer(automation, p), { leaseMs: 120_000 })
     .register(AUTOMATION_DIGEST_JOB, (p) => runDigest(automation, p), { leaseMs: 120_000 })
     .register(UPDATE_REQUEST_JOB, (p) => runScheduledSend(updateRequests, p), { leaseMs: 120_000 });
-  const worker = startWorker(store, { handlers, pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger, onTick: () => catchUpSearchIndex(store),
+  // each wake-up catches the index up; with its thread running, by a nudge, which (unlike a
+  // request) lets the thread pace itself while writes go on (indexThreadMain.ts)
+  const indexTick = async (): Promise<unknown> => {
+    if (index.thread !== undefined && catchUpElsewhere(store)) return index.thread.written();
+    return catchUpSearchIndex(store);
+  };
+  const worker = startWorker(store, { handlers, pollMs: config.jobPollMs, databaseUrl: config.databaseUrl, logger, onTick: indexTick,
     aroundJob: () => {
       const before = eventsRecorded();
       return () => { if (eventsRecorded() !== before) live.committed(); };

@@ -77,6 +77,47 @@ for (const mode of ['on', 'off'] as const) {
   });
 }
 
+test('with the thread: while writes go on back to back, a search finds what was written just before it', { skip: notInCluster('settings of its own') }, async () => {
+  const ts = await startSuiteServer({ SHEETD_INDEX_THREAD: 'on' });
+  try {
+    const api = client(ts.base, ts.adminToken);
+    for (let i = 0; i < 200 && (await threadGauge(ts)) !== 1; i++) await new Promise((r) => setTimeout(r, 25));
+    assert.equal(await threadGauge(ts), 1);
+    const busy = await makeSheet(api, 'busy', cols);
+    const checked = await makeSheet(api, 'checked', cols);
+    await addRows(api, busy, 'busy', 300);
+    await addRows(api, checked, 'chk', 1);
+    const busyIds = ((await api.get(`/sheets/${busy.id}`)).body as { rows: Array<{ id: number }> }).rows.map((r) => r.id);
+    const checkedId = ((await api.get(`/sheets/${checked.id}`)).body as { rows: Array<{ id: number }> }).rows[0]!.id;
+    // one client rewrites the same 300 rows back to back: the thread's catch-ups pace themselves
+    let writing = true;
+    let rounds = 0;
+    const writer = (async () => {
+      while (writing) {
+        const r = await api.put(`/sheets/${busy.id}/rows`, busyIds.map((id) => ({ id, cells: [{ columnId: busy.col.Name!.id, value: `busyround${rounds}` }] })));
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        rounds++;
+      }
+    })();
+    try {
+      for (let k = 0; k < 12; k++) {
+        const r = await api.put(`/sheets/${checked.id}/rows`, [{ id: checkedId, cells: [{ columnId: checked.col.Name!.id, value: `checkword${k}` }] }]);
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        assert.equal(await searchCount(api, checked.id, `checkword${k}`), 1, `round ${k}: the word just written is found`);
+        if (k > 0) assert.equal(await searchCount(api, checked.id, `checkword${k - 1}`), 0, `round ${k}: the word it replaced is not`);
+        // every row of the busy sheet is found once, whichever round it shows by now
+        assert.equal(await searchCount(api, busy.id, 'busyround'), 300);
+      }
+    } finally {
+      writing = false;
+      await writer;
+    }
+    assert.ok(rounds >= 3, `the writer kept writing (${rounds} rounds)`);
+  } finally {
+    await ts.close();
+  }
+});
+
 test('SQLite: a write waits for another connection\'s write lock while the server answers other requests', { skip: TEST_PG_URL ? 'SQLite only' : notInCluster('the database file of its own server') }, async () => {
   const ts = await startSuiteServer({ SHEETD_INDEX_THREAD: 'off', SHEETD_RATE_LIMIT: '100000' });
   const other = new Database(path.join(ts.dataDir, 'sheetd.db'));

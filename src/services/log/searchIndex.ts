@@ -475,14 +475,19 @@ export async function catchUpSearchIndex(store: Store): Promise<number> {
   return catchUpHere(store);
 }
 
-/** catchUpSearchIndex on this thread (what the index thread runs). */
-export async function catchUpHere(store: Store): Promise<number> {
+/**
+ * catchUpSearchIndex on this thread (what the index thread runs). `pace`, when given, is awaited
+ * after each batch that reached the end of the log as it then was (the events after it came
+ * during the batch: writes going on), with how long the batch took; a batch of a backlog is
+ * followed by the next at once.
+ */
+export async function catchUpHere(store: Store, pace?: (batchMs: number) => Promise<void>): Promise<number> {
   for (;;) {
     const other = running.get(store);
     if (other === undefined) break;
     await other.catch(() => undefined);
   }
-  const p = catchUp(store);
+  const p = catchUp(store, pace);
   running.set(store, p);
   try {
     return await p;
@@ -491,10 +496,15 @@ export async function catchUpHere(store: Store): Promise<number> {
   }
 }
 
-async function catchUp(store: Store): Promise<number> {
+async function catchUp(store: Store, pace: ((batchMs: number) => Promise<void>) | undefined): Promise<number> {
   const unreadable = unreadableRows(store);
   let applied = 0;
+  // the last batch: when it began, and whether it reached the end of the log
+  let began = 0;
+  let atEnd = false;
   while (!(await searchIndexCurrent(store))) {
+    if (pace !== undefined && atEnd) await pace(performance.now() - began);
+    began = performance.now();
     const pos = await indexPosition(store.db);
     if (pos === null) {
       await store.db.transaction().execute(async (tx) => {
@@ -505,10 +515,12 @@ async function catchUp(store: Store): Promise<number> {
         await setIndexPosition(tx, upto);
         applied = -1;
       });
+      atEnd = false;
       continue;
     }
     const events = await logAfter(store.db, pos, EVENT_BATCH);
     if (events.length === 0) break;
+    atEnd = events.length < EVENT_BATCH;
     const p = plan(events);
     // the rows of large sheets indexed whole first, in steps of their own transaction
     const rowsDone = new Set<number>();
