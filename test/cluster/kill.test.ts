@@ -50,10 +50,20 @@ test('kill -9 under a write load: no acknowledged write and no callback is lost'
   // the answer's schema): warm them all up so that the 1.5 s before the kill measures steady writes
   for (let i = 0; i < 9; i++) assert.equal((await api.post(`/sheets/${s.id}/rows`, [{ toBottom: true, cells: [{ columnId: s.col.Name!.id, value: `warm${i}` }] }])).status, 200);
   const writers = Array.from({ length: 6 }, writer);
-  await new Promise((res) => setTimeout(res, 1500));
+  // the load is under way (at least 1.5 s and 10 writes), the kill, then at least 3 s (HAProxy
+  // finds the process down meanwhile) and 10 more writes; counts, not times, so that a slow or
+  // busy machine (7 writes in the first 1.5 s in one CI run) only takes longer
+  const atLeast = async (ms: number, ok: () => boolean, what: string) => {
+    const from = Date.now();
+    while (Date.now() - from < ms || !ok()) {
+      if (Date.now() - from > ms + 60_000) assert.fail(`${what}: ${acked.length} writes acknowledged`);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  };
+  await atLeast(1500, () => acked.length > 10, 'writes before the kill');
   const before = acked.length;
   await c.kill(2);
-  await new Promise((res) => setTimeout(res, 3000));
+  await atLeast(3000, () => acked.length > before + 10, 'writes after the kill');
   stop = true;
   await Promise.all(writers);
   t.diagnostic(`acknowledged ${acked.length} writes (${before} before the kill); failed ${failed.length}: ${[...new Set(failed)].join('; ')}`);
