@@ -21,6 +21,11 @@ async function threadGauge(ts: TestServer): Promise<number> {
   return Number(m[1]);
 }
 
+/** Waits (up to 5 s) for the gauge to say the thread catches up: it opens its connection after the server starts. */
+async function threadStarted(ts: TestServer): Promise<void> {
+  for (let i = 0; i < 200 && (await threadGauge(ts)) !== 1; i++) await new Promise((r) => setTimeout(r, 25));
+}
+
 /** Adds `n` rows in requests of 100, each with a word of its own: `${tag}w${i}`. */
 async function addRows(api: Client, sheet: { id: number; col: Record<string, { id: number } | undefined> }, tag: string, n: number): Promise<void> {
   for (let i = 0; i < n; i += 100) {
@@ -43,10 +48,7 @@ for (const mode of ['on', 'off'] as const) {
     const ts = await startSuiteServer({ SHEETD_INDEX_THREAD: mode });
     try {
       const api = client(ts.base, ts.adminToken);
-      if (mode === 'on') {
-        // the thread opens its connection after the server starts; it is ready shortly after
-        for (let i = 0; i < 200 && (await threadGauge(ts)) !== 1; i++) await new Promise((r) => setTimeout(r, 25));
-      }
+      if (mode === 'on') await threadStarted(ts);
       assert.equal(await threadGauge(ts), mode === 'on' ? 1 : 0);
       const sheet = await makeSheet(api, `thread ${mode}`, cols);
       await addRows(api, sheet, `t${mode}`, 600);
@@ -81,7 +83,7 @@ test('with the thread: while writes go on back to back, a search finds what was 
   const ts = await startSuiteServer({ SHEETD_INDEX_THREAD: 'on' });
   try {
     const api = client(ts.base, ts.adminToken);
-    for (let i = 0; i < 200 && (await threadGauge(ts)) !== 1; i++) await new Promise((r) => setTimeout(r, 25));
+    await threadStarted(ts);
     assert.equal(await threadGauge(ts), 1);
     const busy = await makeSheet(api, 'busy', cols);
     const checked = await makeSheet(api, 'checked', cols);
