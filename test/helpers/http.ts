@@ -60,10 +60,16 @@ export function client(base: string, defaultToken: string) {
 
 export type Client = ReturnType<typeof client>;
 
-/** undici's error for a socket the other side closed before it answered. */
+/**
+ * A socket the other side closed before it answered: undici's own error when the close was
+ * seen, ECONNRESET when the request was written onto a connection the server had just closed.
+ * undici's idle timer (4 s against the server's 5 s) runs on a clock that advances by a fixed
+ * step per tick of a busy event loop, not by the time that passed, so on a slow machine it can
+ * still hand out a connection the server has closed.
+ */
 function staleConnection(e: unknown): boolean {
   const cause = (e as { cause?: { code?: string } }).cause;
-  return cause?.code === 'UND_ERR_SOCKET';
+  return cause?.code === 'UND_ERR_SOCKET' || cause?.code === 'ECONNRESET';
 }
 
 /** The catalogued Error object with this status and code. */
