@@ -78,6 +78,42 @@ describe('rows responses', () => {
     });
   }
 
+  test('writers (createdBy, modifiedBy) shown with include=writerInfo or a Modified By column, and only then', async () => {
+    const me = (await s0.api.get('/users/me')).body as { email: string; firstName?: string; lastName?: string };
+    const name = [me.firstName, me.lastName].filter(Boolean).join(' ') || me.email;
+    const writer = { email: me.email, name };
+    const plain = await makeSheet(s0.api, 'writers', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }]);
+    const task = plain.col.Task!.id;
+    for (const q of ['', '?include=writerInfo']) {
+      const added = await s0.api.post(`/sheets/${plain.id}/rows${q}`, [1, 2].map((i) => ({ toBottom: true, cells: [{ columnId: task, value: `t${i}` }] })));
+      assert.equal(added.status, 200, added.text);
+      const updated = await s0.api.put(`/sheets/${plain.id}/rows${q}`, (added.body.result as Array<{ id: number }>).map((r) => ({ id: r.id, cells: [{ columnId: task, value: 'u' }] })));
+      assert.equal(updated.status, 200, updated.text);
+      const id = (added.body.result as Array<{ id: number }>)[0]!.id;
+      const row = await s0.api.get(`/sheets/${plain.id}/rows/${id}${q}`);
+      const sheet = await s0.api.get(`/sheets/${plain.id}${q}`);
+      for (const r of [...added.body.result, ...updated.body.result, row.body, ...sheet.body.rows] as Array<Record<string, unknown>>) {
+        if (q === '') {
+          assert.equal(r.createdBy, undefined);
+          assert.equal(r.modifiedBy, undefined);
+        } else {
+          assert.deepEqual(r.createdBy, writer);
+          assert.deepEqual(r.modifiedBy, writer);
+        }
+      }
+    }
+    // no writerInfo, but a Modified By column: its cells name the writer
+    const system = await makeSheet(s0.api, 'writer column', [{ title: 'Task', type: 'TEXT_NUMBER', primary: true }, { title: 'Editor', type: 'CONTACT_LIST', systemColumnType: 'MODIFIED_BY' }]);
+    const added = await s0.api.post(`/sheets/${system.id}/rows`, [1, 2].map((i) => ({ toBottom: true, cells: [{ columnId: system.col.Task!.id, value: `t${i}` }] })));
+    assert.equal(added.status, 200, added.text);
+    for (const r of added.body.result as Array<{ createdBy?: unknown; cells: Array<{ columnId: number; value?: unknown; displayValue?: unknown }> }>) {
+      assert.equal(r.createdBy, undefined);
+      const cell = r.cells.find((c) => c.columnId === system.col.Editor!.id)!;
+      assert.equal(cell.value, me.email);
+      assert.equal(cell.displayValue, name);
+    }
+  });
+
   test('partial success: failedItems after the rows, as before', async () => {
     const s = await makeSheet(s0.api, 'partial', COLUMNS);
     const res = await s0.api.post(`/sheets/${s.id}/rows?allowPartialSuccess=true`, [

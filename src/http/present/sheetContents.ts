@@ -12,6 +12,7 @@ import { permalink } from '../../render/permalinks.ts';
 import { cellOptions, rowCells, type RowPresentOptions } from '../../render/rowCells.ts';
 import { giveBackBodyBuffer, takeBodyBuffer } from './bodyBuffers.ts';
 import { columnFormulaText } from '../../services/computed/formulas.ts';
+import { showsWriters } from '../../services/sheets/sheetReads.ts';
 import { holdUntilIdle } from '../../idleMemory.ts';
 
 /** Users referenced by rows (created/modified by), for system columns and writerInfo. */
@@ -347,7 +348,7 @@ export function rowsJsonKey(model: SheetModel, rows: readonly RowState[], o: Row
   const ro = o.ro;
   const cols = o.columns ?? model.columns;
   const users: Array<[number, StoredContact | undefined]> = [];
-  if (ro.include.has('writerInfo') || cols.some((c) => c.systemColumnType === 'CREATED_BY' || c.systemColumnType === 'MODIFIED_BY')) {
+  if (showsWriters(cols, ro)) {
     const ids = new Set<number>();
     for (const r of rows) {
       if (r.createdBy !== null) ids.add(r.createdBy);

@@ -5,7 +5,7 @@ import { bulkResult, success, type BulkItemFailure } from '../present/envelope.t
 import { errorBody } from '../errors.ts';
 import { JsonWriter, presentRow, writeRowsJson } from '../present/sheetContents.ts';
 import { SPARE_MIN_BYTES } from '../present/bodyBuffers.ts';
-import { userLookup } from '../../services/sheets/sheetReads.ts';
+import { writersOf } from '../../services/sheets/sheetReads.ts';
 
 type SheetParams = FastifyRequest<{ Params: { sheetId: string } }>;
 
@@ -32,7 +32,7 @@ export async function rowRoutes(app: FastifyInstance): Promise<void> {
 
   async function rowsResult(req: FastifyRequest, reply: FastifyReply, out: Awaited<ReturnType<typeof addRows>>) {
     const { result, version, model, level } = out;
-    const users = await userLookup(store().db, result.rows);
+    const users = await writersOf(store().db, model, result.rows, req.ro);
     const opts = { ro: req.ro, level, users, permalinkBase: base() };
     const failed = failures(result.failures);
     if (result.single) return bulkResult({ result: result.rows.length > 0 ? presentRow(model, result.rows[0]!, opts) : undefined }, failed, version);
@@ -82,7 +82,7 @@ export async function rowRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/sheets/:sheetId/sort', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams) => {
     const out = await sortSheet(store(), req.actor, pathId(req.params.sheetId), req.body);
-    const users = await userLookup(store().db, out.model.rows.values());
+    const users = await writersOf(store().db, out.model, out.model.rows.values(), req.ro);
     return {
       id: out.sheet.id,
       name: out.sheet.name,

@@ -33,6 +33,25 @@ export interface SheetQuery {
   ifVersionAfter?: number;
 }
 
+/**
+ * Whether rows shown with these columns and read options show who created or last modified
+ * them: include=writerInfo, or a Created By or Modified By column.
+ */
+export function showsWriters(columns: readonly ColumnDef[], ro: ReadOptions): boolean {
+  return ro.include.has('writerInfo') || columns.some((c) => c.systemColumnType === 'CREATED_BY' || c.systemColumnType === 'MODIFIED_BY');
+}
+
+/** A lookup that knows no one: for rows shown without their writers. */
+const NO_WRITERS: UserLookup = () => undefined;
+
+/**
+ * The writers of rows of `model` as they are shown with `ro` (showsWriters): read only when
+ * they are shown, so that an answer without them makes no query for them.
+ */
+export async function writersOf(db: Queryable, model: SheetModel, rows: Iterable<RowState>, ro: ReadOptions): Promise<UserLookup> {
+  return showsWriters(model.columns, ro) ? userLookup(db, rows) : NO_WRITERS;
+}
+
 /** Name and email of every user that created or last modified one of the rows. */
 export async function userLookup(db: Queryable, rows: Iterable<RowState>): Promise<UserLookup> {
   const ids = new Set<number>();
@@ -120,7 +139,7 @@ export async function getSheet(db: Queryable, actor: Actor, sheetId: number, ro:
   }
   // the rows' writers and the cell links out, read at once (on PostgreSQL, two connections of the
   // pool: one round trip instead of two, on every read)
-  const [users, links] = await Promise.all([views.users ?? userLookup(db, rows), linksOut(db, sheetId)]);
+  const [users, links] = await Promise.all([views.users ?? writersOf(db, model, rows, ro), linksOut(db, sheetId)]);
   const out: SheetView = {
     unchanged: false,
     sheet, level, model, rows, columns, droppedHidden, hidden,
@@ -149,7 +168,7 @@ export async function getRow(db: Queryable, actor: Actor, sheetId: number, rowId
   const row = model.rows.get(rowId);
   if (!row) throw apiError(1006);
   const views = await rowViews(db, actor, ro, model, filterId);
-  const [users, links] = await Promise.all([views.users ?? userLookup(db, [row]), linksOut(db, sheetId)]);
+  const [users, links] = await Promise.all([views.users ?? writersOf(db, model, [row], ro), linksOut(db, sheetId)]);
   return {
     sheet, level, model, row, rows: [row], hidden: views.hidden,
     users,
