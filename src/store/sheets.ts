@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { insertMany, PG_STATEMENT_BYTES, updateManyById, type Queryable, type Tx } from './db.ts';
 import type { ColumnTable, RowTable, SheetTable } from './schema.ts';
+import { WEBHOOKS_WATCHING } from './webhooks.ts';
 import type { ColumnDef } from '../engine/columns.ts';
 
 export type SheetRow = Selectable<SheetTable>;
@@ -179,10 +180,29 @@ export async function sheetsOwnedOrShared(
  * PostgreSQL evaluates it once, before the scan that waits for the lock), so a write's lock
  * costs one round trip, not three (SET LOCAL, the lock, the sheet's read).
  */
-export async function lockSheetRow(tx: Tx, id: number, lockTimeoutMs?: number): Promise<SheetRow | undefined> {
-  let q = tx.selectFrom('sheets').selectAll().where('id', '=', id);
+export async function lockSheetRow(tx: Tx, id: number, lockTimeoutMs?: number): Promise<LockedSheet | undefined> {
+  let q = tx.selectFrom('sheets').selectAll('sheets')
+    .select((eb) => [
+      eb.exists(eb.selectFrom('automation_rules').select('automation_rules.id').whereRef('automation_rules.sheet_id', '=', 'sheets.id').where('automation_rules.enabled', '=', 1)).as('ruled'),
+      eb.exists(eb.selectFrom('webhooks').select('webhooks.id').whereRef('webhooks.scope_object_id', '=', 'sheets.id').where('webhooks.status', 'in', WEBHOOKS_WATCHING)).as('watched'),
+    ])
+    .where('sheets.id', '=', id);
   if (lockTimeoutMs !== undefined) q = q.where(sql<string>`(select set_config('lock_timeout', ${`${lockTimeoutMs}ms`}, true))`, 'is not', null);
-  return q.forUpdate().executeTakeFirst();
+  const r = await q.forUpdate('sheets').executeTakeFirst();
+  if (r === undefined) return undefined;
+  const { ruled, watched, ...sheet } = r;
+  return { sheet, ruled: Boolean(ruled), watched: Boolean(watched) };
+}
+
+/**
+ * A sheet as its write lock read it (PostgreSQL), with what else that statement answered so
+ * that the write need not ask it again: whether the sheet has enabled automation rules, and
+ * whether webhooks watch it.
+ */
+export interface LockedSheet {
+  sheet: SheetRow;
+  ruled: boolean;
+  watched: boolean;
 }
 
 /** Deletes rows by id (any number). */

@@ -11,7 +11,7 @@ export type AttemptRow = Selectable<WebhookAttemptTable>;
 export const WEBHOOK_PUMP_JOB = 'webhooks.pump';
 
 /** Statuses whose webhook reads the change log: enabled ones, and those waiting for their sheet to come back. */
-const WATCHING = ['ENABLED', 'DISABLED_SCOPE_INACCESSIBLE'];
+export const WEBHOOKS_WATCHING = ['ENABLED', 'DISABLED_SCOPE_INACCESSIBLE'];
 
 /** Whose webhooks a caller sees: its own, or (an app's token) the ones that app made for it. */
 export interface WebhookOwner {
@@ -79,7 +79,7 @@ export async function deleteWebhook(db: Queryable, id: number): Promise<void> {
  */
 export async function wakeWebhooks(db: Queryable, sheetIds: number[], at: number): Promise<void> {
   if (sheetIds.length === 0) return;
-  const hooks = await db.selectFrom('webhooks').select('id').where('scope_object_id', 'in', sheetIds).where('status', 'in', WATCHING).execute();
+  const hooks = await db.selectFrom('webhooks').select('id').where('scope_object_id', 'in', sheetIds).where('status', 'in', WEBHOOKS_WATCHING).execute();
   for (const h of hooks) await enqueue(db, WEBHOOK_PUMP_JOB, { webhookId: h.id, changedAt: at }, { runAt: at, maxAttempts: 1000 });
 }
 

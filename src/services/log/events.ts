@@ -100,7 +100,12 @@ export function eventsRecorded(): number {
   return recorded;
 }
 
-export async function recordEvents(db: Queryable, author: EventAuthor, events: ChangeEvent[], now = clock.now()): Promise<void> {
+/**
+ * Records the events in the caller's transaction and wakes the webhooks that watch their sheets.
+ * `watched`: for one sheet's events, whether webhooks watch it as the write's lock of the sheet
+ * read (false: none, so none is looked for); undefined: looked up.
+ */
+export async function recordEvents(db: Queryable, author: EventAuthor, events: ChangeEvent[], now = clock.now(), watched?: boolean): Promise<void> {
   if (events.length > 0) recorded++;
   await appendEvents(
     db,
@@ -122,6 +127,8 @@ export async function recordEvents(db: Queryable, author: EventAuthor, events: C
     now,
   );
   // webhooks watching these sheets deliver them after this commit (a run per commit, which waits out the batch window)
+  // (`watched` false: the one sheet's write lock read that none does)
+  if (watched === false) return;
   const sheetIds = [...new Set(events.map((e) => e.sheetId).filter((id): id is number => typeof id === 'number'))];
   await wakeWebhooks(db, sheetIds, clock.now());
 }

@@ -82,6 +82,8 @@ function isRowChange(e: WriteContext['events'][number]): boolean {
 export async function recordAutomationChanges(ctx: WriteContext): Promise<void> {
   // the rules are looked up first: the rows' changes are gathered only for a sheet that has some
   if (!ctx.events.some(isRowChange)) return;
+  // none enabled, as the sheet's lock read (PostgreSQL)
+  if (ctx.watchers?.rules === false) return;
   const rules = (await listRuleRows(ctx.tx, ctx.sheet.id, { enabledOnly: true })).filter((r) => ROW_TRIGGERS.has((JSON.parse(r.trigger) as { type: string }).type));
   if (rules.length === 0) return;
   const added: number[] = [];

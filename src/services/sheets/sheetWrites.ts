@@ -1,5 +1,5 @@
 import type { Queryable, Store, Tx } from '../../store/db.ts';
-import { findSheet, lockSheetRow, updateSheet, type SheetRow } from '../../store/sheets.ts';
+import { findSheet, lockSheetRow, updateSheet, type LockedSheet, type SheetRow } from '../../store/sheets.ts';
 import { saveModel } from '../../store/sheetModels.ts';
 import { Changeset, type SheetModel } from '../../engine/model.ts';
 import { apiError } from '../../errors.ts';
@@ -29,6 +29,12 @@ export interface WriteContext {
   /** What the write changed so far: persisted at its end, read by the steps (cell links, automation). */
   changes: Changeset;
   events: ChangeEvent[];
+  /**
+   * What the sheet's lock read with it (PostgreSQL): whether it has enabled automation rules and
+   * whether webhooks watch it, so the write does not ask again. Undefined where nothing was read
+   * (SQLite): then they are looked up.
+   */
+  watchers?: { rules: boolean; webhooks: boolean };
 }
 
 export interface WriteOptions {
@@ -93,8 +99,8 @@ export interface SheetStore extends Store {
  * PostgreSQL: takes the sheets' row locks (4004 after the lock timeout), so that a check made
  * after it ("this row has no proof yet") holds until the commit. SQLite: the write transaction is the lock.
  */
-export async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts: WriteOptions = {}): Promise<Map<number, SheetRow>> {
-  const locked = new Map<number, SheetRow>();
+export async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts: WriteOptions = {}): Promise<Map<number, LockedSheet>> {
+  const locked = new Map<number, LockedSheet>();
   if (store.dialect !== 'postgres') return locked; // SQLite: the write transaction is the lock
   // the first lock's statement sets the transaction's lock timeout (lockSheetRow)
   let timeout: number | undefined = opts.lockTimeoutMs ?? store.lockTimeoutMs;
@@ -113,16 +119,18 @@ export async function lockSheets(tx: Tx, store: Store, sheetIds: number[], opts:
 }
 
 /** `locked`: the sheet as its lock read it (PostgreSQL), so that it is not read again. */
-async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: number, locked: SheetRow | undefined): Promise<WriteContext> {
+async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: number, locked: LockedSheet | undefined): Promise<WriteContext> {
   const { sheet, level } = target.system
-    ? { sheet: locked ?? (await systemSheet(tx, target.sheetId)), level: 'OWNER' as AccessLevel }
-    : await sheetFor(tx, actor, target.sheetId, target.needed, locked);
+    ? { sheet: locked?.sheet ?? (await systemSheet(tx, target.sheetId)), level: 'OWNER' as AccessLevel }
+    : await sheetFor(tx, actor, target.sheetId, target.needed, locked?.sheet);
   // the model as stored (not one a reader computed values into): what this write saves is
   // what it changes and computes itself
   const model = await modelForWrite(tx, sheet);
   // from here the model is ours: readers of this process reload from the database
   forgetSheet(target.sheetId);
-  return { tx, actor, sheet, level, model, now, changes: new Changeset(), events: [] };
+  const ctx: WriteContext = { tx, actor, sheet, level, model, now, changes: new Changeset(), events: [] };
+  if (locked !== undefined) ctx.watchers = { rules: locked.ruled, webhooks: locked.watched };
+  return ctx;
 }
 
 /** Persists what a write context changed, bumps the version and records its events. */
@@ -139,7 +147,7 @@ async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: 
   if (ctx.events.length > 0) {
     // rows whose values changed with the write and that no event names (formula results): noted for the change stream
     const events = withRecomputed(ctx.events, changes);
-    await recordEvents(tx, authorOf(ctx.actor), events.map((e) => ({ ...e, sheetId: sheet.id, workspaceId: sheet.workspace_id })), ctx.now);
+    await recordEvents(tx, authorOf(ctx.actor), events.map((e) => ({ ...e, sheetId: sheet.id, workspaceId: sheet.workspace_id })), ctx.now, ctx.watchers?.webhooks);
   }
   return { version, sheet: { ...sheet, version, modified_at: changed ? ctx.now : sheet.modified_at } };
 }
