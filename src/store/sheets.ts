@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { insertMany, PG_STATEMENT_BYTES, updateManyById, type Queryable, type Tx } from './db.ts';
+import { insertMany, onPostgres, PG_STATEMENT_BYTES, updateManyById, type Queryable, type Tx } from './db.ts';
 import type { ColumnTable, RowTable, SheetTable } from './schema.ts';
 import { WEBHOOKS_WATCHING } from './webhooks.ts';
 import type { ColumnDef } from '../engine/columns.ts';
@@ -120,6 +120,25 @@ export async function transferSheet(db: Queryable, sheetId: number, ownerId: num
 
 export async function updateSheet(db: Queryable, id: number, set: Updateable<SheetTable>): Promise<void> {
   await db.updateTable('sheets').set(set).where('id', '=', id).execute();
+}
+
+/**
+ * A write's new version of the sheet and its time. On PostgreSQL the same statement answers
+ * whether other sheets read this one (cross-sheet references, cell links from it), so that a
+ * write of a sheet nobody reads does not look for its readers after the commit; undefined on
+ * SQLite, where a statement costs no round trip.
+ */
+export async function bumpSheetVersion(db: Queryable, id: number, version: number, at: number): Promise<boolean | undefined> {
+  const q = db.updateTable('sheets').set({ version, modified_at: at }).where('id', '=', id);
+  if (!onPostgres(db)) {
+    await q.execute();
+    return undefined;
+  }
+  const r = await q.returning((eb) => eb.or([
+    eb.exists(eb.selectFrom('cross_sheet_refs').select('cross_sheet_refs.id').whereRef('cross_sheet_refs.source_sheet_id', '=', 'sheets.id')),
+    eb.exists(eb.selectFrom('cell_links').select('cell_links.target_sheet_id').whereRef('cell_links.source_sheet_id', '=', 'sheets.id')),
+  ]).as('read')).executeTakeFirst();
+  return r === undefined ? undefined : Boolean(r.read);
 }
 
 /**

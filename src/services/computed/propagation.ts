@@ -67,5 +67,7 @@ export async function followDeleted(store: SheetStore, actor: Actor, sheetIds: r
  */
 export const followDependents: CommitStep = async (store, actor, sheets) => {
   for (const s of sheets) if (s.changed) carryRefs(s.model);
-  for (const s of sheets) if (s.changed) await followSheet(store, actor, s);
+  // (not a sheet its new version's statement found no reader of: PostgreSQL; a reader that
+  // appears meanwhile catches up as a busy one does, above)
+  for (const s of sheets) if (s.changed && s.read !== false) await followSheet(store, actor, s);
 };

@@ -1,5 +1,5 @@
 import type { Queryable, Store, Tx } from '../../store/db.ts';
-import { findSheet, lockSheetRow, updateSheet, type LockedSheet, type SheetRow } from '../../store/sheets.ts';
+import { bumpSheetVersion, findSheet, lockSheetRow, type LockedSheet, type SheetRow } from '../../store/sheets.ts';
 import { saveModel } from '../../store/sheetModels.ts';
 import { Changeset, type SheetModel } from '../../engine/model.ts';
 import { apiError } from '../../errors.ts';
@@ -52,6 +52,8 @@ export interface SheetWriteResult<T> {
   model: SheetModel;
   sheet: SheetRow;
   level: AccessLevel;
+  /** Whether other sheets read it (CommittedSheet.read). */
+  read?: boolean;
 }
 
 /** One sheet taking part in a write: what access it needs. */
@@ -71,6 +73,11 @@ export interface CommittedSheet {
   model: SheetModel;
   /** Whether the write changed the sheet (its version went up). */
   changed: boolean;
+  /**
+   * Whether other sheets read it (cross-sheet references, cell links from it), as the statement
+   * of its new version read (PostgreSQL); undefined when not read.
+   */
+  read?: boolean;
 }
 
 /** A step after a write's commit; writes it makes (following dependent sheets) run the same pipeline. */
@@ -134,14 +141,15 @@ async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: nu
 }
 
 /** Persists what a write context changed, bumps the version and records its events. */
-async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: SheetRow }> {
+async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: SheetRow; read: boolean | undefined }> {
   const { tx, sheet, model, changes } = ctx;
   const changed = !changes.empty;
   let version = sheet.version;
+  let read: boolean | undefined;
   if (changed) {
     await saveModel(tx, model, changes, ctx.now);
     version = sheet.version + 1;
-    await updateSheet(tx, sheet.id, { version, modified_at: ctx.now });
+    read = await bumpSheetVersion(tx, sheet.id, version, ctx.now);
     model.version = version;
   }
   if (ctx.events.length > 0) {
@@ -149,7 +157,7 @@ async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: 
     const events = withRecomputed(ctx.events, changes);
     await recordEvents(tx, authorOf(ctx.actor), events.map((e) => ({ ...e, sheetId: sheet.id, workspaceId: sheet.workspace_id })), ctx.now, ctx.watchers?.webhooks);
   }
-  return { version, sheet: { ...sheet, version, modified_at: changed ? ctx.now : sheet.modified_at } };
+  return { version, sheet: { ...sheet, version, modified_at: changed ? ctx.now : sheet.modified_at }, read };
 }
 
 /**
@@ -177,8 +185,8 @@ export async function writeSheets<T>(
       for (const ctx of ctxs) for (const step of store.writes.written) await step(ctx);
       const sheets: Array<Omit<SheetWriteResult<T>, 'result'>> = [];
       for (const ctx of ctxs) {
-        const { version, sheet } = await closeWrite(ctx);
-        sheets.push({ version, sheet, model: ctx.model, level: ctx.level, changed: version !== ctx.sheet.version });
+        const { version, sheet, read } = await closeWrite(ctx);
+        sheets.push({ version, sheet, model: ctx.model, level: ctx.level, changed: version !== ctx.sheet.version, ...(read === undefined ? {} : { read }) });
       }
       committed = ctxs.map((c) => c.model);
       return { result, sheets };
