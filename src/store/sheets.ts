@@ -137,8 +137,8 @@ export async function bumpSheetVersion(db: Queryable, id: number, version: numbe
   const r = await q.returning((eb) => eb.or([
     eb.exists(eb.selectFrom('cross_sheet_refs').select('cross_sheet_refs.id').whereRef('cross_sheet_refs.source_sheet_id', '=', 'sheets.id')),
     eb.exists(eb.selectFrom('cell_links').select('cell_links.target_sheet_id').whereRef('cell_links.source_sheet_id', '=', 'sheets.id')),
-  ]).as('read')).executeTakeFirst();
-  return r === undefined ? undefined : Boolean(r.read);
+  ]).as('has_readers')).executeTakeFirst();
+  return r === undefined ? undefined : Boolean(r.has_readers);
 }
 
 /**

@@ -69,5 +69,5 @@ export const followDependents: CommitStep = async (store, actor, sheets) => {
   for (const s of sheets) if (s.changed) carryRefs(s.model);
   // (not a sheet its new version's statement found no reader of: PostgreSQL; a reader that
   // appears meanwhile catches up as a busy one does, above)
-  for (const s of sheets) if (s.changed && s.read !== false) await followSheet(store, actor, s);
+  for (const s of sheets) if (s.changed && s.hasReaders !== false) await followSheet(store, actor, s);
 };

@@ -52,8 +52,8 @@ export interface SheetWriteResult<T> {
   model: SheetModel;
   sheet: SheetRow;
   level: AccessLevel;
-  /** Whether other sheets read it (CommittedSheet.read). */
-  read?: boolean;
+  /** Whether other sheets read it (CommittedSheet.hasReaders). */
+  hasReaders?: boolean;
 }
 
 /** One sheet taking part in a write: what access it needs. */
@@ -77,7 +77,7 @@ export interface CommittedSheet {
    * Whether other sheets read it (cross-sheet references, cell links from it), as the statement
    * of its new version read (PostgreSQL); undefined when not read.
    */
-  read?: boolean;
+  hasReaders?: boolean;
 }
 
 /** A step after a write's commit; writes it makes (following dependent sheets) run the same pipeline. */
@@ -141,15 +141,15 @@ async function openWrite(tx: Tx, actor: Actor, target: SheetWriteTarget, now: nu
 }
 
 /** Persists what a write context changed, bumps the version and records its events. */
-async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: SheetRow; read: boolean | undefined }> {
+async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: SheetRow; hasReaders: boolean | undefined }> {
   const { tx, sheet, model, changes } = ctx;
   const changed = !changes.empty;
   let version = sheet.version;
-  let read: boolean | undefined;
+  let hasReaders: boolean | undefined;
   if (changed) {
     await saveModel(tx, model, changes, ctx.now);
     version = sheet.version + 1;
-    read = await bumpSheetVersion(tx, sheet.id, version, ctx.now);
+    hasReaders = await bumpSheetVersion(tx, sheet.id, version, ctx.now);
     model.version = version;
   }
   if (ctx.events.length > 0) {
@@ -157,7 +157,7 @@ async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: 
     const events = withRecomputed(ctx.events, changes);
     await recordEvents(tx, authorOf(ctx.actor), events.map((e) => ({ ...e, sheetId: sheet.id, workspaceId: sheet.workspace_id })), ctx.now, ctx.watchers?.webhooks);
   }
-  return { version, sheet: { ...sheet, version, modified_at: changed ? ctx.now : sheet.modified_at }, read };
+  return { version, sheet: { ...sheet, version, modified_at: changed ? ctx.now : sheet.modified_at }, hasReaders };
 }
 
 /**
@@ -185,8 +185,8 @@ export async function writeSheets<T>(
       for (const ctx of ctxs) for (const step of store.writes.written) await step(ctx);
       const sheets: Array<Omit<SheetWriteResult<T>, 'result'>> = [];
       for (const ctx of ctxs) {
-        const { version, sheet, read } = await closeWrite(ctx);
-        sheets.push({ version, sheet, model: ctx.model, level: ctx.level, changed: version !== ctx.sheet.version, ...(read === undefined ? {} : { read }) });
+        const { version, sheet, hasReaders } = await closeWrite(ctx);
+        sheets.push({ version, sheet, model: ctx.model, level: ctx.level, changed: version !== ctx.sheet.version, ...(hasReaders === undefined ? {} : { hasReaders }) });
       }
       committed = ctxs.map((c) => c.model);
       return { result, sheets };
