@@ -55,7 +55,7 @@ export async function sharedSheetsOutsideWorkspaces(db: Queryable, orgId: number
     .execute();
 }
 
-/** The sheets that read a sheet: through cross-sheet references or cell links. */
+/** The sheets that read a sheet: through cross-sheet references or cell links (bumpSheetVersion asks whether there are any the same way). */
 export async function dependentSheets(db: Queryable, sheetId: number): Promise<number[]> {
   const rows = await db
     .selectFrom('cross_sheet_refs')
@@ -124,9 +124,9 @@ export async function updateSheet(db: Queryable, id: number, set: Updateable<She
 
 /**
  * A write's new version of the sheet and its time. On PostgreSQL the same statement answers
- * whether other sheets read this one (cross-sheet references, cell links from it), so that a
- * write of a sheet nobody reads does not look for its readers after the commit; undefined on
- * SQLite, where a statement costs no round trip.
+ * whether other sheets read this one (cross-sheet references, cell links from it: the readers
+ * dependentSheets lists), so that a write of a sheet nobody reads does not look for its readers
+ * after the commit; undefined on SQLite, where a statement costs no round trip.
  */
 export async function bumpSheetVersion(db: Queryable, id: number, version: number, at: number): Promise<boolean | undefined> {
   const q = db.updateTable('sheets').set({ version, modified_at: at }).where('id', '=', id);
