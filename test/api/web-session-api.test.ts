@@ -2,6 +2,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSuiteServer, type TestServer } from '../helpers/server.ts';
 import { browser, signIn } from '../helpers/browser.ts';
+import { assertError, client } from '../helpers/http.ts';
+import { makeUser } from '../helpers/sheets.ts';
 import { setPassword } from '../../src/services/identity/sessions.ts';
 import type { EventAuthor } from '../../src/services/log/events.ts';
 
@@ -105,4 +107,46 @@ test('signing in to the web app sets the user\'s lastLogin (include=lastLogin, a
   assert.notEqual((await signIn(browser(t.url), 'admin@example.com', 'not the password')).status, 303);
   await api('/users/me');
   assert.equal(await lastLogin(), signedIn);
+});
+
+test('deactivating or removing a person signs them out of the web app: reactivated or added again, they sign in anew', async () => {
+  const admin = client(t.base, t.adminToken);
+  const author: EventAuthor = { orgId: t.server.bootstrap.orgId, userId: null, requestUserId: null, accessTokenName: null, source: 'TEST' };
+  const email = 'leaver@example.test';
+  const { id, token } = await makeUser(t, admin, email);
+  await setPassword(t.server.store, author, email, PASSWORD);
+  const signedIn = async () => {
+    const b = browser(t.url);
+    assert.equal((await signIn(b, email, PASSWORD)).status, 303);
+    assert.equal((await b.get('/settings/api')).status, 200);
+    return b;
+  };
+  // a page of the web app: 200 signed in, a redirect to the sign-in form otherwise
+  const page = async (b: ReturnType<typeof browser>) => (await b.get('/settings/api')).status;
+
+  // deactivated: both of her browsers are signed out, and stay so once she is reactivated;
+  // her API token is refused meanwhile and works again
+  const laptop = await signedIn();
+  const phone = await signedIn();
+  assert.equal((await admin.post(`/users/${id}/deactivate`)).status, 200);
+  assert.equal(await page(laptop), 303);
+  assertError(await client(t.base, token).get('/users/me'), 401, 1002);
+  assert.equal((await admin.post(`/users/${id}/reactivate`)).status, 200);
+  assert.equal(await page(laptop), 303);
+  assert.equal(await page(phone), 303);
+  assert.equal((await client(t.base, token).get('/users/me')).status, 200);
+  const again = await signedIn();
+
+  // removed, then added again (the same account): the sign-in of before is over too
+  assert.equal((await admin.del(`/users/${id}`)).status, 200);
+  assert.equal((await admin.post('/users', { email, firstName: 'Leaver', lastName: 'Again' })).status, 200);
+  assert.equal(await page(again), 303);
+  await signedIn();
+
+  // a refused deactivation (the caller's own account) signs nobody out
+  const adminPage = browser(t.url);
+  assert.equal((await signIn(adminPage, 'admin@example.com', PASSWORD)).status, 303);
+  const me = (await admin.get('/users/me')).body as { id: number };
+  assertError(await admin.post(`/users/${me.id}/deactivate`), 403, 1336);
+  assert.equal(await page(adminPage), 200);
 });

@@ -265,7 +265,7 @@ test('the admin changes roles (a refusal in words keeps the dialog and changes n
   await own.waitFor({ state: 'detached' });
 });
 
-test('deactivated, the person can no longer sign in and their token is 1002; reactivated, they can', { skip }, async () => {
+test('deactivated, the person is signed out, can no longer sign in and their token is 1002; reactivated, they can sign in again', { skip }, async () => {
   const annaToken = await tokenFor(t, 'anna@example.org');
   assert.equal((await client(t.base, annaToken).get('/users/me')).status, 200);
   const annaPage = await newPerson();
@@ -297,8 +297,11 @@ test('deactivated, the person can no longer sign in and their token is 1002; rea
   await menu.getByRole('menuitem', { name: 'Reactivate' }).click();
   await personRow('anna@example.org').getByRole('cell', { name: 'Active', exact: true }).waitFor();
   assert.equal((await client(t.base, annaToken).get('/users/me')).status, 200);
-  // as her tokens, her sign-in of before works again
+  // her tokens work again; her sign-in of before does not: she signs in anew
   await annaPage.goto(`${t.url}/`);
+  assert.equal(await annaPage.locator('.who .user').count(), 0);
+  await annaPage.goto(`${t.url}/login`);
+  await signInForm(annaPage, 'anna@example.org', NEW_PASSWORD);
   await annaPage.locator('body[data-home-ready="true"]').waitFor({ timeout: 30_000 });
   assert.equal(await annaPage.locator('.who .user').textContent(), 'anna@example.org');
   await annaPage.context().close();

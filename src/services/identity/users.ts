@@ -8,6 +8,7 @@ import {
   countOrgMembers, listOrgMembers, listOrgSheets,
 } from '../../store/users.ts';
 import { groupsOfUser, groupsOwnedBy, removeUserFromAllGroups, updateGroup } from '../../store/groups.ts';
+import { deleteUserSessions } from '../../store/sessions.ts';
 import { keptAlternateEmails, listAlternateEmails, type AlternateEmailRow } from '../../store/alternateEmails.ts';
 import { NOT_KEPT } from '../../store/db.ts';
 import { newId } from '../../ids.ts';
@@ -265,6 +266,8 @@ async function removeUserIn(db: Queryable, actor: Actor, id: number, opts: Remov
   for (const hook of removalHooks) await hook(db, actor, user, { ...opts, transferToUser: target });
   await removeUserFromAllGroups(db, user.id);
   await revokeUserTokens(db, user.id, now);
+  // signed out everywhere: added again, the person signs in anew
+  await deleteUserSessions(db, user.id);
   await updateUserRow(db, user.id, { status: REMOVED, admin: 0, group_admin: 0, modified_at: now });
   events.push({ objectType: 'USER', action: 'REMOVE_FROM_ACCOUNT', objectId: user.id, details: { email: user.email, transferTo: target?.id ?? null, transferSheets: !!opts.transferSheets, removeFromSharing: !!opts.removeFromSharing } });
   await recordEvents(db, authorOf(actor), events, now);
@@ -283,6 +286,9 @@ async function deactivateUserIn(db: Queryable, actor: Actor, id: number, now = c
   if (user.id === actor.requestUser.id) throw apiError(1336);
   if (user.status !== 'ACTIVE') throw apiError(1188);
   await updateUserRow(db, user.id, { status: 'DEACTIVATED', modified_at: now });
+  // signed out of the web app everywhere (a browser left signed in is not signed in again by a
+  // reactivation); API tokens are kept, refused while deactivated
+  await deleteUserSessions(db, user.id);
   await recordEvents(db, authorOf(actor), [{ objectType: 'USER', action: 'DEACTIVATE', objectId: user.id, details: { email: user.email } }], now);
 }
 
