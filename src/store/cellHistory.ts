@@ -84,7 +84,7 @@ export async function insertCellHistory(db: Queryable, sheetId: number, cells: r
     }
     g.push(c);
   }
-  await insertMany(db, 'cell_history', groups.map((g) => record(sheetId, g)), undefined, { pgStatementBytes: PG_STATEMENT_BYTES });
+  await insertMany(db, 'cell_history', groups.map((g) => record(sheetId, g)), undefined, { pgStatementBytes: PG_STATEMENT_BYTES, hold: true });
 }
 
 function record(sheetId: number, g: readonly Overwritten[]): Insertable<CellHistoryTable> {

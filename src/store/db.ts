@@ -485,8 +485,27 @@ export function keptRead<T>(db: Queryable, space: string, key: string | number):
  * dialect and shape, and later runs bind `parameters` (in the order the builder gives them) to
  * that text. The first run of a shape checks that `parameters` are the builder's own.
  */
-export async function runShaped(db: Queryable, shape: string, build: () => { compile(): CompiledQuery }, parameters: unknown[]): Promise<void> {
-  await db.executeQuery(CompiledQuery.raw(shapedText(db, shape, build, parameters), parameters));
+export async function runShaped(db: Queryable, shape: string, build: () => { compile(): CompiledQuery }, parameters: unknown[], hold = false): Promise<void> {
+  await run(db, shapedText(db, shape, build, parameters), parameters, hold);
+}
+
+/**
+ * Runs a statement whose answer nobody reads; with `hold`, on PostgreSQL in a transaction, it is
+ * held and goes with the transaction's next statement (copyingClient, Held): one round trip for both.
+ */
+async function run(db: Queryable, text: string, values: readonly unknown[], hold: boolean): Promise<void> {
+  await db.executeQuery(CompiledQuery.raw(text, hold && db.isTransaction && onPostgres(db) && holdable(text) ? [new Held(values)] : (values as unknown[])));
+}
+
+/**
+ * Runs `query` (an INSERT, UPDATE or DELETE, whose answer is read) with the statements its
+ * transaction holds (Held) as data-modifying CTEs of it: one round trip for all. The
+ * query must not read what they write: it sees the database as it was before all of them (one
+ * statement, one snapshot). Elsewhere it runs as it is.
+ */
+export async function carrying<R>(db: Queryable, query: CompiledQuery<R>): Promise<R[]> {
+  const carries = db.isTransaction && onPostgres(db) && holdable(query.sql);
+  return (await db.executeQuery<R>(carries ? CompiledQuery.raw(query.sql, [new Carry(query.parameters)]) as CompiledQuery<R> : query)).rows;
 }
 
 /**
@@ -663,7 +682,7 @@ export const PG_STATEMENT_BYTES = 96 * 1024;
  * Records must have the same keys in the same order and plain values (string, number, null);
  * others go through the query builder as they are.
  */
-export async function insertMany<T extends keyof DB & string>(db: Queryable, table: T, records: ReadonlyArray<Insertable<DB[T]>>, chunk = 128, opts: { pgStatementBytes?: number } = {}): Promise<void> {
+export async function insertMany<T extends keyof DB & string>(db: Queryable, table: T, records: ReadonlyArray<Insertable<DB[T]>>, chunk = 128, opts: { pgStatementBytes?: number; hold?: boolean } = {}): Promise<void> {
   if (records.length === 0) return;
   // the builder's own types do not follow a table name that is a type parameter
   const qb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
@@ -681,7 +700,7 @@ export async function insertMany<T extends keyof DB & string>(db: Queryable, tab
       // the rows as they were given
       const text = `insert into "${table}" (${names}) select ${names} from unnest(${arrays}) with ordinality as u(${names}, sheetd_n) order by sheetd_n`;
       for (const [from, to] of statementRanges(plain.values, opts.pgStatementBytes)) {
-        await db.executeQuery(CompiledQuery.raw(text, from === 0 && to === records.length ? plain.values : plain.values.map((v) => v.slice(from, to))));
+        await run(db, text, from === 0 && to === records.length ? plain.values : plain.values.map((v) => v.slice(from, to)), opts.hold === true);
       }
       return;
     }
@@ -700,7 +719,7 @@ export async function insertMany<T extends keyof DB & string>(db: Queryable, tab
     // the builder's parameters: row by row
     const parameters: unknown[] = [];
     for (let r = 0; r < n; r++) for (const column of plain.values) parameters.push(column[r]);
-    await runShaped(db, `${table}(${plain.columns.join(',')})x${n}`, () => qb.insertInto(table).values(part), parameters);
+    await runShaped(db, `${table}(${plain.columns.join(',')})x${n}`, () => qb.insertInto(table).values(part), parameters, opts.hold === true);
   }
 }
 
@@ -811,8 +830,8 @@ class CopyIn {
 
 /**
  * The pool Kysely is given on PostgreSQL: node-postgres's, whose clients also run `copy ... from
- * stdin` with a CopyIn (pg-copy-streams, loaded on the first COPY). Kysely keeps its connection
- * by client: a client gets one wrapper for its life.
+ * stdin` with a CopyIn (pg-copy-streams, loaded on the first COPY) and hold statements for the
+ * next one (Held). Kysely keeps its connection by client: a client gets one wrapper for its life.
  */
 function copyingPool(pool: pg.Pool): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
@@ -828,16 +847,121 @@ function copyingPool(pool: pg.Pool): PostgresPool {
 }
 
 function copyingClient(client: pg.PoolClient): PostgresPoolClient {
-  function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
-  function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
-  function query<R>(q: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
-    if (typeof q !== 'string') return (client as unknown as PostgresPoolClient).query(q);
+  // the statements held for the transaction's next one (Held below), with the table each writes
+  const held: Array<Statement & { table: string }> = [];
+  const plain = client as unknown as PostgresPoolClient;
+  function send<R>(q: string, parameters: ReadonlyArray<unknown> | undefined): Promise<PostgresQueryResult<R>> {
     if (parameters?.length === 1 && parameters[0] instanceof CopyIn) return copyIn(client, q, parameters[0]);
     const name = preparedNames.get(q);
     if (name !== undefined) return client.query({ name, text: q, values: parameters as unknown[] }) as unknown as Promise<PostgresQueryResult<R>>;
-    return (client as unknown as PostgresPoolClient).query<R>(q, parameters ?? []);
+    return plain.query<R>(q, parameters ?? []);
   }
-  return { query, release: () => client.release() };
+  function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
+  function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
+  function query<R>(q: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    const first = parameters?.length === 1 ? parameters[0] : undefined;
+    if (first instanceof Held) {
+      const statement = { sql: q as string, values: first.values, table: targetOf(q as string)! };
+      const hold = () => {
+        held.push(statement);
+        return { command: 'UPDATE', rowCount: 0, rows: [] } as unknown as PostgresQueryResult<R>;
+      };
+      // one held statement a table: statements of one statement (its CTEs) see the same
+      // snapshot, so a second one would not see the first one's rows, and two updates of one
+      // row in one statement are not defined
+      return held.some((h) => h.table === statement.table) ? flush().then(hold) : Promise.resolve(hold());
+    }
+    if (first instanceof Carry) {
+      const main = { sql: q as string, values: first.values };
+      if (held.some((h) => h.table === targetOf(main.sql))) return flush().then(() => plain.query<R>(main.sql, main.values));
+      const { sql, values } = withHeld(held.splice(0), main);
+      return plain.query<R>(sql, values);
+    }
+    if (held.length === 0) return typeof q === 'string' ? send<R>(q, parameters) : plain.query(q);
+    // the transaction ends without them; otherwise they go first, as one statement, in order
+    if (typeof q === 'string' && /^rollback$/i.test(q)) {
+      held.length = 0;
+      return send<R>(q, parameters);
+    }
+    if (typeof q !== 'string') {
+      // node-postgres runs a client's queries in the order given: the cursor follows the flush
+      // (whose failure fails the transaction, and with it the cursor's statement)
+      flush().catch(() => undefined);
+      return plain.query(q);
+    }
+    return flush().then(() => send<R>(q, parameters));
+  }
+  /** The held statements as one, sent now. */
+  async function flush(): Promise<void> {
+    const all = held.splice(0);
+    if (all.length === 0) return;
+    const { sql, values } = withHeld(all.slice(0, -1), all[all.length - 1]!);
+    await plain.query(sql, values);
+  }
+  return {
+    query,
+    release: () => {
+      // a transaction ends by commit (which sent them) or rollback: none is left but on a broken connection
+      held.length = 0;
+      client.release();
+    },
+  };
+}
+
+interface Statement {
+  sql: string;
+  values: readonly unknown[];
+}
+
+/** The table an INSERT, UPDATE or DELETE of the store writes, by its text; undefined for another statement. */
+function targetOf(sql: string): string | undefined {
+  return /^(?:insert\s+into|update|delete\s+from)\s+"([^"]+)"/i.exec(sql)?.[1];
+}
+
+/**
+ * A statement held (on PostgreSQL, in a transaction: run and runShaped with `hold`): a write's
+ * statement whose answer nobody reads (its rows' updates, their cell history, its change events).
+ * It is not sent at once but with the transaction's next statement, as a data-modifying CTE
+ * (`with sheetd_held_1 as (...), ... <next statement>`): the statement that carries them
+ * (`carrying`), or else one of their own sent before whatever comes next (a commit too), so
+ * that every statement still runs after the ones before it. Their failure is the next
+ * statement's. A rollback drops them.
+ */
+class Held {
+  constructor(readonly values: readonly unknown[]) {}
+}
+
+/** The statement `carrying` runs: it takes the held statements with it. */
+class Carry {
+  constructor(readonly values: readonly unknown[]) {}
+}
+
+/**
+ * Whether a statement's text may be held or carry held ones: an INSERT, UPDATE or DELETE of a
+ * table named at its start, whose parameters ($1...) can be renumbered by their text (no string
+ * literals or dollar quotes, where "$1" could be text).
+ */
+function holdable(sql: string): boolean {
+  return targetOf(sql) !== undefined && !sql.includes("'") && !sql.includes('$$');
+}
+
+/** `main` with the `held` statements before it as data-modifying CTEs, their parameters renumbered. */
+function withHeld(held: readonly Statement[], main: Statement): Statement {
+  if (held.length === 0) return main;
+  const values: unknown[] = [];
+  const ctes: string[] = [];
+  const shifted = (sql: string): string => {
+    const by = values.length;
+    return by === 0 ? sql : sql.replace(/\$(\d+)/g, (_m, d: string) => `$${Number(d) + by}`);
+  };
+  held.forEach((h, i) => {
+    ctes.push(`sheetd_held_${i + 1} as (${shifted(h.sql)})`);
+    values.push(...h.values);
+  });
+  const sql = shifted(main.sql);
+  values.push(...main.values);
+  const withList = /^with\s/i.exec(sql);
+  return { sql: withList ? `with ${ctes.join(', ')}, ${sql.slice(withList[0].length)}` : `with ${ctes.join(', ')} ${sql}`, values };
 }
 
 async function copyIn<R>(client: pg.PoolClient, sql: string, data: CopyIn): Promise<PostgresQueryResult<R>> {
@@ -858,7 +982,7 @@ async function copyIn<R>(client: pg.PoolClient, sql: string, data: CopyIn): Prom
  * were 500 round trips; with `pgStatementBytes`, as insertMany); elsewhere one compiled statement
  * runs per record, in process, all in one call (RunEach).
  */
-export async function updateManyById<T extends keyof DB & string>(db: Queryable, table: T, records: ReadonlyArray<{ id: number } & Record<string, string | number | null>>, opts: { pgStatementBytes?: number } = {}): Promise<void> {
+export async function updateManyById<T extends keyof DB & string>(db: Queryable, table: T, records: ReadonlyArray<{ id: number } & Record<string, string | number | null>>, opts: { pgStatementBytes?: number; hold?: boolean } = {}): Promise<void> {
   if (records.length === 0) return;
   const columns = Object.keys(records[0]!);
   if (columns[0] !== 'id') throw new Error('updateManyById: id must be the first key');
@@ -882,7 +1006,7 @@ export async function updateManyById<T extends keyof DB & string>(db: Queryable,
     const { names, arrays } = await unnestParts(db, table, columns);
     const text = `update "${table}" as t set ${assignments} from unnest(${arrays}) as u(${names}) where t."id" = u."id"`;
     for (const [from, to] of statementRanges(plain.values, opts.pgStatementBytes)) {
-      await db.executeQuery(CompiledQuery.raw(text, from === 0 && to === records.length ? plain.values : plain.values.map((v) => v.slice(from, to))));
+      await run(db, text, from === 0 && to === records.length ? plain.values : plain.values.map((v) => v.slice(from, to)), opts.hold === true);
     }
     return;
   }
@@ -897,7 +1021,7 @@ export async function updateManyById<T extends keyof DB & string>(db: Queryable,
   const { id, ...values } = records[0]!;
   const build = () => qb.updateTable(table as string).set(values).where('id', '=', id);
   // PostgreSQL, one record: its statement
-  if (onPostgres(db)) return runShaped(db, `${table}.update(${set.join(',')})`, build, all[0]!);
+  if (onPostgres(db)) return runShaped(db, `${table}.update(${set.join(',')})`, build, all[0]!, opts.hold === true);
   // compiled once (the first record's parameters checked against the builder's), then one
   // call that runs it for every record
   const text = shapedText(db, `${table}.update(${set.join(',')})`, build, all[0]!);

@@ -41,7 +41,7 @@ export async function appendEvents(db: Queryable, events: readonly NewEvent[], n
   }
   const records = eventRecords(events, now);
   if (onPostgres(db)) {
-    await insertMany(db, 'events', records, undefined, { pgStatementBytes: PG_STATEMENT_BYTES });
+    await insertMany(db, 'events', records, undefined, { pgStatementBytes: PG_STATEMENT_BYTES, hold: true });
     return;
   }
   const r = await db.selectFrom('events').select((eb) => eb.fn.max('pos').as('m')).executeTakeFirst();

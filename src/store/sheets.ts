@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { insertMany, onPostgres, PG_STATEMENT_BYTES, updateManyById, type Queryable, type Tx } from './db.ts';
+import { carrying, insertMany, onPostgres, PG_STATEMENT_BYTES, updateManyById, type Queryable, type Tx } from './db.ts';
 import type { ColumnTable, RowTable, SheetTable } from './schema.ts';
 import { WEBHOOKS_WATCHING } from './webhooks.ts';
 import type { ColumnDef } from '../engine/columns.ts';
@@ -134,10 +134,12 @@ export async function bumpSheetVersion(db: Queryable, id: number, version: numbe
     await q.execute();
     return undefined;
   }
-  const r = await q.returning((eb) => eb.or([
+  // it carries the statements the write held (its rows' updates, their cell history, its
+  // events: updateRows, insertCellHistory, appendEvents), none of which it reads
+  const [r] = await carrying(db, q.returning((eb) => eb.or([
     eb.exists(eb.selectFrom('cross_sheet_refs').select('cross_sheet_refs.id').whereRef('cross_sheet_refs.source_sheet_id', '=', 'sheets.id')),
     eb.exists(eb.selectFrom('cell_links').select('cell_links.target_sheet_id').whereRef('cell_links.source_sheet_id', '=', 'sheets.id')),
-  ]).as('has_readers')).executeTakeFirst();
+  ]).as('has_readers')).compile());
   return r === undefined ? undefined : Boolean(r.has_readers);
 }
 
@@ -239,7 +241,7 @@ export type RowUpdate = Omit<RowTable, 'sheet_id' | 'created_at' | 'created_by'>
 
 /** Updates stored rows (one statement on PostgreSQL, one compiled statement per row on SQLite). */
 export async function updateRows(db: Queryable, records: readonly RowUpdate[]): Promise<void> {
-  await updateManyById(db, 'rows', records as unknown as ReadonlyArray<{ id: number } & Record<string, string | number | null>>, { pgStatementBytes: PG_STATEMENT_BYTES });
+  await updateManyById(db, 'rows', records as unknown as ReadonlyArray<{ id: number } & Record<string, string | number | null>>, { pgStatementBytes: PG_STATEMENT_BYTES, hold: true });
 }
 
 /** Makes a sheet's stored columns these: gone ones deleted, existing ones updated, new ones inserted. */

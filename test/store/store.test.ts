@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
-import { insertBatches, insertMany, openStore, retryingDeadlocks, updateManyById } from '../../src/store/db.ts';
+import { carrying, insertBatches, insertMany, openStore, retryingDeadlocks, updateManyById, type Queryable } from '../../src/store/db.ts';
 import { createPgDatabase, TEST_PG_URL } from '../helpers/server.ts';
 import { storeForFile } from '../helpers/store.ts';
 import { ensureBootstrap } from '../../src/services/identity/bootstrap.ts';
@@ -335,4 +335,89 @@ test('the token read gives the token, its user and organization as stored (Postg
   assert.equal(got.last_login, 2 ** 52 + 1);
   if (f.databaseUrl) assert.deepEqual(extras, { alternate_emails: [], profile_image: null });
   assert.equal(await findTokenWithUser(db, 'e'.repeat(64)), undefined);
+});
+
+test('statements held for the next one (PostgreSQL: sent with it, one round trip): every one applied, in order, a later statement sees them, a failure fails the transaction, a rollback drops them', async () => {
+  const db = f.store.db;
+  const sheetId = newId();
+  await db.insertInto('sheets').values({ id: sheetId, org_id: newId(), owner_id: newId(), name: 'held', version: 0, is_template: 0, settings: '{}', created_at: 1, modified_at: 1 }).execute();
+  const row = (i: number, tag: string) => ({
+    id: sheetId + 1 + i, sheet_id: sheetId, parent_id: null, sort_key: i, expanded: 1, locked: 0, format: null,
+    cells: JSON.stringify({ 1: { v: `${tag} ${i}` } }), cell_meta: '{}', created_at: 1, created_by: null, modified_at: 1, modified_by: null,
+  });
+  await insertMany(db, 'rows', Array.from({ length: 10 }, (_, i) => row(i, 'start')));
+  const cellsOf = async (q: Queryable = db) => (await q.selectFrom('rows').select(['id', 'cells']).where('sheet_id', '=', sheetId).orderBy('sort_key').execute()).map((r) => JSON.parse(r.cells)[1].v as string);
+  const set = (i: number, tag: string) => ({ id: sheetId + 1 + i, cells: JSON.stringify({ 1: { v: `${tag} ${i}` } }) });
+  const history = (i: number, v: string) => ({ sheet_id: sheetId, row_id: sheetId + 1 + i, column_id: 1, cell: JSON.stringify({ v }), modified_at: 2, modified_by: null });
+  const historyOf = async () => (await db.selectFrom('cell_history').select('cell').where('sheet_id', '=', sheetId).orderBy('seq').execute()).map((r) => JSON.parse(r.cell).v as string);
+  const version = () => db.selectFrom('sheets').select('version').where('id', '=', sheetId).executeTakeFirstOrThrow();
+  const bump = (q: Queryable, to: number) => carrying(q, q.updateTable('sheets').set({ version: to }).where('id', '=', sheetId).returning('version').compile());
+
+  // statements that reach PostgreSQL during the transaction (none are counted on SQLite)
+  const sent: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
+    const q = a[0];
+    sent.push(typeof q === 'string' ? q : String((q as { text?: string } | undefined)?.text ?? ''));
+    return (query as (...b: unknown[]) => unknown).apply(this, a);
+  } as typeof query;
+  let seenInside: string[] = [];
+  let carried: Array<{ version: number }> = [];
+  try {
+    await db.transaction().execute(async (tx) => {
+      await updateManyById(tx, 'rows', [0, 1, 2].map((i) => set(i, 'a')), { hold: true });
+      await insertMany(tx, 'cell_history', [history(0, 'h0'), history(1, 'h1')], undefined, { hold: true });
+      // a second update of the same table: the first goes before it
+      await updateManyById(tx, 'rows', [set(1, 'b')], { hold: true });
+      // a read sees what was held before it
+      seenInside = await cellsOf(tx);
+      await updateManyById(tx, 'rows', [set(3, 'c')], { hold: true });
+      await insertMany(tx, 'cell_history', [history(3, 'h3')], undefined, { hold: true });
+      carried = await bump(tx, 7);
+    });
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  assert.deepEqual(seenInside.slice(0, 4), ['a 0', 'b 1', 'a 2', 'start 3']);
+  assert.deepEqual(carried, [{ version: 7 }]);
+  assert.deepEqual((await cellsOf()).slice(0, 5), ['a 0', 'b 1', 'a 2', 'c 3', 'start 4']);
+  assert.deepEqual(await historyOf(), ['h0', 'h1', 'h3']);
+  assert.equal((await version()).version, 7);
+  if (TEST_PG_URL) {
+    // begin; the first update and the history (before the second update); the second update
+    // (before the read); the read; the third update, the history and the version as one;
+    // commit. (The columns' types of a table, read once a process, are not counted: they
+    // go wherever the first statement of that table falls.)
+    const statements = sent.filter((q) => !q.includes('pg_attribute'));
+    assert.equal(statements.length, 6, statements.join('\n'));
+    assert.match(statements[4]!, /^with sheetd_held_1 as \(update "rows".*sheetd_held_2 as \(insert into "cell_history".*\) update "sheets"/s);
+  }
+
+  // a held statement that fails fails its transaction (on PostgreSQL, at the statement that
+  // takes it); nothing of the transaction is kept
+  await assert.rejects(db.transaction().execute(async (tx) => {
+    await updateManyById(tx, 'rows', [set(5, 'lost')], { hold: true });
+    await insertMany(tx, 'rows', [row(20, 'new'), row(0, 'twice')], undefined, { hold: true });
+    await bump(tx, 8);
+  }), (e: Error & { code?: string }) => /unique|23505|constraint/i.test(`${e.code} ${e.message}`));
+  assert.equal((await version()).version, 7);
+  assert.deepEqual((await cellsOf()).slice(4, 7), ['start 4', 'start 5', 'start 6']);
+  assert.equal((await cellsOf()).length, 10);
+
+  // a transaction that fails after holding keeps nothing of it; the next one on the store works
+  await assert.rejects(db.transaction().execute(async (tx) => {
+    await updateManyById(tx, 'rows', [set(6, 'dropped')], { hold: true });
+    throw new Error('after holding');
+  }), /after holding/);
+  await db.transaction().execute(async (tx) => {
+    await updateManyById(tx, 'rows', [set(7, 'kept')], { hold: true });
+  });
+  assert.deepEqual((await cellsOf()).slice(5, 8), ['start 5', 'start 6', 'kept 7']);
+  // a held update of the table the carrying statement writes goes before it
+  await db.transaction().execute(async (tx) => {
+    await updateManyById(tx, 'sheets', [{ id: sheetId, name: 'renamed' }], { hold: true });
+    assert.deepEqual(await bump(tx, 9), [{ version: 9 }]);
+  });
+  const sheet = await db.selectFrom('sheets').select(['name', 'version']).where('id', '=', sheetId).executeTakeFirstOrThrow();
+  assert.deepEqual(sheet, { name: 'renamed', version: 9 });
 });

@@ -146,16 +146,18 @@ async function closeWrite(ctx: WriteContext): Promise<{ version: number; sheet: 
   const changed = !changes.empty;
   let version = sheet.version;
   let hasReaders: boolean | undefined;
-  if (changed) {
-    await saveModel(tx, model, changes, ctx.now);
-    version = sheet.version + 1;
-    hasReaders = await bumpSheetVersion(tx, sheet.id, version, ctx.now);
-    model.version = version;
-  }
+  if (changed) await saveModel(tx, model, changes, ctx.now);
   if (ctx.events.length > 0) {
     // rows whose values changed with the write and that no event names (formula results): noted for the change stream
     const events = withRecomputed(ctx.events, changes);
     await recordEvents(tx, authorOf(ctx.actor), events.map((e) => ({ ...e, sheetId: sheet.id, workspaceId: sheet.workspace_id })), ctx.now, ctx.watchers?.webhooks);
+  }
+  // last: on PostgreSQL the version's statement carries those the write held (its rows'
+  // updates, their cell history, its events; store/db.ts `carrying`), one round trip for all
+  if (changed) {
+    version = sheet.version + 1;
+    hasReaders = await bumpSheetVersion(tx, sheet.id, version, ctx.now);
+    model.version = version;
   }
   return { version, sheet: { ...sheet, version, modified_at: changed ? ctx.now : sheet.modified_at }, hasReaders };
 }
