@@ -849,8 +849,27 @@ function copyingPool(pool: pg.Pool): PostgresPool {
 function copyingClient(client: pg.PoolClient): PostgresPoolClient {
   // the statements held for the transaction's next one (Held below), with the table each writes
   const held: Array<Statement & { table: string }> = [];
+  // a transaction's `begin`, not sent yet: it goes with the transaction's first statement, in
+  // one simple query when that statement's values can be written into its text (the write lock
+  // of a sheet write can), before it otherwise; a transaction that sends nothing sends no begin
+  let opening = false;
   const plain = client as unknown as PostgresPoolClient;
-  function send<R>(q: string, parameters: ReadonlyArray<unknown> | undefined): Promise<PostgresQueryResult<R>> {
+  async function open(): Promise<void> {
+    if (!opening) return;
+    opening = false;
+    await plain.query('begin', []);
+  }
+  async function send<R>(q: string, parameters: ReadonlyArray<unknown> | undefined): Promise<PostgresQueryResult<R>> {
+    if (opening && !(parameters?.length === 1 && parameters[0] instanceof CopyIn)) {
+      const text = inlined(q, parameters ?? []);
+      if (text !== undefined) {
+        opening = false;
+        // a simple query of two statements answers both: the second is the statement's
+        const results = (await client.query(`begin; ${text}`)) as unknown as Array<PostgresQueryResult<R>>;
+        return results[results.length - 1]!;
+      }
+    }
+    await open();
     if (parameters?.length === 1 && parameters[0] instanceof CopyIn) return copyIn(client, q, parameters[0]);
     const name = preparedNames.get(q);
     if (name !== undefined) return client.query({ name, text: q, values: parameters as unknown[] }) as unknown as Promise<PostgresQueryResult<R>>;
@@ -859,6 +878,15 @@ function copyingClient(client: pg.PoolClient): PostgresPoolClient {
   function query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
   function query<R>(cursor: PostgresCursor<R>): PostgresCursor<R>;
   function query<R>(q: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
+    if (q === 'begin' && !opening && held.length === 0) {
+      opening = true;
+      return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [] } as unknown as PostgresQueryResult<R>);
+    }
+    // a transaction that sent nothing ends without a word to the server
+    if (opening && held.length === 0 && (q === 'commit' || q === 'rollback')) {
+      opening = false;
+      return Promise.resolve({ command: q.toUpperCase(), rowCount: null, rows: [] } as unknown as PostgresQueryResult<R>);
+    }
     const first = parameters?.length === 1 ? parameters[0] : undefined;
     if (first instanceof Held) {
       const statement = { sql: q as string, values: first.values, table: targetOf(q as string)! };
@@ -873,21 +901,33 @@ function copyingClient(client: pg.PoolClient): PostgresPoolClient {
     }
     if (first instanceof Carry) {
       const main = { sql: q as string, values: first.values };
-      if (held.some((h) => h.table === targetOf(main.sql))) return flush().then(() => plain.query<R>(main.sql, main.values));
+      if (held.some((h) => h.table === targetOf(main.sql))) return flush().then(() => send<R>(main.sql, main.values));
       const { sql, values } = withHeld(held.splice(0), main);
-      return plain.query<R>(sql, values);
-    }
-    if (held.length === 0) return typeof q === 'string' ? send<R>(q, parameters) : plain.query(q);
-    // the transaction ends without them; otherwise they go first, as one statement, in order
-    if (typeof q === 'string' && /^rollback$/i.test(q)) {
-      held.length = 0;
-      return send<R>(q, parameters);
+      return send<R>(sql, values);
     }
     if (typeof q !== 'string') {
-      // node-postgres runs a client's queries in the order given: the cursor follows the flush
-      // (whose failure fails the transaction, and with it the cursor's statement)
-      flush().catch(() => undefined);
+      // a cursor: what waits is sent before it, now (node-postgres runs a client's queries in
+      // the order given; a failure of theirs fails the transaction, and the cursor's statement)
+      if (opening) {
+        opening = false;
+        plain.query('begin', []).catch(() => undefined);
+      }
+      if (held.length > 0) {
+        const all = held.splice(0);
+        const f = withHeld(all.slice(0, -1), all[all.length - 1]!);
+        plain.query(f.sql, f.values).catch(() => undefined);
+      }
       return plain.query(q);
+    }
+    if (held.length === 0) return send<R>(q, parameters);
+    // the transaction ends without them; otherwise they go first, as one statement, in order
+    if (/^rollback$/i.test(q)) {
+      held.length = 0;
+      if (opening) {
+        opening = false;
+        return Promise.resolve({ command: 'ROLLBACK', rowCount: null, rows: [] } as unknown as PostgresQueryResult<R>);
+      }
+      return send<R>(q, parameters);
     }
     return flush().then(() => send<R>(q, parameters));
   }
@@ -896,13 +936,14 @@ function copyingClient(client: pg.PoolClient): PostgresPoolClient {
     const all = held.splice(0);
     if (all.length === 0) return;
     const { sql, values } = withHeld(all.slice(0, -1), all[all.length - 1]!);
-    await plain.query(sql, values);
+    await send(sql, values);
   }
   return {
     query,
     release: () => {
       // a transaction ends by commit (which sent them) or rollback: none is left but on a broken connection
       held.length = 0;
+      opening = false;
       client.release();
     },
   };
@@ -938,11 +979,60 @@ class Carry {
 
 /**
  * Whether a statement's text may be held or carry held ones: an INSERT, UPDATE or DELETE of a
- * table named at its start, whose parameters ($1...) can be renumbered by their text (no string
- * literals or dollar quotes, where "$1" could be text).
+ * table named at its start, whose parameters ($1...) can be renumbered (rewriteParameters).
  */
 function holdable(sql: string): boolean {
-  return targetOf(sql) !== undefined && !sql.includes("'") && !sql.includes('$$');
+  return targetOf(sql) !== undefined && rewriteParameters(sql, (n) => `$${n}`) !== undefined;
+}
+
+/**
+ * `sql` with each parameter ($1, $2, ...) outside quoted literals and identifiers replaced by
+ * `to(n)`; undefined when the text has what this reading does not follow (a dollar-quoted
+ * string, an escape string E'...', a quote left open) or `to` gives undefined.
+ */
+function rewriteParameters(sql: string, to: (n: number) => string | undefined): string | undefined {
+  let out = '';
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i]!;
+    if (c === "'" || c === '"') {
+      // an escape string's backslashes would end it elsewhere
+      if (c === "'" && i > 0 && /[A-Za-z0-9_]/.test(sql[i - 1]!)) return undefined;
+      const end = sql.indexOf(c, i + 1);
+      if (end < 0) return undefined;
+      // a doubled quote inside is two such strings one after the other: the same text
+      out += sql.slice(i, end + 1);
+      i = end + 1;
+    } else if (c === '$') {
+      const m = /^\$(\d+)/.exec(sql.slice(i, i + 12));
+      if (m === null) return undefined;
+      const r = to(Number(m[1]));
+      if (r === undefined) return undefined;
+      out += r;
+      i += m[0].length;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/**
+ * A statement with its parameters written in as quoted literals, for a simple query (which takes
+ * none): only values whose text is plain (numbers, booleans, nulls, strings of letters, digits
+ * and `_ .:@-`), undefined otherwise. A quoted literal is of unknown type, as a parameter
+ * node-postgres sends is, so PostgreSQL reads it as it would the parameter.
+ */
+function inlined(sql: string, values: readonly unknown[]): string | undefined {
+  return rewriteParameters(sql, (n) => {
+    if (n < 1 || n > values.length) return undefined;
+    const v = values[n - 1];
+    if (v === null || v === undefined) return 'null';
+    if (typeof v === 'number') return Number.isFinite(v) ? `'${v}'` : undefined;
+    if (typeof v === 'boolean' || typeof v === 'bigint') return `'${v}'`;
+    return typeof v === 'string' && /^[A-Za-z0-9_ .:@-]*$/.test(v) ? `'${v}'` : undefined;
+  });
 }
 
 /** `main` with the `held` statements before it as data-modifying CTEs, their parameters renumbered. */
@@ -952,7 +1042,8 @@ function withHeld(held: readonly Statement[], main: Statement): Statement {
   const ctes: string[] = [];
   const shifted = (sql: string): string => {
     const by = values.length;
-    return by === 0 ? sql : sql.replace(/\$(\d+)/g, (_m, d: string) => `$${Number(d) + by}`);
+    // holdable: every statement here has its parameters where paramsOf finds them
+    return by === 0 ? sql : rewriteParameters(sql, (n) => `$${n + by}`)!;
   };
   held.forEach((h, i) => {
     ctes.push(`sheetd_held_${i + 1} as (${shifted(h.sql)})`);

@@ -421,3 +421,51 @@ test('statements held for the next one (PostgreSQL: sent with it, one round trip
   const sheet = await db.selectFrom('sheets').select(['name', 'version']).where('id', '=', sheetId).executeTakeFirstOrThrow();
   assert.deepEqual(sheet, { name: 'renamed', version: 9 });
 });
+
+test('a transaction\'s begin goes with its first statement (PostgreSQL: one simple query when its values are plain): what it reads and writes is as before, a failure of that statement fails the transaction, an empty transaction sends nothing', async () => {
+  const db = f.store.db;
+  const sheetId = newId();
+  await db.insertInto('sheets').values({ id: sheetId, org_id: newId(), owner_id: newId(), name: 'begin: one', version: 0, is_template: 0, settings: '{}', created_at: 1, modified_at: 1 }).execute();
+  const sent: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
+    const q = a[0];
+    sent.push(typeof q === 'string' ? q : String((q as { text?: string } | undefined)?.text ?? ''));
+    return (query as (...b: unknown[]) => unknown).apply(this, a);
+  } as typeof query;
+  try {
+    // the first statement reads with plain values (a 16-digit id, a text with a colon and a
+    // space), its answer as the parameters would give it
+    const read = await db.transaction().execute(async (tx) => {
+      const r = await tx.selectFrom('sheets').select(['id', 'name', 'version']).where('id', '=', sheetId).where('name', '=', 'begin: one').executeTakeFirst();
+      await tx.updateTable('sheets').set({ name: 'begin: two' }).where('id', '=', sheetId).execute();
+      return r;
+    });
+    assert.deepEqual(read, { id: sheetId, name: 'begin: one', version: 0 });
+    if (TEST_PG_URL) {
+      assert.equal(sent.length, 3, sent.join('\n'));
+      assert.match(sent[0]!, /^begin; select /);
+    }
+    // a first statement whose values are not plain text: begin on its own, then the statement
+    sent.length = 0;
+    await db.transaction().execute((tx) => tx.updateTable('sheets').set({ settings: '{"a": "it\'s"}' }).where('id', '=', sheetId).execute());
+    if (TEST_PG_URL) assert.deepEqual(sent.map((q) => q.split(' ')[0]), ['begin', 'update', 'commit']);
+    // nothing asked, nothing sent
+    sent.length = 0;
+    await db.transaction().execute(async () => {});
+    if (TEST_PG_URL) assert.deepEqual(sent, []);
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  const sheet = await db.selectFrom('sheets').select(['name', 'settings']).where('id', '=', sheetId).executeTakeFirstOrThrow();
+  assert.deepEqual(sheet, { name: 'begin: two', settings: '{"a": "it\'s"}' });
+  // the first statement fails (a sheet id taken): the transaction fails, nothing of it stays, and
+  // the connections keep working
+  await assert.rejects(db.transaction().execute(async (tx) => {
+    await tx.insertInto('sheets').values({ id: sheetId, org_id: 1, owner_id: 1, name: 'again', version: 0, is_template: 0, settings: 'x', created_at: 1, modified_at: 1 }).execute();
+  }), (e: Error & { code?: string }) => /unique|23505|constraint/i.test(`${e.code} ${e.message}`));
+  for (let i = 0; i < 3; i++) {
+    await db.transaction().execute((tx) => tx.updateTable('sheets').set({ version: i + 1 }).where('id', '=', sheetId).execute());
+  }
+  assert.equal((await db.selectFrom('sheets').select('version').where('id', '=', sheetId).executeTakeFirstOrThrow()).version, 3);
+});
