@@ -337,6 +337,18 @@ test('the token read gives the token, its user and organization as stored (Postg
   assert.equal(await findTokenWithUser(db, 'e'.repeat(64)), undefined);
 });
 
+/** The text of each statement node-postgres sends from now until `stop()` (in every client of the process). */
+function recordStatements(): { sent: string[]; stop(): void } {
+  const sent: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
+    const q = a[0];
+    sent.push(typeof q === 'string' ? q : String((q as { text?: string } | undefined)?.text ?? ''));
+    return (query as (...b: unknown[]) => unknown).apply(this, a);
+  } as typeof query;
+  return { sent, stop: () => { pg.Client.prototype.query = query; } };
+}
+
 test('statements held for the next one (PostgreSQL: sent with it, one round trip): every one applied, in order, a later statement sees them, a failure fails the transaction, a rollback drops them', async () => {
   const db = f.store.db;
   const sheetId = newId();
@@ -354,13 +366,7 @@ test('statements held for the next one (PostgreSQL: sent with it, one round trip
   const bump = (q: Queryable, to: number) => carrying(q, q.updateTable('sheets').set({ version: to }).where('id', '=', sheetId).returning('version').compile());
 
   // statements that reach PostgreSQL during the transaction (none are counted on SQLite)
-  const sent: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
-    const q = a[0];
-    sent.push(typeof q === 'string' ? q : String((q as { text?: string } | undefined)?.text ?? ''));
-    return (query as (...b: unknown[]) => unknown).apply(this, a);
-  } as typeof query;
+  const { sent, stop } = recordStatements();
   let seenInside: string[] = [];
   let carried: Array<{ version: number }> = [];
   try {
@@ -376,7 +382,7 @@ test('statements held for the next one (PostgreSQL: sent with it, one round trip
       carried = await bump(tx, 7);
     });
   } finally {
-    pg.Client.prototype.query = query;
+    stop();
   }
   assert.deepEqual(seenInside.slice(0, 4), ['a 0', 'b 1', 'a 2', 'start 3']);
   assert.deepEqual(carried, [{ version: 7 }]);
@@ -426,13 +432,7 @@ test('a transaction\'s begin goes with its first statement (PostgreSQL: one simp
   const db = f.store.db;
   const sheetId = newId();
   await db.insertInto('sheets').values({ id: sheetId, org_id: newId(), owner_id: newId(), name: 'begin: one', version: 0, is_template: 0, settings: '{}', created_at: 1, modified_at: 1 }).execute();
-  const sent: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
-    const q = a[0];
-    sent.push(typeof q === 'string' ? q : String((q as { text?: string } | undefined)?.text ?? ''));
-    return (query as (...b: unknown[]) => unknown).apply(this, a);
-  } as typeof query;
+  const { sent, stop } = recordStatements();
   try {
     // the first statement reads with plain values (a 16-digit id, a text with a colon and a
     // space), its answer as the parameters would give it
@@ -455,7 +455,7 @@ test('a transaction\'s begin goes with its first statement (PostgreSQL: one simp
     await db.transaction().execute(async () => {});
     if (TEST_PG_URL) assert.deepEqual(sent, []);
   } finally {
-    pg.Client.prototype.query = query;
+    stop();
   }
   const sheet = await db.selectFrom('sheets').select(['name', 'settings']).where('id', '=', sheetId).executeTakeFirstOrThrow();
   assert.deepEqual(sheet, { name: 'begin: two', settings: '{"a": "it\'s"}' });
