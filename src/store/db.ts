@@ -880,19 +880,19 @@ function copyingClient(client: pg.PoolClient): PostgresPoolClient {
   function query<R>(q: string | PostgresCursor<R>, parameters?: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     if (q === 'begin' && !opening && held.length === 0) {
       opening = true;
-      return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [] } as unknown as PostgresQueryResult<R>);
+      return Promise.resolve(answered<R>('BEGIN'));
     }
     // a transaction that sent nothing ends without a word to the server
     if (opening && held.length === 0 && (q === 'commit' || q === 'rollback')) {
       opening = false;
-      return Promise.resolve({ command: q.toUpperCase(), rowCount: null, rows: [] } as unknown as PostgresQueryResult<R>);
+      return Promise.resolve(answered<R>(q.toUpperCase()));
     }
     const first = parameters?.length === 1 ? parameters[0] : undefined;
     if (first instanceof Held) {
       const statement = { sql: q as string, values: first.values, table: targetOf(q as string)! };
       const hold = () => {
         held.push(statement);
-        return { command: 'UPDATE', rowCount: 0, rows: [] } as unknown as PostgresQueryResult<R>;
+        return answered<R>('UPDATE', 0);
       };
       // one held statement a table: statements of one statement (its CTEs) see the same
       // snapshot, so a second one would not see the first one's rows, and two updates of one
@@ -912,11 +912,8 @@ function copyingClient(client: pg.PoolClient): PostgresPoolClient {
         opening = false;
         plain.query('begin', []).catch(() => undefined);
       }
-      if (held.length > 0) {
-        const all = held.splice(0);
-        const f = withHeld(all.slice(0, -1), all[all.length - 1]!);
-        plain.query(f.sql, f.values).catch(() => undefined);
-      }
+      const waiting = takeHeld();
+      if (waiting !== undefined) plain.query(waiting.sql, waiting.values).catch(() => undefined);
       return plain.query(q);
     }
     if (held.length === 0) return send<R>(q, parameters);
@@ -925,18 +922,21 @@ function copyingClient(client: pg.PoolClient): PostgresPoolClient {
       held.length = 0;
       if (opening) {
         opening = false;
-        return Promise.resolve({ command: 'ROLLBACK', rowCount: null, rows: [] } as unknown as PostgresQueryResult<R>);
+        return Promise.resolve(answered<R>('ROLLBACK'));
       }
       return send<R>(q, parameters);
     }
     return flush().then(() => send<R>(q, parameters));
   }
+  /** The held statements, taken, as one statement (the last one carrying the others); undefined when none is held. */
+  function takeHeld(): Statement | undefined {
+    const all = held.splice(0);
+    return all.length === 0 ? undefined : withHeld(all.slice(0, -1), all[all.length - 1]!);
+  }
   /** The held statements as one, sent now. */
   async function flush(): Promise<void> {
-    const all = held.splice(0);
-    if (all.length === 0) return;
-    const { sql, values } = withHeld(all.slice(0, -1), all[all.length - 1]!);
-    await send(sql, values);
+    const waiting = takeHeld();
+    if (waiting !== undefined) await send(waiting.sql, waiting.values);
   }
   return {
     query,
@@ -952,6 +952,11 @@ function copyingClient(client: pg.PoolClient): PostgresPoolClient {
 interface Statement {
   sql: string;
   values: readonly unknown[];
+}
+
+/** The answer given for a statement the client did not send (a deferred begin, a held statement, an empty transaction's end). */
+function answered<R>(command: string, rowCount: number | null = null): PostgresQueryResult<R> {
+  return { command, rowCount, rows: [] } as unknown as PostgresQueryResult<R>;
 }
 
 /** The table an INSERT, UPDATE or DELETE of the store writes, by its text; undefined for another statement. */
