@@ -4,7 +4,7 @@ import { serverForFile } from '../helpers/setup.ts';
 import { makeSheet, makeUser } from '../helpers/sheets.ts';
 
 // a budget of one byte: every large body waits until no other is in memory
-const s0 = serverForFile({ SHEETD_BODY_MEMORY: '1' });
+const s0 = serverForFile({ SHEETD_BODY_MEMORY: '1', SHEETD_TEST_MODE: 'true' });
 
 interface SheetBody {
   version: number;
@@ -145,6 +145,33 @@ describe('Get Sheet under concurrent reads', () => {
       const next = await s0.api.get(`/sheets/${sheetId}?include=discussions`, { headers });
       const shown = (next.body as WithThreads).rows.find((r) => r.id === target.id)!;
       assert.equal(shown.discussions!.length, 1, JSON.stringify(headers));
+    }
+  });
+
+  test('a new day between reads: a TODAY() formula shows the new date at once, plain and gzipped, at the same sheet version', async () => {
+    const setClock = await s0.api.put('/sheetd/test/clock', { now: '2030-01-01T12:00:00Z', frozen: true });
+    assert.equal(setClock.status, 200, setClock.text);
+    try {
+      const before = (await s0.api.get(`/sheets/${sheetId}`)).body as SheetBody;
+      const target = before.rows[60]!;
+      const put = await s0.api.put(`/sheets/${sheetId}/rows`, [{ id: target.id, cells: [{ columnId: colIds[2], formula: '=DAY(TODAY())' }] }]);
+      assert.equal(put.status, 200, put.text);
+      let day = 1;
+      for (const headers of [{}, { 'accept-encoding': 'gzip' }] as Array<Record<string, string>>) {
+        const first = (await s0.api.get(`/sheets/${sheetId}`, { headers })).body as SheetBody;
+        // read twice: the second answer may come from the body (or gzip) kept from the first
+        const kept = (await s0.api.get(`/sheets/${sheetId}`, { headers })).body as SheetBody;
+        assert.equal(kept.rows[60]!.cells[2]!.value, day, JSON.stringify(headers));
+        const advanced = await s0.api.post('/sheetd/test/clock/advance', { by: 'P1D' });
+        assert.equal(advanced.status, 200, advanced.text);
+        day++;
+        const next = (await s0.api.get(`/sheets/${sheetId}`, { headers })).body as SheetBody;
+        // the date's change is brought current by the read, not written: the kept body is no longer the same
+        assert.equal(next.version, first.version);
+        assert.equal(next.rows[60]!.cells[2]!.value, day, JSON.stringify(headers));
+      }
+    } finally {
+      await s0.api.put('/sheetd/test/clock', { real: true });
     }
   });
 

@@ -174,7 +174,17 @@ interface KeptGzip {
 
 /** Whether `s` was written for exactly what `r` asks (rows and their cells objects the same). */
 function sameBody(s: { version: number; key: string; rows: readonly RowState[]; cells: Array<RowState['cells']> }, r: SheetBodyRequest): boolean {
-  return s.version === r.model.version && s.key === r.key && s.rows.length === r.rows.length && s.rows.every((row, i) => row === r.rows[i] && s.cells[i] === row.cells);
+  if (s.version !== r.model.version || s.key !== r.key) return false;
+  const rows = r.rows;
+  const n = rows.length;
+  if (s.rows.length !== n) return false;
+  const keptRows = s.rows;
+  const keptCells = s.cells;
+  for (let i = 0; i < n; i++) {
+    const row = rows[i]!;
+    if (keptRows[i] !== row || keptCells[i] !== row.cells) return false;
+  }
+  return true;
 }
 
 export class SheetBodies {
