@@ -134,11 +134,17 @@ export class DocWriter implements DocSink {
   /** Docs of these objects of a sheet (sheetId null: objects outside sheets). */
   async removeObjects(objectType: string, sheetId: number | null, ids: readonly number[]): Promise<void> {
     for (const part of chunks(ids)) {
-      const where = sql`${sheetCond(sheetId)} and object_type = ${objectType} and object_id in (${sql.join(part)})`;
       if (this.dialect !== 'sqlite') {
-        await this.remove(where);
+        // PostgreSQL: one probe of search_docs_object per object, on all three of its columns.
+        // Asked as `object_id in (...)`, the planner chose by its statistics, and statistics taken
+        // while a sheet had few docs (a sheet just imported, indexed in steps; any table before
+        // autovacuum's next analyze) made it read every doc of the sheet and filter: 60 ms a
+        // statement at 100,000 rows, every step of the import's catch-up paying it again. The
+        // subquery under `offset 0` is not flattened, so nothing can turn the probes into a scan.
+        await sql`delete from search_docs where id in (select x.id from unnest(cast(${part} as bigint[])) as u(oid) cross join lateral (select id from search_docs where ${sheetCond(sheetId)} and object_type = ${objectType} and object_id = u.oid offset 0) x)`.execute(this.tx);
         continue;
       }
+      const where = sql`${sheetCond(sheetId)} and object_type = ${objectType} and object_id in (${sql.join(part)})`;
       // SQLite: the docs' ids first, then both tables by id. Rows just added have no docs (the
       // catch-up after an add): one lookup of the objects, where the deletes made two.
       const docIds = (await sql<{ id: number }>`select id from search_docs where ${where}`.execute(this.tx)).rows.map((r) => r.id);
@@ -167,8 +173,8 @@ export class DocWriter implements DocSink {
   /** After a build from the data: PostgreSQL makes its GIN index again and gathers statistics for the planner. */
   async built(): Promise<void> {
     if (this.dialect !== 'postgres') return;
-    // as migration 0026 left it: new docs' words go into the tree at once, no pending list to merge
-    await sql`create index if not exists search_docs_tsv on search_docs using gin (tsv) with (fastupdate = off)`.execute(this.tx);
+    // as migration 0031 left it: new docs' words go through a pending list of 64 kB, merged by the insert that fills it
+    await sql`create index if not exists search_docs_tsv on search_docs using gin (tsv) with (fastupdate = on, gin_pending_list_limit = 64)`.execute(this.tx);
     await sql`analyze search_docs`.execute(this.tx);
   }
 

@@ -30,6 +30,7 @@ import * as m0027 from './0027_shared_cell_meta.ts';
 import * as m0028 from './0028_event_runs.ts';
 import * as m0029 from './0029_cell_history_rows.ts';
 import * as m0030 from './0030_password_links.ts';
+import * as m0031 from './0031_search_gin_small_pending.ts';
 
 /**
  * Migrations, applied in name order at start: one file per step, each taking the dialect so
@@ -66,6 +67,7 @@ const steps: Array<[string, { up(db: Kysely<unknown>, d: Dialect): Promise<void>
   ['0028_event_runs', m0028],
   ['0029_cell_history_rows', m0029],
   ['0030_password_links', m0030],
+  ['0031_search_gin_small_pending', m0031],
 ];
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
