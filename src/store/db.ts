@@ -1096,7 +1096,11 @@ export async function updateManyById<T extends keyof DB & string>(db: Queryable,
       const temp = tempTableOf(table, columns);
       await db.executeQuery(CompiledQuery.raw(`create temp table if not exists "${temp}" (${columns.map((c) => `"${c}" ${types.get(c)!}`).join(', ')}) on commit delete rows`, []));
       await db.executeQuery(CompiledQuery.raw(copyStatement(temp, columns), [new CopyIn(copyChunks(plain.values))]));
-      await db.executeQuery(CompiledQuery.raw(`with u as (delete from "${temp}" returning *) update "${table}" as t set ${assignments} from u where t."id" = u."id"`, []));
+      // the rows by their primary key, whatever the planner's statistics say: joined on `id`
+      // alone, a table it had not analyzed since it was small (and a temporary table it never
+      // analyzes) made it hash the whole table (a 500-row update of a 25,000-row sheet: 30 ms
+      // against 6 ms, and every sheet's rows read once the table holds many sheets)
+      await db.executeQuery(CompiledQuery.raw(`with u as (delete from "${temp}" returning *) update "${table}" as t set ${assignments} from u where t."id" = u."id" and t."id" = any(array(select "id" from u))`, []));
       return;
     }
     const { names, arrays } = await unnestParts(db, table, columns);
