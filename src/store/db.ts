@@ -1047,7 +1047,7 @@ function withHeld(held: readonly Statement[], main: Statement): Statement {
   const ctes: string[] = [];
   const shifted = (sql: string): string => {
     const by = values.length;
-    // holdable: every statement here has its parameters where paramsOf finds them
+    // holdable: every statement here is one rewriteParameters reads through
     return by === 0 ? sql : rewriteParameters(sql, (n) => `$${n + by}`)!;
   };
   held.forEach((h, i) => {
