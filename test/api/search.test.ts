@@ -171,6 +171,28 @@ describe('Matching: words, prefixes, phrases', () => {
     assert.equal((await q('"qm2 striped horse 4242"')).totalCount, 0);
   });
 
+  test('a discussion matches when its comments hold the words between them; a row or name must hold them all', async () => {
+    const f = await fixture('qm6');
+    const d = (await s.api.post(`/sheets/${f.id}/discussions`, { comment: { text: 'qm6 the merlin hunts' } })).body.result as { id: number };
+    assert.equal((await s.api.post(`/sheets/${f.id}/discussions/${d.id}/comments`, { text: 'over the qm6 salt marsh' })).status, 200);
+    // a row with one of the words, another with both in different cells, a sheet named with one
+    const rows = await s.api.post(`/sheets/${f.id}/rows`, [
+      { toBottom: true, cells: [{ columnId: f.col.Name!.id, value: 'qm6 merlin' }] },
+      { toBottom: true, cells: [{ columnId: f.col.Name!.id, value: 'qm6 merlin' }, { columnId: f.col.Amount!.id, value: 'marsh' }] },
+    ]);
+    const [one, both] = (rows.body.result as Array<{ id: number }>).map((r) => r.id);
+    await makeSheet(s.api, 'qm6 merlin sheet', cols);
+    const r = await search(`query=${encodeURIComponent('qm6 merlin marsh')}`);
+    assert.deepEqual(r.results.map((x) => `${x.objectType}:${x.objectId}`).sort(), [`discussion:${d.id}`, `row:${both}`].sort());
+    assert.equal(r.totalCount, 2);
+    assert.ok(!r.results.some((x) => x.objectId === one));
+    // one sheet's search: the same two, and a phrase still lies within one comment
+    const inSheet = await s.api.get(`/search/sheets/${f.id}?query=${encodeURIComponent('merlin marsh')}`);
+    assert.deepEqual((inSheet.body as Found).results.map((x) => `${x.objectType}:${x.objectId}`).sort(), [`discussion:${d.id}`, `row:${both}`].sort());
+    assert.equal((await search(`query=${encodeURIComponent('"hunts over"')}`)).results.filter((x) => x.objectId === d.id).length, 0);
+    assert.deepEqual((await search(`query=${encodeURIComponent('"qm6 salt marsh" merlin')}`)).results.map((x) => `${x.objectType}:${x.objectId}`), [`discussion:${d.id}`]);
+  });
+
   test('accents and case are ignored', async () => {
     const sh = await makeSheet(s.api, 'qm3 desserts', cols);
     const r = await s.api.post(`/sheets/${sh.id}/rows`, [{ toBottom: true, cells: [{ columnId: sh.col.Name!.id, value: 'qm3 Crème BRÛLÉE' }] }]);
