@@ -1,6 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { fts5Term, tsqueryTerm, tsvectorText, type SearchTerm } from '../engine/search.ts';
 import { insertMany, type Dialect, type Queryable } from './db.ts';
+import type { DB } from './schema.ts';
 import { expandEvents } from './events.ts';
 
 /**
@@ -107,10 +108,12 @@ export class DeferredDocs implements DocSink {
 /** Writes docs in one transaction: ids follow the largest one (the index is held: lockIndex). */
 export class DocWriter implements DocSink {
   private next: number | undefined;
-  constructor(private readonly tx: Queryable, private readonly dialect: Dialect) {}
+  /** `written`, when given, counts the docs inserted since the table's statistics were last gathered here. */
+  constructor(private readonly tx: Queryable, private readonly dialect: Dialect, private readonly written?: { docs: number }) {}
 
   async insert(docs: readonly NewDoc[]): Promise<void> {
     if (docs.length === 0) return;
+    if (this.written !== undefined) this.written.docs += docs.length;
     if (this.next === undefined) {
       const r = await this.tx.selectFrom('search_docs').select((eb) => eb.fn.max('id').as('m')).executeTakeFirst();
       this.next = Number(r?.m ?? 0) + 1;
@@ -176,6 +179,7 @@ export class DocWriter implements DocSink {
     // as migration 0031 left it: new docs' words go through a pending list of 64 kB, merged by the insert that fills it
     await sql`create index if not exists search_docs_tsv on search_docs using gin (tsv) with (fastupdate = on, gin_pending_list_limit = 64)`.execute(this.tx);
     await sql`analyze search_docs`.execute(this.tx);
+    if (this.written !== undefined) this.written.docs = 0;
   }
 
   /** Docs of sheets that are gone (deleted with their folder or workspace). */
@@ -234,6 +238,27 @@ export async function containerNames(db: Queryable, table: 'folders' | 'workspac
   return out;
 }
 
+/**
+ * PostgreSQL: analyzes search_docs when the docs written since its last analyze are more than
+ * 1,000 and a tenth of the docs it then counted (autovacuum's rule, with a larger floor), and
+ * says whether it did. The docs written are what the database's statistics say, or `written`
+ * (the docs the caller just wrote) if more: the database learns of a connection's writes up to
+ * seconds after its commit. The planner reads the index through what the last analyze saw:
+ * statistics taken while the table was small (a new database, or before an import) made it
+ * read every doc of the searched sheets and test each (a search for a word no doc holds: 38 ms
+ * at 200,000 docs, 14 ms analyzed), and autovacuum may be a minute away, or off. The indexer
+ * calls this after a catch-up that wrote docs (an analyze of 100,000 docs: about 0.2 s, on the
+ * index's thread); SQLite's full-text match needs no statistics.
+ */
+export async function refreshDocStatistics(db: Queryable, dialect: Dialect, written: number): Promise<boolean> {
+  if (dialect !== 'postgres') return false;
+  const r = await sql<{ changed: string | number; counted: number }>`select s.n_mod_since_analyze as changed, greatest(c.reltuples, 0) as counted from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.relid = cast('search_docs' as regclass)`.execute(db);
+  const row = r.rows[0];
+  if (row === undefined || Math.max(Number(row.changed), written) <= 1000 + 0.1 * Number(row.counted)) return false;
+  await sql`analyze search_docs`.execute(db);
+  return true;
+}
+
 // --- searching ------------------------------------------------------------------------------
 
 export interface MatchQuery {
@@ -282,6 +307,22 @@ function matching(dialect: Dialect, q: MatchQuery): RawBuilder<unknown> {
     parts.push(parts.length === 0 ? each : sql`select * from (${each}) m`);
   }
   return sql.join(parts, sql` union all `);
+}
+
+/**
+ * Runs a search's matching reads. On PostgreSQL they run in a read transaction that plans no
+ * parallel workers: the planner guesses thousands of matches for any word it has no figure of
+ * (a prefix, 4,000 of 200,000 docs), so listing a sheet's rows that hold "4242" (20 of them)
+ * started two workers: 46 to 54 ms, against 1.7 to 1.9 ms without them, and the rows of a word
+ * in a third of 200,000 rows took 350 to 410 ms without against 380 to 720 ms with. Loading a
+ * large sheet is left its workers (its 100,000 rows: 1.2 s, 1.55 s without).
+ */
+export async function matchingReads<T>(db: Kysely<DB>, dialect: Dialect, read: (q: Queryable) => Promise<T>): Promise<T> {
+  if (dialect !== 'postgres') return read(db);
+  return db.transaction().execute(async (tx) => {
+    await sql`set local max_parallel_workers_per_gather = 0`.execute(tx);
+    return read(tx);
+  });
 }
 
 /** How many objects of each type match (one pass over the matching docs). */

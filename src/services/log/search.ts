@@ -1,6 +1,6 @@
 import type { Queryable, Store } from '../../store/db.ts';
 import { listColumns, type SheetRow } from '../../store/sheets.ts';
-import { chunks, countMatches, discussionParents, docsOf, listMatches, type Match } from '../../store/searchIndex.ts';
+import { chunks, countMatches, discussionParents, docsOf, listMatches, matchingReads, type Match } from '../../store/searchIndex.ts';
 import { queryTerms, termMatches, textWords, type SearchTerm } from '../../engine/search.ts';
 import { apiError } from '../../errors.ts';
 import type { AccessLevel } from '../access/access.ts';
@@ -87,17 +87,19 @@ async function inSheets(store: Store, sheets: readonly SheetRow[], terms: Search
   const items: SearchItem[] = [];
   let count = 0;
   const found = new Map<string, Match[]>(kinds.map((k) => [k, []]));
-  for (const part of chunks(ids)) {
-    // one pass counts every kind; a kind is listed only when it has matches and there is room
-    const counts = await countMatches(db, store.dialect, { terms, objectTypes: kinds, sheetIds: part, modifiedSince });
-    for (const kind of kinds) {
-      const n = counts.get(kind) ?? 0;
-      count += n;
-      const list = found.get(kind)!;
-      const left = room.left - [...found.values()].reduce((a, l) => a + l.length, 0);
-      if (n > 0 && left > 0) list.push(...(await listMatches(db, store.dialect, { terms, objectTypes: [kind], sheetIds: part, modifiedSince }, left)));
+  await matchingReads(db, store.dialect, async (q) => {
+    for (const part of chunks(ids)) {
+      // one pass counts every kind; a kind is listed only when it has matches and there is room
+      const counts = await countMatches(q, store.dialect, { terms, objectTypes: kinds, sheetIds: part, modifiedSince });
+      for (const kind of kinds) {
+        const n = counts.get(kind) ?? 0;
+        count += n;
+        const list = found.get(kind)!;
+        const left = room.left - [...found.values()].reduce((a, l) => a + l.length, 0);
+        if (n > 0 && left > 0) list.push(...(await listMatches(q, store.dialect, { terms, objectTypes: [kind], sheetIds: part, modifiedSince }, left)));
+      }
     }
-  }
+  });
   for (const kind of kinds) {
     const list = found.get(kind)!.slice(0, Math.max(0, room.left));
     room.left -= list.length;

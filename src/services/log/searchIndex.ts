@@ -4,7 +4,7 @@ import { findFolder } from '../../store/containers.ts';
 import { listColumns, rowIdsOf } from '../../store/sheets.ts';
 import { listSummaryFields } from '../../store/summary.ts';
 import {
-  allSheetIds, containerNames, DeferredDocs, DocWriter, indexedObjectIds, indexPosition, lockIndex, logAfter, rowsByIds, setIndexPosition, sheetNames, threadTexts, type DocSink, type NewDoc,
+  allSheetIds, containerNames, DeferredDocs, DocWriter, indexedObjectIds, indexPosition, lockIndex, logAfter, refreshDocStatistics, rowsByIds, setIndexPosition, sheetNames, threadTexts, type DocSink, type NewDoc,
 } from '../../store/searchIndex.ts';
 import { cellKey, type StoredCell, type StoredRowCells } from '../../engine/cells.ts';
 import type { ColumnDef } from '../../engine/columns.ts';
@@ -406,7 +406,7 @@ const ROWS_PER_STEP = 4000;
  * a later batch applies. True when the rows are indexed; false when the sheet is small (the
  * batch's transaction indexes it) or the position moved.
  */
-async function indexRowsInSteps(store: Store, sheetId: number, pos: number, unreadable: Unreadable): Promise<boolean> {
+async function indexRowsInSteps(store: Store, sheetId: number, pos: number, unreadable: Unreadable, written: { docs: number }): Promise<boolean> {
   const ids = await rowIdsOf(store.db, sheetId);
   if (ids.length <= ROWS_PER_STEP) return false;
   for (let i = 0; i < ids.length; i += ROWS_PER_STEP) {
@@ -414,7 +414,7 @@ async function indexRowsInSteps(store: Store, sheetId: number, pos: number, unre
     if (i > 0) await new Promise((r) => setImmediate(r));
     const still = await store.db.transaction().execute(async (tx) => {
       if ((await lockIndex(tx, clock.now())) !== pos) return false;
-      const w = new DocWriter(tx, store.dialect);
+      const w = new DocWriter(tx, store.dialect, written);
       const docsOf = rowDocsOrSkip(sheetId, await listColumns(tx, sheetId), unreadable);
       const step = ids.slice(i, i + ROWS_PER_STEP);
       // only this step's rows: an indexer doing the same steps meanwhile (another process's
@@ -499,6 +499,8 @@ export async function catchUpHere(store: Store, pace?: (batchMs: number) => Prom
 async function catchUp(store: Store, pace: ((batchMs: number) => Promise<void>) | undefined): Promise<number> {
   const unreadable = unreadableRows(store);
   let applied = 0;
+  // the docs this catch-up wrote: for the table's statistics (refreshDocStatistics)
+  const written = { docs: 0 };
   // the last batch: when it began, and whether it reached the end of the log
   let began = 0;
   let atEnd = false;
@@ -511,7 +513,7 @@ async function catchUp(store: Store, pace: ((batchMs: number) => Promise<void>) 
         if ((await lockIndex(tx, clock.now())) !== null) return;
         // every event up to here is in the data read below; later ones may be applied again
         const upto = await maxEventPos(tx);
-        await rebuild(new DocWriter(tx, store.dialect), tx, unreadable);
+        await rebuild(new DocWriter(tx, store.dialect, written), tx, unreadable);
         await setIndexPosition(tx, upto);
         applied = -1;
       });
@@ -524,7 +526,7 @@ async function catchUp(store: Store, pace: ((batchMs: number) => Promise<void>) 
     const p = plan(events);
     // the rows of large sheets indexed whole first, in steps of their own transaction
     const rowsDone = new Set<number>();
-    for (const sheetId of p.whole) if (await indexRowsInSteps(store, sheetId, pos, unreadable)) rowsDone.add(sheetId);
+    for (const sheetId of p.whole) if (await indexRowsInSteps(store, sheetId, pos, unreadable, written)) rowsDone.add(sheetId);
     // The docs are read and built before the transaction that writes them, so the write lock is
     // held for the writes alone. What they read is at least as new as the events (read first);
     // a change since has an event after these, which the next batch applies (a doc is always
@@ -534,12 +536,13 @@ async function catchUp(store: Store, pace: ((batchMs: number) => Promise<void>) 
     const n = await store.db.transaction().execute(async (tx) => {
       // another indexer (a search in another process) moved the position since: read again
       if ((await lockIndex(tx, clock.now())) !== pos) return 0;
-      await docs.writeTo(new DocWriter(tx, store.dialect));
+      await docs.writeTo(new DocWriter(tx, store.dialect, written));
       await setIndexPosition(tx, Number(events[events.length - 1]!.pos));
       return events.length;
     });
     if (applied >= 0) applied += n;
   }
+  if (applied !== 0) await refreshDocStatistics(store.db, store.dialect, written.docs);
   return applied;
 }
 
