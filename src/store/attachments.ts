@@ -1,10 +1,20 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Queryable } from './db.ts';
+import { inParts, IDS_PER_STATEMENT, type Queryable } from './db.ts';
 import type { AttachmentTable, CommentTable, DiscussionTable } from './attachmentSchema.ts';
 
 export type AttachmentRow = Selectable<AttachmentTable>;
 export type DiscussionRow = Selectable<DiscussionTable>;
 export type CommentRow = Selectable<CommentTable>;
+
+/** Newest first, then by id (what a list read in parts is sorted by again). */
+const newestFirst = (a: { created_at: number; id: number }, b: { created_at: number; id: number }) => b.created_at - a.created_at || a.id - b.id;
+const oldestFirst = (a: { created_at: number; id: number }, b: { created_at: number; id: number }) => a.created_at - b.created_at || a.id - b.id;
+
+/** The rows of a read in parts of `ids`, in `order` (each part comes in that order already). */
+async function sortedParts<R>(ids: readonly number[], order: (a: R, b: R) => number, read: (part: number[]) => Promise<R[]>): Promise<R[]> {
+  const rows = await inParts(ids, read);
+  return ids.length > IDS_PER_STATEMENT ? rows.sort(order) : rows;
+}
 
 export async function insertAttachment(db: Queryable, row: Insertable<AttachmentTable>): Promise<void> {
   await db.insertInto('attachments').values(row).execute();
@@ -18,8 +28,8 @@ export async function findAttachment(db: Queryable, sheetId: number, id: number)
 export async function listAttachments(db: Queryable, sheetId: number, parents?: { type: string; ids: number[] }): Promise<AttachmentRow[]> {
   let q = db.selectFrom('attachments').selectAll().where('sheet_id', '=', sheetId).where('current', '=', 1);
   if (parents !== undefined) {
-    if (parents.ids.length === 0) return [];
-    q = q.where('parent_type', '=', parents.type).where('parent_id', 'in', parents.ids);
+    const ofParents = q.where('parent_type', '=', parents.type);
+    return sortedParts(parents.ids, newestFirst, (part) => ofParents.where('parent_id', 'in', part).orderBy('created_at', 'desc').orderBy('id').execute());
   } else {
     // a proof's files and its discussions' files belong to the proof, not to the sheet's list
     q = q.where('parent_type', '!=', 'PROOF').where((eb) => eb.or([
@@ -31,9 +41,8 @@ export async function listAttachments(db: Queryable, sheetId: number, parents?: 
 }
 
 export async function listDiscussionAttachments(db: Queryable, sheetId: number, discussionIds: number[]): Promise<AttachmentRow[]> {
-  if (discussionIds.length === 0) return [];
-  return db.selectFrom('attachments').selectAll().where('sheet_id', '=', sheetId).where('current', '=', 1)
-    .where('discussion_id', 'in', discussionIds).orderBy('created_at', 'desc').orderBy('id').execute();
+  return sortedParts(discussionIds, newestFirst, (part) => db.selectFrom('attachments').selectAll().where('sheet_id', '=', sheetId).where('current', '=', 1)
+    .where('discussion_id', 'in', part).orderBy('created_at', 'desc').orderBy('id').execute());
 }
 
 export async function listVersions(db: Queryable, sheetId: number, lineageId: number): Promise<AttachmentRow[]> {
@@ -43,17 +52,18 @@ export async function listVersions(db: Queryable, sheetId: number, lineageId: nu
 
 /** Deletes attachments; gives back the blob keys they held (for the deletion job). */
 export async function deleteAttachments(db: Queryable, sheetId: number, ids: number[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const rows = await db.selectFrom('attachments').select('blob_key').where('sheet_id', '=', sheetId).where('id', 'in', ids).execute();
-  await db.deleteFrom('attachments').where('sheet_id', '=', sheetId).where('id', 'in', ids).execute();
+  const rows = await inParts(ids, async (part) => {
+    const found = await db.selectFrom('attachments').select('blob_key').where('sheet_id', '=', sheetId).where('id', 'in', part).execute();
+    await db.deleteFrom('attachments').where('sheet_id', '=', sheetId).where('id', 'in', part).execute();
+    return found;
+  });
   return rows.flatMap((r) => (r.blob_key === null ? [] : [r.blob_key]));
 }
 
 /** Every version, of every attachment, of these parents. */
 export async function attachmentIdsOf(db: Queryable, sheetId: number, parentType: string, parentIds: number[]): Promise<number[]> {
-  if (parentIds.length === 0) return [];
-  const rows = await db.selectFrom('attachments').select('id').where('sheet_id', '=', sheetId)
-    .where('parent_type', '=', parentType).where('parent_id', 'in', parentIds).execute();
+  const rows = await inParts(parentIds, (part) => db.selectFrom('attachments').select('id').where('sheet_id', '=', sheetId)
+    .where('parent_type', '=', parentType).where('parent_id', 'in', part).execute());
   return rows.map((r) => r.id);
 }
 
@@ -76,8 +86,8 @@ export async function findDiscussion(db: Queryable, sheetId: number, id: number)
 export async function listDiscussions(db: Queryable, sheetId: number, parents?: { type: string; ids: number[] }): Promise<DiscussionRow[]> {
   let q = db.selectFrom('discussions').selectAll().where('sheet_id', '=', sheetId);
   if (parents !== undefined) {
-    if (parents.ids.length === 0) return [];
-    q = q.where('parent_type', '=', parents.type).where('parent_id', 'in', parents.ids);
+    const ofParents = q.where('parent_type', '=', parents.type);
+    return sortedParts(parents.ids, newestFirst, (part) => ofParents.where('parent_id', 'in', part).orderBy('created_at', 'desc').orderBy('id').execute());
   } else {
     q = q.where('parent_type', '!=', 'PROOF');
   }
@@ -85,8 +95,9 @@ export async function listDiscussions(db: Queryable, sheetId: number, parents?: 
 }
 
 export async function deleteDiscussions(db: Queryable, sheetId: number, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.deleteFrom('discussions').where('sheet_id', '=', sheetId).where('id', 'in', ids).execute();
+  await inParts(ids, async (part) => {
+    await db.deleteFrom('discussions').where('sheet_id', '=', sheetId).where('id', 'in', part).execute();
+  });
 }
 
 export async function insertComment(db: Queryable, row: CommentRow): Promise<void> {
@@ -99,9 +110,8 @@ export async function findComment(db: Queryable, sheetId: number, id: number): P
 
 /** Comments of discussions, oldest first (the order of a conversation). */
 export async function listComments(db: Queryable, sheetId: number, discussionIds: number[]): Promise<CommentRow[]> {
-  if (discussionIds.length === 0) return [];
-  return db.selectFrom('comments').selectAll().where('sheet_id', '=', sheetId).where('discussion_id', 'in', discussionIds)
-    .orderBy('created_at').orderBy('id').execute();
+  return sortedParts(discussionIds, oldestFirst, (part) => db.selectFrom('comments').selectAll().where('sheet_id', '=', sheetId).where('discussion_id', 'in', part)
+    .orderBy('created_at').orderBy('id').execute());
 }
 
 export async function updateCommentText(db: Queryable, id: number, text: string, now: number): Promise<void> {
@@ -109,8 +119,9 @@ export async function updateCommentText(db: Queryable, id: number, text: string,
 }
 
 export async function deleteComments(db: Queryable, sheetId: number, ids: number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db.deleteFrom('comments').where('sheet_id', '=', sheetId).where('id', 'in', ids).execute();
+  await inParts(ids, async (part) => {
+    await db.deleteFrom('comments').where('sheet_id', '=', sheetId).where('id', 'in', part).execute();
+  });
 }
 
 /** Makes the newest remaining version of a lineage its current one (after its current went). */
@@ -134,7 +145,7 @@ export async function threadCounts(db: Queryable, sheetId: number): Promise<{ at
 }
 
 export async function findAttachmentsByIds(db: Queryable, ids: number[]): Promise<AttachmentRow[]> {
-  return db.selectFrom('attachments').selectAll().where('id', 'in', ids).execute();
+  return inParts(ids, (part) => db.selectFrom('attachments').selectAll().where('id', 'in', part).execute());
 }
 
 /** No version of an attachment is current any more (a new version is about to be). */

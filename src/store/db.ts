@@ -668,6 +668,22 @@ function statementRanges(values: unknown[][], maxBytes: number | undefined): Arr
 /** Statement values of about this size at most (statementRanges): under the 128 KB of fresh memory. */
 export const PG_STATEMENT_BYTES = 96 * 1024;
 
+/** Ids a statement takes in one `in (...)` list: a statement's bound parameters are limited (SQLite 32,766, PostgreSQL 65,535). */
+export const IDS_PER_STATEMENT = 500;
+
+/**
+ * `run` over `ids` in parts of at most IDS_PER_STATEMENT, in order, their results concatenated:
+ * a list of a sheet's rows may hold hundreds of thousands of ids.
+ */
+export async function inParts<T, R = never>(ids: readonly T[], run: (part: T[]) => Promise<R[] | void>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
+    const r = await run(ids.slice(i, i + IDS_PER_STATEMENT));
+    if (r) for (const x of r) out.push(x);
+  }
+  return out;
+}
+
 /**
  * Inserts records. On PostgreSQL, PG_COPY_MIN or more records of strings, finite numbers and
  * nulls go as one `copy ... from stdin` (in the caller's transaction; 500 rows of an add: rows
