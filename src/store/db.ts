@@ -1128,13 +1128,17 @@ export async function updateManyById<T extends keyof DB & string>(db: Queryable,
   }
   const qb = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
   const all: unknown[][] = [];
-  for (const r of records) {
+  // SQLite: in the order of their ids (a stable sort: a row named twice keeps its last record),
+  // so that the id index and the pages it leads to are read in order: a sort of 100,000 rows
+  // updated them in their new display order, scattered over the table, 1.3 s against 0.5 s
+  const ordered = records.length > 1 && !onPostgres(db) ? [...records].sort((a, b) => a.id - b.id) : records;
+  for (const r of ordered) {
     const parameters: unknown[] = [];
     for (const c of set) parameters.push(r[c]);
     parameters.push(r.id);
     all.push(parameters);
   }
-  const { id, ...values } = records[0]!;
+  const { id, ...values } = ordered[0]!;
   const build = () => qb.updateTable(table as string).set(values).where('id', '=', id);
   // PostgreSQL, one record: its statement
   if (onPostgres(db)) return runShaped(db, `${table}.update(${set.join(',')})`, build, all[0]!, opts.hold === true);

@@ -1,5 +1,5 @@
 import type { Queryable, Tx } from './db.ts';
-import { columnToRecord, deleteRowsById, insertRows, listColumns, listRows, saveColumns, updateRows, type RowUpdate, type SheetRow } from './sheets.ts';
+import { columnToRecord, deleteRowsById, insertRows, listColumns, listRows, saveColumns, updateRows, type RowPlace, type RowUpdate, type SheetRow } from './sheets.ts';
 import { insertCellHistory, type Overwritten } from './cellHistory.ts';
 import { cellsObject, takeFreshCells, type StoredRowCells } from '../engine/cells.ts';
 import { RowTree } from '../engine/rows.ts';
@@ -97,12 +97,16 @@ export async function saveModel(tx: Tx, model: SheetModel, cs: Changeset, now: n
   // order, with their random ids in an index (migration 0008), so the order here does not matter
   await insertRows(tx, [...cs.added].filter((id) => model.rows.has(id)).map((id) => rowRecord(model.sheetId, model.rows.get(id)!)));
   const updates: RowUpdate[] = [];
+  const places: RowPlace[] = [];
   for (const id of cs.updated) {
     if (cs.added.has(id) || cs.deleted.has(id)) continue;
     const r = model.rows.get(id);
-    if (r) updates.push(rowUpdate(r));
+    if (r === undefined) continue;
+    if (cs.placed.has(id)) places.push({ id: r.id, parent_id: r.parentId, sort_key: r.sortKey!, expanded: r.expanded ? 1 : 0, locked: r.locked ? 1 : 0 });
+    else updates.push(rowUpdate(r));
   }
   await updateRows(tx, updates);
+  await updateRows(tx, places);
   if (cs.columns) {
     await saveColumns(tx, model.sheetId, model.columns.map((c) => columnToRecord(model.sheetId, c)));
   }
@@ -244,5 +248,5 @@ function compactRows(model: SheetModel, cs: Changeset): void {
     }
   };
   for (const id of cs.added) compact(id);
-  for (const id of cs.updated) compact(id);
+  for (const id of cs.updated) if (!cs.placed.has(id)) compact(id);
 }

@@ -238,9 +238,11 @@ export async function insertRows(db: Queryable, records: ReadonlyArray<Insertabl
 
 /** A stored row's new state: its id, then the columns an update sets (in this order in every record). */
 export type RowUpdate = Omit<RowTable, 'sheet_id' | 'created_at' | 'created_by'>;
+/** A row's place in its sheet alone (a row that moved and changed nothing else). */
+export type RowPlace = Pick<RowTable, 'id' | 'parent_id' | 'sort_key' | 'expanded' | 'locked'>;
 
 /** Updates stored rows (one statement on PostgreSQL, one compiled statement per row on SQLite). */
-export async function updateRows(db: Queryable, records: readonly RowUpdate[]): Promise<void> {
+export async function updateRows(db: Queryable, records: readonly RowUpdate[] | readonly RowPlace[]): Promise<void> {
   await updateManyById(db, 'rows', records as unknown as ReadonlyArray<{ id: number } & Record<string, string | number | null>>, { pgStatementBytes: PG_STATEMENT_BYTES, hold: true });
 }
 

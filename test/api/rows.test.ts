@@ -337,6 +337,15 @@ describe('update, delete and read rows', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(res.body.rows.map((r: { cells: Array<{ columnId: number }> }) => cellOf(r, task).value), ['c', 'b', 'a']);
     assert.deepEqual(names(await sheetState(s.id), task), ['c', 'b', 'a']);
+    // the answer: the sheet's id, name, version and row count, its rows as Get Sheet presents them
+    for (const q of ['', '?include=format,objectValue,writerInfo,rowPermalink&numericDates=true']) {
+      const again = await s0.api.post(`/sheets/${s.id}/sort${q}`, { sortCriteria: [{ columnId: task, direction: 'ASCENDING' }] });
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      const sheet = await s0.api.get(`/sheets/${s.id}${q}`);
+      assert.deepEqual(Object.keys(again.body), ['id', 'name', 'version', 'totalRowCount', 'rows']);
+      assert.deepEqual([again.body.id, again.body.name, again.body.version, again.body.totalRowCount], [s.id, sheet.body.name, sheet.body.version, 3]);
+      assert.deepEqual(again.body.rows, sheet.body.rows);
+    }
     assertError(await s0.api.post(`/sheets/${s.id}/sort`, { sortCriteria: [{ columnId: 1 }] }), 400, 1036);
     assertError(await s0.api.post(`/sheets/${s.id}/sort`, { sortCriteria: [] }), 400, 1012);
   });

@@ -6,6 +6,8 @@ import { errorBody } from '../errors.ts';
 import { JsonWriter, presentRow, writeRowsJson } from '../present/sheetContents.ts';
 import { SPARE_MIN_BYTES } from '../present/bodyBuffers.ts';
 import { writersOf } from '../../services/sheets/sheetReads.ts';
+import type { RowState, SheetModel } from '../../engine/model.ts';
+import type { RowPresentOptions } from '../../render/rowCells.ts';
 
 type SheetParams = FastifyRequest<{ Params: { sheetId: string } }>;
 
@@ -40,15 +42,22 @@ export async function rowRoutes(app: FastifyInstance): Promise<void> {
     const { result: _r, ...rest } = bulkResult({ result: [] }, failed, version);
     const head = JSON.stringify({ message: rest.message, resultCode: rest.resultCode });
     const tail = JSON.stringify(rest);
-    // An answer of many rows (500 rows of 20 cells: about 800 KB) is written into a spare body
-    // Buffer (present/bodyBuffers.ts), given back once it is sent: a fresh one of that size is
-    // memory of its own from the system, a page fault per 4 KB written (the growing writer made
-    // two: 512 KB, then 768 KB).
-    const estimate = result.rows.length * 1024;
+    return sendRows(reply, `${head.slice(0, -1)},"result":`, model, result.rows, opts, tail.slice(head.length - 1));
+  }
+
+  /**
+   * Answers `before`, the JSON of `rows` as presentRow gives them (writeRowsJson: no Row
+   * objects), then `after`. The answer (500 rows of 20 cells: about 800 KB) is written into a
+   * spare body Buffer (present/bodyBuffers.ts), given back once it is sent: a fresh one of that
+   * size is memory of its own from the system, a page fault per 4 KB written (the growing
+   * writer made two: 512 KB, then 768 KB).
+   */
+  function sendRows(reply: FastifyReply, before: string, model: SheetModel, rows: readonly RowState[], opts: RowPresentOptions, after: string) {
+    const estimate = rows.length * 1024;
     const w = new JsonWriter(estimate >= LARGE_ANSWER ? Math.max(estimate, SPARE_MIN_BYTES) : estimate);
-    w.write(`${head.slice(0, -1)},"result":`);
-    writeRowsJson(w, model, result.rows, opts);
-    w.write(tail.slice(head.length - 1));
+    w.write(before);
+    writeRowsJson(w, model, rows, opts);
+    w.write(after);
     reply.raw.once('close', () => {
       // all of it written out (not an aborted answer): nothing reads the Buffer any more
       if (reply.raw.writableFinished) w.release();
@@ -80,15 +89,13 @@ export async function rowRoutes(app: FastifyInstance): Promise<void> {
     return success(undefined, out.version);
   });
 
-  app.post('/sheets/:sheetId/sort', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams) => {
+  // Sort Rows in Sheet: the sheet's rows in their new order (the whole sheet: written as Get Sheet writes its rows)
+  app.post('/sheets/:sheetId/sort', { config: { scope: 'WRITE_SHEETS', body: 'required' } }, async (req: SheetParams, reply) => {
     const out = await sortSheet(store(), req.actor, pathId(req.params.sheetId), req.body);
-    const users = await writersOf(store().db, out.model, out.model.rows.values(), req.ro);
-    return {
-      id: out.sheet.id,
-      name: out.sheet.name,
-      version: out.version,
-      totalRowCount: out.model.rows.size,
-      rows: out.model.tree.displayOrder().map((id) => presentRow(out.model, out.model.rows.get(id)!, { ro: req.ro, level: out.level, users, permalinkBase: base() })),
-    };
+    const m = out.model;
+    const rows = m.tree.displayOrder().map((id) => m.rows.get(id)!);
+    const users = await writersOf(store().db, m, rows, req.ro);
+    const head = JSON.stringify({ id: out.sheet.id, name: out.sheet.name, version: out.version, totalRowCount: m.rows.size });
+    return sendRows(reply, `${head.slice(0, -1)},"rows":`, m, rows, { ro: req.ro, level: out.level, users, permalinkBase: base() }, '}');
   });
 }
