@@ -23,5 +23,7 @@ export function tableCsv(titles: readonly string[], lines: Iterable<ReadonlyArra
  */
 export function sheetCsv(model: SheetModel, rows: readonly RowState[], o: RowPresentOptions): string {
   const cols: readonly ColumnDef[] = o.columns ?? model.columns;
-  return tableCsv(cols.map((c) => c.title), rows.map((row) => rowCells(model, row, { ...o, columns: [...cols] })));
+  // one options object for every row: rowCells works out the cells' options once per object
+  const each: RowPresentOptions = { ...o, columns: [...cols] };
+  return tableCsv(cols.map((c) => c.title), rows.map((row) => rowCells(model, row, each)));
 }

@@ -11,7 +11,8 @@ const when = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'
  * row followed by its attachments and discussions when they were asked for.
  */
 export function rowsMailBody(m: RowsMail, o: Omit<RowPresentOptions, 'columns'>): { text: string; html: string } {
-  const shown = m.rows.map((r) => rowCells(m.model, r, { ...o, columns: m.columns }).map((c) => shownText(c) ?? ''));
+  const each: RowPresentOptions = { ...o, columns: m.columns };
+  const shown = m.rows.map((r) => rowCells(m.model, r, each).map((c) => shownText(c) ?? ''));
   const intro = `${m.sender.name} (${m.sender.email}) sent you ${m.rows.length === 1 ? 'a row' : `${m.rows.length} rows`} from the sheet "${m.sheet.name}".`;
   const text: string[] = [intro];
   const html: string[] = [`<!doctype html><html><body style="font-family:sans-serif;font-size:14px">`, `<p>${esc(intro)}</p>`];

@@ -61,9 +61,11 @@ export async function sheetPdf(model: SheetModel, name: string, rows: readonly R
     for (let p: number | null | undefined = row.parentId; p !== null && p !== undefined && d < 50; p = model.rows.get(p)?.parentId) d++;
     return d;
   };
+  // one options object for every row: rowCells works out the cells' options once per object
+  const each: RowPresentOptions = { ...o, columns: [...cols] };
   function* lines(): Iterable<string[]> {
     for (const row of rows) {
-      const cells = rowCells(model, row, { ...o, columns: [...cols] });
+      const cells = rowCells(model, row, each);
       const shown = cells.map((c) => shownText(c) ?? '');
       const depth = depthOf(row);
       if (depth > 0 && shown.length > 0) {

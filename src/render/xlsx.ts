@@ -44,6 +44,8 @@ export async function tableXlsx(name: string, titles: readonly string[], lines: 
  */
 export async function sheetXlsx(model: SheetModel, name: string, rows: readonly RowState[], o: RowPresentOptions): Promise<Buffer> {
   const cols: readonly ColumnDef[] = o.columns ?? model.columns;
-  const lines = rows.map((row) => rowCells(model, row, { ...o, columns: [...cols] }).map((c, i) => ({ shown: c, stored: row.cells[String(cols[i]!.id)]?.v })));
+  // one options object for every row: rowCells works out the cells' options once per object
+  const each: RowPresentOptions = { ...o, columns: [...cols] };
+  const lines = rows.map((row) => rowCells(model, row, each).map((c, i) => ({ shown: c, stored: row.cells[String(cols[i]!.id)]?.v })));
   return tableXlsx(name, cols.map((c) => c.title), lines);
 }
