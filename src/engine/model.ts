@@ -180,6 +180,8 @@ export function writeRowCells(
   }
   row.cells = next;
   if (!cs.added.has(row.id)) cs.updated.add(row.id);
+  // its cells are stored with it again, not only its place
+  cs.placed.delete(row.id);
   return edits;
 }
 
