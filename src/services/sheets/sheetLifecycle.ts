@@ -3,7 +3,7 @@ import type { Insertable } from 'kysely';
 import type { Queryable, Store } from '../../store/db.ts';
 import type { RowTable } from '../../store/schema.ts';
 import {
-  deleteSheetsById, findSheet, insertColumns, insertRowRecords, insertSheet, listColumns, listRows, rowIdsOf, updateRowCells, updateSheet, type SheetRow,
+  deleteSheetsById, findSheet, insertColumns, insertRows, insertSheet, listColumns, listRows, rowIdsOf, updateRowCells, updateSheet, type SheetRow,
 } from '../../store/sheets.ts';
 import { deleteLinksOfSheets } from '../../store/links.ts';
 import { deleteSharesOf, insertShares, listShares } from '../../store/shares.ts';
@@ -159,7 +159,9 @@ export async function copySheetRecords(
       rec.modified_by = ctx.actor.user.id;
       return rec as Insertable<RowTable>;
     });
-    for (let i = 0; i < records.length; i += 400) await insertRowRecords(db, records.slice(i, i + 400));
+    // multi-row statements compiled once (SQLite), COPY (PostgreSQL): 100,000 rows through the
+    // query builder in statements of 400 took 0.9 s of SQLite's time and 0.1 s compiling
+    await insertRows(db, records);
     await copyCellImages(db, src.id, id, rows.map((r) => r.cells));
   }
   await copySummary(db, src.id, sheet, ctx.colMap, ctx.include.has('data') ? ctx.rowMap : new Map(), ctx.actor, ctx.now);
