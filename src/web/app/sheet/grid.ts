@@ -58,8 +58,10 @@ export class SheetGrid {
   private quiet = 0;
   /** The keyboard focus is in the grid (or was, until a redraw removed its element). */
   private hasKeyboard = false;
-  /** Where the last relayout scrolled to, until the grid is there. */
+  /** Where the relayouts scroll to, until the grid is there. */
   private scrollingTo: number | null = null;
+  /** The relayouts' scrolling, while it runs (one scroll at a time: see scrollToTarget). */
+  private scrolling: Promise<void> | null = null;
   /** Relayouts so far (the focus is put back by the last one). */
   private relayouts = 0;
 
@@ -338,14 +340,34 @@ export class SheetGrid {
     }
     void (async () => {
       if (shift !== 0 && top > 0) {
-        const y = Math.max(0, top + shift * ROW_SIZE);
-        this.scrollingTo = y;
-        await this.el.scrollToCoordinate({ y });
-        await new Promise((r) => requestAnimationFrame(r));
-        if (this.scrollingTo === y) this.scrollingTo = null;
+        this.scrollingTo = Math.max(0, top + shift * ROW_SIZE);
+        this.scrolling ??= this.scrollToTarget(scroller).finally(() => (this.scrolling = null));
       }
+      if (this.scrolling) await this.scrolling;
       await this.keepFocus(gen, before, columns, keyboard);
     })();
+  }
+
+  /**
+   * Scrolls to `scrollingTo`, and again while later relayouts move it. One scroll at a time: the
+   * next waits until the last has landed (frames later on a busy machine) and RevoGrid's own
+   * repeat of it has passed (its throttled "last scroll update", about 60 ms after the scroll
+   * event). Two scrolls close together could end on the first one, repeated by RevoGrid after
+   * the second: the rows in view would be off by the rows that came or went in between.
+   */
+  private async scrollToTarget(scroller: HTMLElement | null): Promise<void> {
+    const frame = (): Promise<unknown> => new Promise((r) => requestAnimationFrame(r));
+    try {
+      for (let y = this.scrollingTo; y !== null; y = this.scrollingTo) {
+        await this.el.scrollToCoordinate({ y });
+        // landed, or given up on after about a second (the grid cannot go that far, or the person scrolled)
+        for (let i = 0; i < 60 && scroller && Math.abs(scroller.scrollTop - y) > 1; i++) await frame();
+        await new Promise((r) => setTimeout(r, 100));
+        if (this.scrollingTo === y) this.scrollingTo = null;
+      }
+    } finally {
+      this.scrollingTo = null;
+    }
   }
 
   /**
