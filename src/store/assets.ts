@@ -1,4 +1,4 @@
-import type { Queryable } from './db.ts';
+import { chunks, inParts, type Queryable } from './db.ts';
 
 /**
  * Reports and dashboards live in homes, folders and workspaces as sheets do, in tables of the
@@ -23,9 +23,7 @@ export async function assetsAt(db: Queryable, table: AssetTable, where: AssetPla
 
 /** Objects in any of the folders (chunked). */
 export async function assetsInFolders(db: Queryable, table: AssetTable, folderIds: number[]): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for (let i = 0; i < folderIds.length; i += 500) out.push(...(await from(db, table).where('folder_id', 'in', folderIds.slice(i, i + 500)).execute()));
-  return out;
+  return inParts(folderIds, (part) => from(db, table).where('folder_id', 'in', part).execute());
 }
 
 /** Objects of the organization that the user owns, that are shared to it (ids) or that lie in its workspaces, by name. */
@@ -61,8 +59,7 @@ export function assetRows<Row extends { id: number }>(table: AssetTable) {
     },
     /** Deletes the objects with their shares and favorites; `alsoDelete` first removes what only the kind has, a chunk of ids at a time. */
     delete: async (db: Queryable, ids: number[], alsoDelete: (chunk: number[]) => Promise<void>): Promise<void> => {
-      for (let i = 0; i < ids.length; i += 500) {
-        const chunk = ids.slice(i, i + 500);
+      for (const chunk of chunks(ids)) {
         await alsoDelete(chunk);
         await db.deleteFrom('shares').where('object_type', '=', type).where('object_id', 'in', chunk).execute();
         await db.deleteFrom('favorites').where('object_type', '=', type).where('object_id', 'in', chunk).execute();

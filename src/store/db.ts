@@ -672,13 +672,21 @@ export const PG_STATEMENT_BYTES = 96 * 1024;
 export const IDS_PER_STATEMENT = 500;
 
 /**
- * `run` over `ids` in parts of at most IDS_PER_STATEMENT, in order, their results concatenated:
- * a list of a sheet's rows may hold hundreds of thousands of ids.
+ * `list` in consecutive parts of at most `size` (IDS_PER_STATEMENT unless told), in order, each
+ * cut as it is reached: the one way a list of ids (or of records) is split for its statements.
+ */
+export function* chunks<T>(list: readonly T[], size = IDS_PER_STATEMENT): Generator<T[], void, undefined> {
+  for (let i = 0; i < list.length; i += size) yield list.slice(i, i + size);
+}
+
+/**
+ * `run` over `ids` in parts of at most IDS_PER_STATEMENT (chunks), in order, their results
+ * concatenated: a list of a sheet's rows may hold hundreds of thousands of ids.
  */
 export async function inParts<T, R = never>(ids: readonly T[], run: (part: T[]) => Promise<R[] | void>): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < ids.length; i += IDS_PER_STATEMENT) {
-    const r = await run(ids.slice(i, i + IDS_PER_STATEMENT));
+  for (const part of chunks(ids)) {
+    const r = await run(part);
     if (r) for (const x of r) out.push(x);
   }
   return out;

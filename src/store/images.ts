@@ -1,5 +1,5 @@
 import { sql, type Insertable } from 'kysely';
-import type { Queryable } from './db.ts';
+import { chunks, type Queryable } from './db.ts';
 import type { ImageTable, ImageUrlTable } from './schema.ts';
 
 /** Width and height of the given images of a sheet (at most 500 ids per call). */
@@ -15,8 +15,8 @@ export async function insertImage(db: Queryable, row: Insertable<ImageTable>): P
 /** The sheets holding each of the given image ids (an image copied with its sheet is in several). */
 export async function sheetsOfImages(db: Queryable, ids: readonly string[]): Promise<Map<string, number[]>> {
   const sheetsOf = new Map<string, number[]>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const found = await db.selectFrom('images').select(['id', 'sheet_id']).where('id', 'in', ids.slice(i, i + 500)).execute();
+  for (const part of chunks(ids)) {
+    const found = await db.selectFrom('images').select(['id', 'sheet_id']).where('id', 'in', part).execute();
     for (const f of found) sheetsOf.set(f.id, [...(sheetsOf.get(f.id) ?? []), f.sheet_id]);
   }
   return sheetsOf;
@@ -25,9 +25,9 @@ export async function sheetsOfImages(db: Queryable, ids: readonly string[]): Pro
 /** Profile images by their image ids: their user's organization and their bytes' blob. */
 export async function profileImagesByIds(db: Queryable, ids: readonly string[]): Promise<Map<string, { orgId: number; blobKey: string; mimeType: string }>> {
   const out = new Map<string, { orgId: number; blobKey: string; mimeType: string }>();
-  for (let i = 0; i < ids.length; i += 500) {
+  for (const part of chunks(ids)) {
     const found = await db.selectFrom('profile_images as p').innerJoin('users as u', 'u.id', 'p.user_id')
-      .select(['p.image_id', 'u.org_id', 'p.blob_key', 'p.mime_type']).where('p.image_id', 'in', ids.slice(i, i + 500)).execute();
+      .select(['p.image_id', 'u.org_id', 'p.blob_key', 'p.mime_type']).where('p.image_id', 'in', part).execute();
     for (const f of found) out.set(f.image_id, { orgId: Number(f.org_id), blobKey: f.blob_key, mimeType: f.mime_type });
   }
   return out;
@@ -36,7 +36,7 @@ export async function profileImagesByIds(db: Queryable, ids: readonly string[]):
 /** Stores new image URL tokens, forgetting the expired ones (no use to anyone) as it goes. */
 export async function insertImageUrls(db: Queryable, tokens: readonly ImageUrlTable[], now: number): Promise<void> {
   await db.deleteFrom('image_urls').where('expires_at', '<=', now).execute();
-  for (let i = 0; i < tokens.length; i += 500) await db.insertInto('image_urls').values(tokens.slice(i, i + 500)).execute();
+  for (const part of chunks(tokens)) await db.insertInto('image_urls').values(part).execute();
 }
 
 /** The image a URL token serves while it has not expired. */
@@ -53,7 +53,7 @@ export async function imageOfUrlToken(db: Queryable, token: string, now: number)
 /** Copies the given images of one sheet to another under the same ids (those already there stay). */
 export async function copyImagesToSheet(db: Queryable, fromSheetId: number, toSheetId: number, ids: readonly string[]): Promise<void> {
   if (!Number.isSafeInteger(toSheetId)) throw new Error('sheet ids are safe integers');
-  for (let i = 0; i < ids.length; i += 500) {
+  for (const part of chunks(ids)) {
     await db
       .insertInto('images')
       .columns(['id', 'sheet_id', 'blob_key', 'size', 'mime_type', 'width', 'height', 'file_name', 'created_at', 'created_by'])
@@ -61,7 +61,7 @@ export async function copyImagesToSheet(db: Queryable, fromSheetId: number, toSh
         db.selectFrom('images')
           .select(['id', sql<number>`${sql.lit(toSheetId)}`.as('sheet_id'), 'blob_key', 'size', 'mime_type', 'width', 'height', 'file_name', 'created_at', 'created_by'])
           .where('sheet_id', '=', fromSheetId)
-          .where('id', 'in', ids.slice(i, i + 500)),
+          .where('id', 'in', part),
       )
       .onConflict((oc) => oc.columns(['sheet_id', 'id']).doNothing())
       .execute();

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Queryable } from './db.ts';
+import { chunks, type Queryable } from './db.ts';
 import type { PublicationTable } from './publishSchema.ts';
 
 export type PublicationRow = Selectable<PublicationTable>;
@@ -24,8 +24,7 @@ export async function deletePublication(db: Queryable, type: PublishedType, id: 
 
 /** Everything published of these sheets or reports goes (they are being deleted). */
 export async function deletePublicationsOf(db: Queryable, type: PublishedType, ids: number[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += 500) {
-    const part = ids.slice(i, i + 500);
+  for (const part of chunks(ids)) {
     await db.deleteFrom('publications').where('object_type', '=', type).where('object_id', 'in', part).execute();
     await db.deleteFrom('publish_settings').where('object_type', '=', type).where('object_id', 'in', part).execute();
   }

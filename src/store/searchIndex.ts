@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { fts5Term, tsqueryTerm, tsvectorText, type SearchTerm } from '../engine/search.ts';
-import { insertMany, type Dialect, type Queryable } from './db.ts';
+import { chunks, insertMany, type Dialect, type Queryable } from './db.ts';
 import type { DB } from './schema.ts';
 import { expandEvents } from './events.ts';
 
@@ -8,15 +8,8 @@ import { expandEvents } from './events.ts';
  * The full-text index (migration 0022): search_docs and, on SQLite, its FTS5 table search_fts
  * (rowid = doc id); on PostgreSQL the docs' tsvector column. Only the indexer writes here
  * (services/log/searchIndex.ts), in transactions that hold the state row first, so doc ids can
- * be taken as max + 1. Lists of ids go in chunks (bound parameters).
+ * be taken as max + 1. Lists of ids go in chunks of IDS_PER_STATEMENT (bound parameters).
  */
-const CHUNK = 500;
-
-export function chunks<T>(xs: readonly T[], n = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
-  return out;
-}
 
 /** A doc to index: the words are the text's as engine/search.ts cuts them. */
 export interface NewDoc {
@@ -264,7 +257,7 @@ export async function refreshDocStatistics(db: Queryable, dialect: Dialect, writ
 export interface MatchQuery {
   terms: readonly SearchTerm[];
   objectTypes: readonly string[];
-  /** Only docs of these sheets (at most CHUNK of them: the caller cuts longer lists). */
+  /** Only docs of these sheets (at most IDS_PER_STATEMENT of them: the caller cuts longer lists with chunks). */
   sheetIds?: readonly number[];
   modifiedSince?: number;
 }

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { carrying, insertMany, onPostgres, PG_STATEMENT_BYTES, updateManyById, type Queryable, type Tx } from './db.ts';
+import { carrying, chunks, insertMany, onPostgres, PG_STATEMENT_BYTES, updateManyById, type Queryable, type Tx } from './db.ts';
 import type { ColumnTable, RowTable, SheetTable } from './schema.ts';
 import { WEBHOOKS_WATCHING } from './webhooks.ts';
 import type { ColumnDef } from '../engine/columns.ts';
@@ -228,7 +228,7 @@ export interface LockedSheet {
 
 /** Deletes rows by id (any number). */
 export async function deleteRowsById(db: Queryable, ids: readonly number[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += 500) await db.deleteFrom('rows').where('id', 'in', ids.slice(i, i + 500)).execute();
+  for (const part of chunks(ids)) await db.deleteFrom('rows').where('id', 'in', part).execute();
 }
 
 /** Inserts rows with multi-row statements compiled once per shape (insertMany). */

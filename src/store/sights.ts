@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Queryable } from './db.ts';
+import { chunks, type Queryable } from './db.ts';
 import { assetRows } from './assets.ts';
 import type { SightImageTable, SightTable } from './sightSchema.ts';
 
@@ -42,7 +42,7 @@ export async function sightImageIds(db: Queryable, sightId: number): Promise<Set
 /** A copy of a dashboard gets its images under the same ids (the same blobs). */
 export async function copySightImages(db: Queryable, fromSightId: number, toSightId: number): Promise<void> {
   const rows = await db.selectFrom('sight_images').selectAll().where('sight_id', '=', fromSightId).execute();
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('sight_images').values(rows.slice(i, i + 500).map((r) => ({ ...r, sight_id: toSightId }))).execute();
+  for (const part of chunks(rows)) await db.insertInto('sight_images').values(part.map((r) => ({ ...r, sight_id: toSightId }))).execute();
 }
 
 export async function findSightByToken(db: Queryable, token: string): Promise<SightRow | undefined> {

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Queryable } from './db.ts';
+import { chunks, type Queryable } from './db.ts';
 import type { SummaryFieldTable } from './summarySchema.ts';
 
 export type SummaryFieldRecord = Selectable<SummaryFieldTable>;
@@ -19,7 +19,7 @@ export async function updateSummaryField(db: Queryable, r: SummaryFieldRecord): 
 }
 
 export async function deleteSummaryFields(db: Queryable, sheetId: number, ids: number[]): Promise<void> {
-  for (let i = 0; i < ids.length; i += 500) await db.deleteFrom('summary_fields').where('sheet_id', '=', sheetId).where('id', 'in', ids.slice(i, i + 500)).execute();
+  for (const part of chunks(ids)) await db.deleteFrom('summary_fields').where('sheet_id', '=', sheetId).where('id', 'in', part).execute();
 }
 
 /** Only the positions changed (a field inserted, moved or deleted before others). */

@@ -1,6 +1,6 @@
 import { apiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import type { Queryable, Store } from '../../store/db.ts';
+import { chunks, type Queryable, type Store } from '../../store/db.ts';
 import { rowExists } from '../../store/sheets.ts';
 import {
   attachmentIdsOf, findAttachmentsByIds, insertAttachment as insertAttachmentRow, deleteDiscussions, findDiscussion, insertComment, insertDiscussion, listComments, listDiscussionAttachments, listDiscussions,
@@ -137,8 +137,7 @@ async function deleteDiscussionIn(db: Queryable, actor: Actor, sheetId: number, 
 
 /** Rows deleted by a sheet write take their discussions and attachments along (same transaction). */
 export async function removeThreadsOfRows(db: Queryable, actor: Actor, sheetId: number, rowIds: number[]): Promise<void> {
-  for (let i = 0; i < rowIds.length; i += 500) {
-    const part = rowIds.slice(i, i + 500);
+  for (const part of chunks(rowIds)) {
     await removeDiscussions(db, actor, sheetId, await listDiscussions(db, sheetId, { type: 'ROW', ids: part }));
     await removeAttachmentsOf(db, actor, sheetId, 'ROW', part);
   }

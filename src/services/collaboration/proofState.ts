@@ -1,5 +1,5 @@
 import { apiError } from '../../errors.ts';
-import type { Queryable } from '../../store/db.ts';
+import { chunks, type Queryable } from '../../store/db.ts';
 import { findProof, listCurrentProofs, proofFileCounts, type ProofRow } from '../../store/proofs.ts';
 
 /**
@@ -37,7 +37,7 @@ export async function checkProofThread(db: Queryable, parent: { sheet_id: number
  * and requests stay with its sheet, and the move would delete them with the source rows.
  */
 export async function refuseMovingProofs(db: Queryable, sheetId: number, rowIds: number[]): Promise<void> {
-  for (let i = 0; i < rowIds.length; i += 500) {
-    if ((await listCurrentProofs(db, sheetId, rowIds.slice(i, i + 500))).length > 0) throw apiError(1286, 'rows with proofs stay in their sheet; delete the proofs first');
+  for (const part of chunks(rowIds)) {
+    if ((await listCurrentProofs(db, sheetId, part)).length > 0) throw apiError(1286, 'rows with proofs stay in their sheet; delete the proofs first');
   }
 }

@@ -5,7 +5,7 @@ import { cellKey } from '../../engine/cells.ts';
 import { asObject, bodyBool, optionalBodyBool } from '../../engine/input.ts';
 import { apiError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import type { Queryable, Store } from '../../store/db.ts';
+import { chunks, type Queryable, type Store } from '../../store/db.ts';
 import { listAttachments, listDiscussions, type AttachmentRow } from '../../store/attachments.ts';
 import {
   deleteProofRequests, deleteProofVersionRow, findProof, insertProof, insertProofRequest, listCurrentProofs, listProofRequestActions,
@@ -452,9 +452,8 @@ export async function setProofSettings(store: Store, actor: Actor, sheetId: numb
 /** Write step (written): a row a write deletes takes its proofs along. */
 export async function removeProofsOfDeletedRows(ctx: WriteContext): Promise<void> {
   if (ctx.changes.deleted.size === 0) return;
-  const ids = [...ctx.changes.deleted];
-  for (let i = 0; i < ids.length; i += 500) {
-    for (const p of await listCurrentProofs(ctx.tx, ctx.sheet.id, ids.slice(i, i + 500))) {
+  for (const part of chunks([...ctx.changes.deleted])) {
+    for (const p of await listCurrentProofs(ctx.tx, ctx.sheet.id, part)) {
       await removeProof(ctx.tx, ctx.actor, (await findProof(ctx.tx, ctx.sheet.id, p.original_id))!, ctx.now);
     }
   }

@@ -1,6 +1,6 @@
 import { apiError, isApiError, type ApiError } from '../../errors.ts';
 import { apiErrorOf } from '../platform/errors.ts';
-import type { Queryable } from '../../store/db.ts';
+import { chunks, type Queryable } from '../../store/db.ts';
 import type { SheetRow } from '../../store/sheets.ts';
 import { deleteCellLinksOfRows, deleteCellLinksOutside, insertCellLinks, linkTargetSheets, linksFromSheet } from '../../store/links.ts';
 import { cellKey, type StoredCell, type StoredCellLink, type StoredRowCells } from '../../engine/cells.ts';
@@ -185,9 +185,7 @@ export async function syncLinkIndex(ctx: WriteContext): Promise<void> {
   }
   const tx = ctx.tx;
   const ids = [...new Set([...updated, ...added, ...deleted])];
-  for (let i = 0; i < ids.length; i += 500) {
-    await deleteCellLinksOfRows(tx, m.sheetId, ids.slice(i, i + 500));
-  }
+  for (const part of chunks(ids)) await deleteCellLinksOfRows(tx, m.sheetId, part);
   if (ctx.changes.columns) {
     await deleteCellLinksOutside(tx, m.sheetId, m.columns.map((c) => c.id));
   }

@@ -10,7 +10,7 @@ import {
 import { groupsOfUser, groupsOwnedBy, removeUserFromAllGroups, updateGroup } from '../../store/groups.ts';
 import { deleteUserSessions } from '../../store/sessions.ts';
 import { keptAlternateEmails, listAlternateEmails, type AlternateEmailRow } from '../../store/alternateEmails.ts';
-import { NOT_KEPT } from '../../store/db.ts';
+import { chunks, NOT_KEPT } from '../../store/db.ts';
 import { newId } from '../../ids.ts';
 import { apiError } from '../../errors.ts';
 import { asObject, optionalBodyBool } from '../../engine/input.ts';
@@ -367,9 +367,6 @@ export async function usersByIds(db: Queryable, ids: number[]) {
   return findUsersByIds(db, ids);
 }
 
-/** Owners' addresses read per query at most (bound parameters of one IN list). */
-const OWNER_BATCH = 500;
-
 /**
  * include=ownerInfo on a list (List Sheets, Reports and Dashboards; folder, workspace and Home
  * contents; children): the owners' addresses by user id, read for the whole list at once (one
@@ -379,8 +376,8 @@ export async function ownerEmails(db: Queryable, ro: ReadOptions, ownerIds: Iter
   if (!ro.include.has('ownerInfo')) return undefined;
   const ids = [...new Set(ownerIds)];
   const out = new Map<number, string>();
-  for (let i = 0; i < ids.length; i += OWNER_BATCH) {
-    for (const u of await findUsersByIds(db, ids.slice(i, i + OWNER_BATCH))) out.set(u.id, u.email);
+  for (const part of chunks(ids)) {
+    for (const u of await findUsersByIds(db, part)) out.set(u.id, u.email);
   }
   return out;
 }

@@ -1,6 +1,6 @@
-import type { Queryable, Store } from '../../store/db.ts';
+import { chunks, type Queryable, type Store } from '../../store/db.ts';
 import { listColumns, type SheetRow } from '../../store/sheets.ts';
-import { chunks, countMatches, discussionParents, docsOf, listMatches, matchingReads, type Match } from '../../store/searchIndex.ts';
+import { countMatches, discussionParents, docsOf, listMatches, matchingReads, type Match } from '../../store/searchIndex.ts';
 import { queryTerms, termMatches, textWords, type SearchTerm } from '../../engine/search.ts';
 import { apiError } from '../../errors.ts';
 import type { AccessLevel } from '../access/access.ts';

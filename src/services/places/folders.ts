@@ -1,4 +1,4 @@
-import type { Queryable, Store } from '../../store/db.ts';
+import { chunks, inParts, type Queryable, type Store } from '../../store/db.ts';
 import {
   countSheetsInFolders, moveSheetsOfFolders, sheetIdsInFolders, sheetsDirectlyAt, sheetsInFolders, topSheetIdsOfWorkspace, type SheetRow,
 } from '../../store/sheets.ts';
@@ -140,13 +140,12 @@ async function renameFolderIn(db: Queryable, actor: Actor, folderId: number, bod
 export async function deleteFolderRecords(db: Queryable, author: EventAuthor, folders: FolderRow[], now = clock.now()): Promise<number[]> {
   if (folders.length === 0) return [];
   const ids = folders.map((f) => f.id);
-  const sheets: SheetRow[] = [];
-  for (let i = 0; i < ids.length; i += 500) sheets.push(...(await sheetsInFolders(db, ids.slice(i, i + 500))));
+  const sheets = await inParts(ids, (part) => sheetsInFolders(db, part));
   const deleted = await deleteSheetRecords(db, author, sheets, now);
   await deleteReportRecords(db, author, await reportsInFolders(db, ids), now);
   await deleteSightRecords(db, author, await sightsInFolders(db, ids), now);
   await deleteFavoritesOf(db, 'folder', ids);
-  for (let i = 0; i < ids.length; i += 500) await deleteFolderRows(db, ids.slice(i, i + 500));
+  for (const part of chunks(ids)) await deleteFolderRows(db, part);
   await recordEvents(db, author, folders.map((f) => ({ objectType: 'FOLDER', action: 'DELETE', objectId: f.id, workspaceId: f.workspace_id, details: { folderName: f.name } })), now);
   return deleted;
 }
@@ -178,8 +177,7 @@ async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body:
   const ownerId = container.type === 'folder' ? container.folder.owner_id : container.type === 'home' ? actor.user.id : folder.owner_id;
   await updateFolders(db, [folder.id], { parent_id: p.folderId, workspace_id: p.workspaceId, owner_id: ownerId });
   const all = [folder.id, ...below.map((f) => f.id)];
-  for (let i = 0; i < all.length; i += 500) {
-    const chunk = all.slice(i, i + 500);
+  for (const chunk of chunks(all)) {
     await updateFolders(db, chunk, { workspace_id: p.workspaceId, owner_id: ownerId });
     await moveSheetsOfFolders(db, chunk, p.workspaceId);
     await moveReportsOfFolders(db, chunk, p.workspaceId);
@@ -192,9 +190,7 @@ async function moveFolderIn(db: Queryable, actor: Actor, folderId: number, body:
 /** How many sheets a folder subtree holds (the copy limit). */
 export async function countSheetsUnder(db: Queryable, folderIds: number[]): Promise<number> {
   let n = 0;
-  for (let i = 0; i < folderIds.length; i += 500) {
-    n += await countSheetsInFolders(db, folderIds.slice(i, i + 500));
-  }
+  for (const part of chunks(folderIds)) n += await countSheetsInFolders(db, part);
   return n;
 }
 
@@ -231,10 +227,7 @@ export async function copyReportsAt(
 
 /** Reserves new ids for every sheet a tree copy will take, so links between them follow. */
 export async function reserveSheetIds(db: Queryable, ctx: CopyContext, q: { folderIds: number[]; workspaceId?: number }): Promise<number> {
-  const ids: number[] = [];
-  for (let i = 0; i < q.folderIds.length; i += 500) {
-    ids.push(...(await sheetIdsInFolders(db, q.folderIds.slice(i, i + 500))));
-  }
+  const ids = await inParts(q.folderIds, (part) => sheetIdsInFolders(db, part));
   if (q.workspaceId !== undefined) ids.push(...(await topSheetIdsOfWorkspace(db, q.workspaceId)));
   for (const id of ids) ctx.sheetMap.set(id, newId());
   return ids.length;

@@ -1,6 +1,7 @@
 import type { CellWriteContext } from '../../engine/values.ts';
 import { isId } from '../../engine/input.ts';
 import { findSheet } from '../../store/sheets.ts';
+import { chunks } from '../../store/db.ts';
 import { imageSizes } from '../../store/images.ts';
 import type { Actor } from '../platform/context.ts';
 import { sheetAccessLevel } from '../access/permissions.ts';
@@ -90,15 +91,13 @@ export async function loadCellTargets(ctx: WriteContext, actor: Actor, rows: rea
     if (d && (await sightAccess.levelOf(ctx.tx, actor, d)) !== null) sights.set(id, { name: d.name });
   }
   const images = new Map<string, { width: number; height: number }>();
-  const ids = [...imageIds];
-  for (let i = 0; i < ids.length; i += 500) {
-    const found = await imageSizes(ctx.tx, ctx.model.sheetId, ids.slice(i, i + 500));
+  for (const part of chunks([...imageIds])) {
+    const found = await imageSizes(ctx.tx, ctx.model.sheetId, part);
     for (const f of found) images.set(f.id, { width: f.width, height: f.height });
   }
   const names = new Map<string, string>();
-  const addresses = [...emails];
-  for (let i = 0; i < addresses.length; i += 500) {
-    for (const u of await findOrgUserNames(ctx.tx, actor.org.id, addresses.slice(i, i + 500))) {
+  for (const part of chunks([...emails])) {
+    for (const u of await findOrgUserNames(ctx.tx, actor.org.id, part)) {
       const name = [u.first_name, u.last_name].filter((x) => x !== null && x !== '').join(' ');
       if (name !== '') names.set(u.email, name);
     }

@@ -1,6 +1,6 @@
 import { remapIdentityFormula } from '../../engine/formulaBridge.ts';
 import type { Insertable } from 'kysely';
-import type { Queryable, Store } from '../../store/db.ts';
+import { chunks, type Queryable, type Store } from '../../store/db.ts';
 import type { RowTable } from '../../store/schema.ts';
 import {
   deleteSheetsById, findSheet, insertColumns, insertRows, insertSheet, listColumns, listRows, rowIdsOf, updateRowCells, updateSheet, type SheetRow,
@@ -207,8 +207,7 @@ export async function deleteSheetRecords(db: Queryable, author: EventAuthor, she
   await deleteSharesOf(db, 'sheet', ids);
   await deleteFavoritesOf(db, 'sheet', ids);
   await deleteFavoritesOf(db, 'template', ids);
-  for (let i = 0; i < ids.length; i += 500) {
-    const part = ids.slice(i, i + 500);
+  for (const part of chunks(ids)) {
     // attachments and images cascade with their sheets; their files go by a job after the
     // commit (which keeps a blob another sheet's copy of an image still shows)
     await queueBlobDeletion(db, [...(await blobKeysOfSheets(db, part)), ...(await imageBlobKeysOfSheets(db, part))]);
