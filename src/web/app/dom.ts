@@ -133,3 +133,11 @@ export function formatTime(iso: string | undefined): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** Resolves after `frames` animation frames: what the browser has drawn by then is on the screen. */
+export function nextFrame(frames = 1): Promise<void> {
+  return new Promise((resolve) => {
+    const step = (left: number): void => { requestAnimationFrame(() => (left > 1 ? step(left - 1) : resolve())); };
+    step(frames);
+  });
+}

@@ -10,6 +10,7 @@ import { readText, textContext } from './typed.ts';
 import { parseTsv, toTsv } from './tsv.ts';
 import { formatStyle } from './formats.ts';
 import { showMessage } from '../api.ts';
+import { nextFrame } from '../dom.ts';
 
 /**
  * The sheet's grid: RevoGrid (virtualized DOM cells) configured from the model. Rows are the
@@ -356,12 +357,11 @@ export class SheetGrid {
    * the second: the rows in view would be off by the rows that came or went in between.
    */
   private async scrollToTarget(scroller: HTMLElement | null): Promise<void> {
-    const frame = (): Promise<unknown> => new Promise((r) => requestAnimationFrame(r));
     try {
       for (let y = this.scrollingTo; y !== null; y = this.scrollingTo) {
         await this.el.scrollToCoordinate({ y });
         // landed, or given up on after about a second (the grid cannot go that far, or the person scrolled)
-        for (let i = 0; i < 60 && scroller && Math.abs(scroller.scrollTop - y) > 1; i++) await frame();
+        for (let i = 0; i < 60 && scroller && Math.abs(scroller.scrollTop - y) > 1; i++) await nextFrame();
         await new Promise((r) => setTimeout(r, 100));
         if (this.scrollingTo === y) this.scrollingTo = null;
       }
@@ -414,7 +414,7 @@ export class SheetGrid {
       await this.el.setCellsFocus({ x, y }, end, colType, 'rgRow');
       if (target !== f) this.setFocus(target, false);
       // RevoGrid scrolls its focus into view when it draws it: not now
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      await nextFrame(2);
       // the cells drawn again hold other rows: the keyboard focus goes to the focused cell's element
       if (keyboard && this.focus === target) this.markFocused(target, 0);
     } finally {
@@ -514,7 +514,7 @@ export class SheetGrid {
     // a row just added at the end: RevoGrid takes in a new source on its next render, and until
     // then puts its focus on the last row it has (the one before), where typing would go
     for (let i = 0; i < 30 && ((await this.el.getFocused()) as { model?: Src } | null)?.model?.id !== rowId; i++) {
-      await new Promise((r) => requestAnimationFrame(r));
+      await nextFrame();
       await this.el.setCellsFocus({ x, y }, { x, y }, pinned ? 'colPinStart' : 'rgCol', 'rgRow');
     }
     this.setFocus({ rowId, columnId });

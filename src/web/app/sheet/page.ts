@@ -1,5 +1,5 @@
 import { api, showError } from '../api.ts';
-import { h } from '../dom.ts';
+import { h, nextFrame } from '../dom.ts';
 import { SheetModel } from './model.ts';
 import { SheetActions, SHEET_QUERY } from './actions.ts';
 import { SheetGrid } from './grid.ts';
@@ -94,7 +94,7 @@ export async function mountSheet(root: HTMLElement, sheetId: number, who: { user
   // opened from a search result: the row, focused
   const rowId = Number(new URLSearchParams(location.search).get('rowId'));
   if (rowId && model.rows.has(rowId)) {
-    await new Promise((r) => requestAnimationFrame(() => r(null)));
+    await nextFrame();
     const primary = model.columns.find((c) => c.primary) ?? model.columns[0];
     if (primary) await grid.focusCell(rowId, primary.id);
   }
