@@ -67,7 +67,7 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
     logger: logger || undefined,
   });
   // other processes drop their older copy of a sheet this one wrote (Redis, when configured)
-  const invalidation = startInvalidation(config.redisUrl, config.redisPrefix, forgetOlder, logger);
+  const invalidation = await startInvalidation(config.redisUrl, config.redisPrefix, forgetOlder, logger);
   // the search index's thread (started below), told of each sheet write
   const index: { thread: IndexThread | undefined } = { thread: undefined };
   // what the services get: the database and how every sheet write runs, step by step
@@ -90,10 +90,10 @@ export async function startServer(config: Config, opts: { logger?: pino.Logger |
   // after migration 0022 this builds it from the data
   const indexed = await catchUpSearchIndex(store);
   if (indexed === -1 && logger) logger.info('built the search index from the data');
-  const limiter = createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
+  const limiter = await createRateLimiter(config.redisUrl, `${config.redisPrefix}rl:`);
   const callbacks = createCallbackSender(config.webhooks);
   if (testMode && limiter instanceof MemoryRateLimiter) testMode.onReset.push(() => limiter.reset());
-  const liveBus = startLiveBus(config.redisUrl, config.redisPrefix, logger);
+  const liveBus = await startLiveBus(config.redisUrl, config.redisPrefix, logger);
   const live = new LiveHub(store, liveBus, config.live, logger);
   const app = await buildApp({ store, blobs, config, limiter, callbacks, live, ...(testMode ? { testMode } : {}) }, { logger: logger || false });
   // open change streams do not hold close() up: they end, and their clients resume elsewhere

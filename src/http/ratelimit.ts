@@ -1,5 +1,6 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { clock } from '../clock.ts';
+import { redisClient } from '../pubsub/redis.ts';
 
 /**
  * Per-token request budget: a rolling limit of `limit` units a minute (GCRA, the generic cell
@@ -108,8 +109,8 @@ export class RedisRateLimiter implements RateLimiter {
   private redis: Redis;
   private prefix: string;
 
-  constructor(url: string, prefix = 'sheetd:rl:') {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+  constructor(redis: Redis, prefix = 'sheetd:rl:') {
+    this.redis = redis;
     this.redis.defineCommand('sheetdGcra', { numberOfKeys: 1, lua: GCRA_LUA });
     this.prefix = prefix;
   }
@@ -133,6 +134,6 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
-export function createRateLimiter(redisUrl: string | undefined, prefix?: string): RateLimiter {
-  return redisUrl ? new RedisRateLimiter(redisUrl, prefix) : new MemoryRateLimiter();
+export async function createRateLimiter(redisUrl: string | undefined, prefix?: string): Promise<RateLimiter> {
+  return redisUrl ? new RedisRateLimiter(await redisClient(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }), prefix) : new MemoryRateLimiter();
 }

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import pg from 'pg';
+import type pg from 'pg';
 import type pino from 'pino';
 import { clock } from '../clock.ts';
 import { randomString } from '../ids.ts';
@@ -194,6 +194,8 @@ export function startWorker(store: Store, opts: WorkerOptions): JobWorker {
   }
 
   async function listen(url: string): Promise<void> {
+    if (stopped) return;
+    const { default: pg } = await import('pg');
     if (stopped) return;
     const c = new pg.Client({ connectionString: url });
     let failed = false;

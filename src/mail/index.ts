@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
 import type { MailConfig } from '../config.ts';
 import type { BlobStore } from '../blobs/index.ts';
 import { clock } from '../clock.ts';
@@ -61,11 +61,23 @@ function mailOptions(from: string, m: MailMessage) {
   };
 }
 
+/**
+ * A transport made when the first message is sent: nodemailer is loaded then, so a server that
+ * sends no mail does not hold its code (about 3 MB of heap).
+ */
+function atFirstMessage<T extends { close(): void }>(make: (mailer: typeof nodemailer) => T): { get(): Promise<T>; close(): void } {
+  let made: Promise<T> | undefined;
+  return {
+    get: () => (made ??= import('nodemailer').then((m) => make(m.default))),
+    close: () => void made?.then((t) => t.close(), () => {}),
+  };
+}
+
 function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  const transport = atFirstMessage((mailer) => mailer.createTransport(url));
   return {
     async send(m) {
-      await transport.sendMail(mailOptions(from, m));
+      await (await transport.get()).sendMail(mailOptions(from, m));
     },
     close: () => transport.close(),
   };
@@ -77,11 +89,11 @@ function smtpMailer(url: string, from: string): Mailer {
  * file keeps its Bcc header, as the record of whom the message was for.
  */
 function outboxMailer(outbox: string, from: string): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: false, newline: 'windows' });
+  const transport = atFirstMessage((mailer) => mailer.createTransport({ streamTransport: true, buffer: false, newline: 'windows' }));
   return {
     async send(m) {
       await fsp.mkdir(outbox, { recursive: true, mode: 0o700 });
-      const info = await transport.sendMail(mailOptions(from, m));
+      const info = await (await transport.get()).sendMail(mailOptions(from, m));
       const name = `${new Date(clock.now()).toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
       const temp = path.join(outbox, `.${name}.tmp`);
       try {

@@ -1,6 +1,6 @@
-import { Redis } from 'ioredis';
 import type pino from 'pino';
 import { randomString } from '../ids.ts';
+import { redisClient } from './redis.ts';
 
 /**
  * Cross-process cache invalidation through Redis pub/sub (when REDIS_URL is set).
@@ -35,12 +35,12 @@ function parse(message: string): { origin: string; sheetId: number; version: num
  * `forgetOlder` is the sheet cache of this process (services/sheets/sheetCache.ts), handed in by
  * server.ts: pubsub sits below services and does not import them.
  */
-export function startInvalidation(redisUrl: string | undefined, prefix: string, forgetOlder: (sheetId: number, version: number) => void, logger?: pino.Logger | false): Invalidation {
+export async function startInvalidation(redisUrl: string | undefined, prefix: string, forgetOlder: (sheetId: number, version: number) => void, logger?: pino.Logger | false): Promise<Invalidation> {
   if (!redisUrl) return { committed: () => {}, close: async () => {} };
   const channel = `${prefix}sheets`;
   const origin = randomString(12);
-  const pub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
-  const sub = new Redis(redisUrl);
+  const pub = await redisClient(redisUrl, { maxRetriesPerRequest: 2 });
+  const sub = await redisClient(redisUrl);
   const warn = (err: Error) => logger && logger.warn({ err }, 'cache invalidation: Redis unavailable (reads stay correct; other processes drop stale sheets later)');
   pub.on('error', warn);
   sub.on('error', warn);

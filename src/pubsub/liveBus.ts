@@ -1,5 +1,5 @@
-import { Redis } from 'ioredis';
 import type pino from 'pino';
+import { redisClient } from './redis.ts';
 
 /**
  * The messages of live collaboration between the processes of a cluster (REDIS_URL): "the change
@@ -21,7 +21,7 @@ export interface LiveBus {
   close(): Promise<void>;
 }
 
-export function startLiveBus(redisUrl: string | undefined, prefix: string, logger?: pino.Logger | false): LiveBus {
+export async function startLiveBus(redisUrl: string | undefined, prefix: string, logger?: pino.Logger | false): Promise<LiveBus> {
   const handlers = new Map<LiveTopic, Array<(m: string) => void>>();
   const deliver = (topic: LiveTopic, message: string) => {
     for (const h of handlers.get(topic) ?? []) {
@@ -47,8 +47,8 @@ export function startLiveBus(redisUrl: string | undefined, prefix: string, logge
   }
   const channel = (t: LiveTopic) => `${prefix}live:${t}`;
   const topics: LiveTopic[] = ['wake', 'presence'];
-  const pub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
-  const sub = new Redis(redisUrl);
+  const pub = await redisClient(redisUrl, { maxRetriesPerRequest: 2 });
+  const sub = await redisClient(redisUrl);
   let lastWarn = 0;
   const warn = (err: Error) => {
     const now = Date.now();

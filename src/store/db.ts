@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CompiledQuery, Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, type DatabaseConnection, type Driver, type Insertable, type QueryCompiler, type TransactionSettings, type PostgresCursor, type PostgresPool, type PostgresPoolClient, type PostgresQueryResult, type Transaction } from 'kysely';
 import Database from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import type pino from 'pino';
 import type { DB } from './schema.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -45,9 +45,6 @@ export interface Store {
 
 export type Tx = Transaction<DB>;
 export type Queryable = Kysely<DB> | Tx;
-
-// 64-bit integers (ids, epoch ms) are below 2^53: read them as numbers, not strings.
-pg.types.setTypeParser(20, (v: string) => Number(v));
 
 export function isPostgresUrl(url: string | undefined): url is string {
   return !!url && /^postgres(ql)?:\/\//.test(url);
@@ -97,6 +94,10 @@ export async function openStore(opts: {
   let afterMigrations = (): void => {};
   if (opts.databaseUrl !== undefined && opts.databaseUrl !== '') {
     if (!isPostgresUrl(opts.databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL');
+    // loaded here: a server on SQLite does not hold the driver's code (about 3 MB of heap)
+    const { default: pg } = await import('pg');
+    // 64-bit integers (ids, epoch ms) are below 2^53: read them as numbers, not strings.
+    pg.types.setTypeParser(20, (v: string) => Number(v));
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.secondary ? 2 : 10 });
     // An idle connection that the server ends (restart, failover, pg_terminate_backend) is an
     // 'error' of the pool: without a listener that would crash the process. The pool drops the
